@@ -1,0 +1,91 @@
+# Argument validation. Every public function checks its arguments here before
+# any C++ runs; each message names the argument and the rule it broke.
+
+fail <- function(...) stop(sprintf(...), call. = FALSE)
+
+is_single_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
+
+check_positive_number <- function(x, name) {
+  if (!is_single_number(x) || !is.finite(x) || x <= 0) {
+    fail("`%s` must be a single positive finite number.", name)
+  }
+  as.double(x)
+}
+
+check_count <- function(x, name, max = .Machine$integer.max) {
+  if (!is_single_number(x) || !is.finite(x) || x < 1 || x != round(x)) {
+    fail("`%s` must be a single positive whole number.", name)
+  }
+  if (x > max) fail("`%s` must be at most %s.", name, format(max, big.mark = ","))
+  as.integer(x)
+}
+
+check_kernel <- function(kernel) {
+  if (!inherits(kernel, "askrff_kernel")) {
+    fail("`kernel` must be a kernel object such as gaussian_kernel(1).")
+  }
+  kernel
+}
+
+check_map <- function(map) {
+  if (!inherits(map, "askrff_map")) fail("`map` must be a map made by rff_map().")
+  map
+}
+
+check_no_settings <- function(settings, kernel) {
+  if (length(settings) > 0L) {
+    unknown <- names(settings)
+    if (is.null(unknown)) unknown <- rep("", length(settings))
+    unknown[unknown == ""] <- "(unnamed)"
+    fail("`...` has settings the %s does not take: %s.", kernel_label(kernel),
+         paste(unknown, collapse = ", "))
+  }
+}
+
+# Data: a numeric matrix (or a data frame of numeric columns) with one row per
+# observation, finite values, and `d` columns when `d` is given.
+check_data <- function(x, name, d = NULL) {
+  if (is.data.frame(x)) {
+    numeric_columns <- vapply(x, is.numeric, logical(1))
+    if (!all(numeric_columns)) {
+      fail("`%s` must have numeric columns only; column %s is not numeric.", name,
+           names(x)[which(!numeric_columns)[1L]])
+    }
+    x <- as.matrix(x)
+  }
+  if (!is.matrix(x) || !is.numeric(x)) fail("`%s` must be a numeric matrix or data frame.", name)
+  if (nrow(x) < 1L) fail("`%s` must have at least one row.", name)
+  if (ncol(x) < 1L) fail("`%s` must have at least one column.", name)
+  if (anyNA(x)) fail("`%s` must not contain NA or NaN.", name)
+  if (any(is.infinite(x))) fail("`%s` must not contain infinite values.", name)
+  if (!is.null(d) && ncol(x) != d) fail("`%s` must have %d columns, not %d.", name, d, ncol(x))
+  storage.mode(x) <- "double"
+  x
+}
+
+# Fails before allocating when a result of rows x cols doubles cannot fit: R
+# matrices need both dimensions below 2^31, and the bytes must be available.
+check_output_size <- function(rows, cols, what) {
+  if (cols > .Machine$integer.max) {
+    fail("%s would have %s columns; R matrices allow at most %s.", what,
+         format(cols, big.mark = ","), format(.Machine$integer.max, big.mark = ","))
+  }
+  bytes <- 8 * as.double(rows) * as.double(cols)
+  available <- available_memory()
+  if (!is.na(available) && bytes > available) {
+    fail("%s (%s x %s) needs %s of memory, but only %s is available.", what,
+         format(rows, big.mark = ","), format(cols, big.mark = ","),
+         format_bytes(bytes), format_bytes(available))
+  }
+  invisible(bytes)
+}
+
+available_memory <- function() {
+  meminfo <- "/proc/meminfo"
+  if (!file.exists(meminfo)) return(NA_real_)
+  line <- grep("^MemAvailable:", readLines(meminfo, warn = FALSE), value = TRUE)
+  if (length(line) != 1L) return(NA_real_)
+  1024 * as.numeric(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", line))
+}
+
+format_bytes <- function(bytes) format(structure(bytes, class = "object_size"), units = "auto")

@@ -1,0 +1,54 @@
+# Feature matrices and approximate Gram matrices from a sampled map.
+
+#' Random Fourier feature matrix
+#'
+#' The left or right feature matrix of a map: one row per row of `x`, the
+#' cosine block of every frequency followed by the sine block, each column
+#' weighted by its part's mass, so that
+#' `rff_features(map, x, "left") %*% t(rff_features(map, y, "right"))`
+#' approximates `kernel_matrix(map$kernel, x, y)`. For a positive definite
+#' kernel both sides are the same; use the left one as a design matrix.
+#'
+#' @param map A map from [rff_map()].
+#' @param x Numeric matrix or data frame with `map$d` columns.
+#' @param side `"left"` (features of the first kernel argument) or `"right"`.
+#' @inheritParams kernel_matrix
+#' @return A `nrow(x)` by `2 * ncol(map$omega)` matrix.
+#' @family maps
+#' @examples
+#' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 100, seed = 1)
+#' z <- rff_features(map, matrix(rnorm(10), 5))
+#' dim(z)
+#' @export
+rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
+  check_map(map)
+  x <- check_data(x, "x", map$d)
+  side <- match.arg(side)
+  n_threads <- resolve_threads(n_threads)
+  check_output_size(nrow(x), 2 * n_frequencies(map), "the feature matrix")
+  weights <- side_weights(map, side)
+  .cpp_trig_features(x, map$omega, weights$phase, weights$weight, n_threads)
+}
+
+#' Approximate kernel matrix from random features
+#'
+#' `L(x) %*% t(R(y))`, computed in blocks of rows without storing `L(x)`.
+#'
+#' @inheritParams rff_features
+#' @param y Second set of points; defaults to `x`.
+#' @return The `nrow(x)` by `nrow(y)` approximation of
+#'   `kernel_matrix(map$kernel, x, y)`.
+#' @family maps
+#' @export
+rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
+  check_map(map)
+  x <- check_data(x, "x", map$d)
+  y <- check_data(y, "y", map$d)
+  n_threads <- resolve_threads(n_threads)
+  check_output_size(nrow(x) + 2 * n_frequencies(map), nrow(y), "the approximate kernel matrix")
+  left <- side_weights(map, "left")
+  right <- side_weights(map, "right")
+  K <- .cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight, n_threads)
+  dimnames(K) <- list(rownames(x), rownames(y))
+  K
+}

@@ -1,0 +1,100 @@
+# Sampled maps: frequencies drawn from every positive part of a measure, with
+# what is needed to weight the left and right features. A map is a plain list,
+# so saveRDS() and readRDS() keep it whole.
+
+#' Sample a random Fourier feature map
+#'
+#' Draws `n_features` frequencies from each positive part of the kernel's
+#' spectral measure. The map gives a left and a right feature matrix
+#' ([rff_features()]) whose product approximates the kernel matrix without
+#' bias; for a positive definite kernel the two are equal.
+#'
+#' `method = "iid"` draws independent frequencies. `method = "orthogonal"`
+#' stacks independent Haar-distributed orthogonal \eqn{d \times d} blocks
+#' (QR of a Gaussian matrix with the sign correction) and pairs each direction
+#' with an independent radius from the part's radial law (Yu et al. 2016). It
+#' stays unbiased for any `n_features`, and has lower variance; it needs a
+#' rotation-invariant measure (not [laplace_kernel()]).
+#'
+#' @param kernel A kernel object, such as [gaussian_kernel()].
+#' @param d Dimension of the data.
+#' @param n_features Number of frequencies drawn for each positive part. Each
+#'   frequency gives two features (cosine and sine).
+#' @param method `"iid"` or `"orthogonal"`.
+#' @param ... Kernel-specific settings; none for the kernels of this version.
+#' @param seed `NULL` (draw from R's random number generator, so [set.seed()]
+#'   makes the map reproducible) or a whole number giving the same map on
+#'   every call, whatever the number of threads.
+#' @return An object of class `"askrff_map"`.
+#' @family maps
+#' @examples
+#' map <- rff_map(gaussian_kernel(1), d = 3, n_features = 64, seed = 1)
+#' map
+#' x <- matrix(runif(30), 10)
+#' relative_error(kernel_matrix(gaussian_kernel(1), x), rff_kernel_matrix(map, x))
+#' @export
+rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ..., seed = NULL) {
+  check_kernel(kernel)
+  d <- check_count(d, "d")
+  n_features <- check_count(n_features, "n_features")
+  method <- match.arg(method)
+  check_no_settings(list(...), kernel)
+  seed_words <- resolve_seed(seed)
+  parts <- .cpp_measure_parts(kernel, d)
+  if (method == "orthogonal" && !all(parts$isotropic)) {
+    fail("`method = \"orthogonal\"` needs a rotation-invariant spectral measure; the %s has none. Use `method = \"iid\"`.",
+         kernel_label(kernel))
+  }
+  check_output_size(d, as.double(n_features) * nrow(parts), "the frequency matrix")
+  sampled <- .cpp_sample_frequencies(kernel, d, n_features, method, seed_words)
+  structure(list(kernel = kernel, d = d, method = method, n_features = n_features,
+                 seed = seed_words, parts = parts, omega = sampled$omega, part = sampled$part),
+            class = "askrff_map")
+}
+
+# Per-frequency phase and weight of one side. Part p with coefficient c and
+# mass m contributes c * m * mean cos(w'(x - y) + phase_right); the left side
+# carries sqrt(|c| m / n) and the right side the sign of c as well.
+side_weights <- function(map, side) {
+  parts <- map$parts[map$part, ]
+  magnitude <- sqrt(abs(parts$coefficient) * parts$mass / map$n_features)
+  if (side == "left") {
+    list(phase = numeric(length(map$part)), weight = magnitude)
+  } else {
+    list(phase = parts$right_phase, weight = sign(parts$coefficient) * magnitude)
+  }
+}
+
+n_frequencies <- function(map) ncol(map$omega)
+
+#' @export
+print.askrff_map <- function(x, ...) {
+  cat("<askrff map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  cat(sprintf("  %s frequencies: %d per part x %d part%s = %d features per side\n", x$method,
+              x$n_features, nrow(x$parts), if (nrow(x$parts) == 1L) "" else "s", 2L * n_frequencies(x)))
+  masses <- paste(sprintf("%s = %s%s", x$parts$part, format(x$parts$mass, digits = 6),
+                          ifelse(x$parts$exact, "", " (estimated)")), collapse = ", ")
+  cat("  total masses: ", masses, "\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+summary.askrff_map <- function(object, ...) {
+  radius <- sqrt(colSums(object$omega^2))
+  per_part <- data.frame(
+    part = object$parts$part,
+    n_frequencies = tabulate(object$part, nrow(object$parts)),
+    mass = object$parts$mass,
+    exact = object$parts$exact,
+    mean_radius = as.numeric(tapply(radius, factor(object$part, seq_len(nrow(object$parts))), mean)),
+    stringsAsFactors = FALSE)
+  structure(list(kernel = object$kernel, d = object$d, method = object$method, parts = per_part),
+            class = "summary.askrff_map")
+}
+
+#' @export
+print.summary.askrff_map <- function(x, ...) {
+  cat("<askrff map summary> ", kernel_label(x$kernel), ", d = ", x$d, ", ", x$method, "\n", sep = "")
+  print(x$parts, row.names = FALSE)
+  invisible(x)
+}

@@ -1,0 +1,58 @@
+// Spectral measures and frequency sampling, exported to R.
+#include <Rcpp.h>
+
+#include "adapters.h"
+#include "core/sampling.h"
+
+// [[Rcpp::export(.cpp_measure_parts)]]
+Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
+  const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
+  const R_xlen_t n = static_cast<R_xlen_t>(measure.size());
+  Rcpp::CharacterVector name(n), density_variable(n);
+  Rcpp::NumericVector mass(n), coefficient(n), right_phase(n);
+  Rcpp::LogicalVector exact(n), isotropic(n);
+  for (R_xlen_t i = 0; i < n; ++i) {
+    const askrff::Part& part = measure[i];
+    name[i] = part.name;
+    mass[i] = part.mass;
+    exact[i] = part.mass_exact;
+    coefficient[i] = part.coefficient;
+    right_phase[i] = part.right_phase;
+    isotropic[i] = part.sampler->isotropic();
+    density_variable[i] = part.sampler->density_variable();
+  }
+  return Rcpp::DataFrame::create(
+      Rcpp::Named("part") = name, Rcpp::Named("mass") = mass, Rcpp::Named("exact") = exact,
+      Rcpp::Named("coefficient") = coefficient, Rcpp::Named("right_phase") = right_phase,
+      Rcpp::Named("isotropic") = isotropic, Rcpp::Named("density_variable") = density_variable,
+      Rcpp::Named("stringsAsFactors") = false);
+}
+
+// [[Rcpp::export(.cpp_part_density)]]
+Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::NumericVector at) {
+  const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
+  const askrff::PartSampler& law = *measure.at(static_cast<std::size_t>(part - 1)).sampler;
+  Rcpp::NumericVector out(at.size());
+  for (R_xlen_t i = 0; i < at.size(); ++i) out[i] = law.density(at[i]);
+  return out;
+}
+
+// n_features frequencies from every positive part, parts side by side.
+// [[Rcpp::export(.cpp_sample_frequencies)]]
+Rcpp::List cpp_sample_frequencies(Rcpp::List kernel, int d, int n_features, std::string method,
+                                  Rcpp::NumericVector seed_words) {
+  const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
+  const askrff::Method how = method == "orthogonal" ? askrff::Method::orthogonal : askrff::Method::iid;
+  const std::uint64_t seed = askrff::seed_from_words(seed_words);
+  const int n_parts = static_cast<int>(measure.size());
+  Rcpp::NumericMatrix omega(d, n_features * n_parts);
+  Rcpp::IntegerVector part(n_features * n_parts);
+  for (int p = 0; p < n_parts; ++p) {
+    const Eigen::MatrixXd sampled =
+        askrff::sample_frequencies(*measure[p].sampler, d, n_features, how, seed, p);
+    std::copy(sampled.data(), sampled.data() + sampled.size(),
+              omega.begin() + static_cast<R_xlen_t>(p) * n_features * d);
+    std::fill(part.begin() + p * n_features, part.begin() + (p + 1) * n_features, p + 1);
+  }
+  return Rcpp::List::create(Rcpp::Named("omega") = omega, Rcpp::Named("part") = part);
+}

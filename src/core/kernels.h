@@ -1,0 +1,35 @@
+// Kernels known to the core: their spectral measure and their exact Gram blocks.
+#pragma once
+#include <Eigen/Dense>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "measure.h"
+
+namespace askrff {
+
+using ConstMatrixMap = Eigen::Map<const Eigen::MatrixXd>;
+
+// What R's kernel object carries: a name and named numeric parameters.
+struct KernelSpec {
+  std::string name;
+  std::map<std::string, std::vector<double>> params;
+  double scalar(const std::string& key) const;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual Measure measure(int d) const = 0;
+  // Writes K[i, j] = k(x_i, y_j) for rows [row_begin, row_end) of x into the
+  // column-major n_x by n_y matrix out. y_sqnorm holds ||y_j||^2.
+  virtual void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y,
+                         const Eigen::VectorXd& y_sqnorm, Eigen::Index row_begin,
+                         Eigen::Index row_end, double* out) const = 0;
+};
+
+std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec);
+
+}  // namespace askrff

@@ -1,0 +1,21 @@
+// Frequencies for one positive part, in blocks of d columns. Block b draws
+// from Stream(seed, part_index, b), so the result depends on the seed only.
+#pragma once
+#include <Eigen/Dense>
+#include <cstdint>
+
+#include "measure.h"
+
+namespace askrff {
+
+enum class Method { iid, orthogonal };
+
+// Returns the d by n_features matrix of frequencies (one per column).
+// Orthogonal: each block is a Haar-distributed orthogonal d by d matrix (QR of
+// a Gaussian matrix, columns multiplied by sign(diag R) so the law is exactly
+// Haar), each column scaled by an independent radius of the part's law
+// (Yu et al. 2016; SPEC 4.3). Unbiased for any n_features, below or above d.
+Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features, Method method,
+                                   std::uint64_t seed, int part_index);
+
+}  // namespace askrff

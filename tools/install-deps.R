@@ -1,0 +1,31 @@
+# Installs every package DESCRIPTION asks for (Depends, Imports, LinkingTo,
+# Suggests) that is missing or too old, from the repositories R is configured
+# with. With --dev it also installs the tools that regenerate man/ and NAMESPACE.
+args <- commandArgs(trailingOnly = TRUE)
+desc <- read.dcf("DESCRIPTION")
+fields <- intersect(c("Depends", "Imports", "LinkingTo", "Suggests"), colnames(desc))
+entries <- trimws(unlist(strsplit(desc[1, fields], ",")))
+entries <- entries[nzchar(entries)]
+names <- trimws(sub("\\(.*$", "", entries))
+minimum <- ifelse(grepl(">=", entries), trimws(sub(".*>=\\s*([^)]*)\\).*", "\\1", entries)), NA)
+if ("--dev" %in% args) {
+  names <- c(names, "roxygen2")
+  minimum <- c(minimum, NA)
+}
+keep <- !(names %in% c("R", rownames(installed.packages(priority = "base"))))
+names <- names[keep]
+minimum <- minimum[keep]
+
+is_satisfied <- function(name, min_version) {
+  if (!requireNamespace(name, quietly = TRUE)) return(FALSE)
+  is.na(min_version) || utils::packageVersion(name) >= min_version
+}
+missing <- names[!mapply(is_satisfied, names, minimum)]
+if (length(missing) > 0) {
+  message("Installing: ", paste(missing, collapse = ", "))
+  utils::install.packages(missing, Ncpus = max(1L, parallel::detectCores()))
+}
+still_missing <- names[!mapply(is_satisfied, names, minimum)]
+if (length(still_missing) > 0) {
+  stop("could not install: ", paste(still_missing, collapse = ", "), call. = FALSE)
+}
