@@ -16,7 +16,7 @@ check_count <- function(x, name, max = .Machine$integer.max) {
   if (!is_single_number(x) || !is.finite(x) || x < 1 || x != round(x)) {
     fail("`%s` must be a single positive whole number.", name)
   }
-  if (x > max) fail("`%s` must be at most %s.", name, format(max, big.mark = ","))
+  if (x > max) fail("`%s` must be at most %s.", name, format_count(max))
   as.integer(x)
 }
 
@@ -68,13 +68,13 @@ check_data <- function(x, name, d = NULL) {
 check_output_size <- function(rows, cols, what) {
   if (cols > .Machine$integer.max) {
     fail("%s would have %s columns; R matrices allow at most %s.", what,
-         format(cols, big.mark = ","), format(.Machine$integer.max, big.mark = ","))
+         format_count(cols), format_count(.Machine$integer.max))
   }
   bytes <- 8 * as.double(rows) * as.double(cols)
   available <- available_memory()
   if (!is.na(available) && bytes > available) {
     fail("%s (%s x %s) needs %s of memory, but only %s is available.", what,
-         format(rows, big.mark = ","), format(cols, big.mark = ","),
+         format_count(rows), format_count(cols),
          format_bytes(bytes), format_bytes(available))
   }
   invisible(bytes)
@@ -88,4 +88,12 @@ available_memory <- function() {
   1024 * as.numeric(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", line))
 }
 
+format_count <- function(n) format(n, big.mark = ",", scientific = FALSE, trim = TRUE)
+
 format_bytes <- function(bytes) format(structure(bytes, class = "object_size"), units = "auto")
+
+# Row names of the points as dimnames of a kernel matrix, or none at all.
+set_point_names <- function(K, x, y) {
+  if (!is.null(rownames(x)) || !is.null(rownames(y))) dimnames(K) <- list(rownames(x), rownames(y))
+  K
+}

@@ -49,6 +49,5 @@ rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
   left <- side_weights(map, "left")
   right <- side_weights(map, "right")
   K <- .cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight, n_threads)
-  dimnames(K) <- list(rownames(x), rownames(y))
-  K
+  set_point_names(K, x, y)
 }

@@ -78,6 +78,5 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), nrow(y), "the kernel matrix")
   K <- .cpp_kernel_matrix(kernel, x, y, n_threads)
-  dimnames(K) <- list(rownames(x), rownames(y))
-  K
+  set_point_names(K, x, y)
 }

@@ -1,0 +1,37 @@
+# Two commands do all set-up on a fresh machine: `make demo` and `make test`.
+# Both first install whatever DESCRIPTION asks for that is missing.
+R ?= R
+RSCRIPT ?= Rscript
+PKG := askrff
+VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+TARBALL := $(PKG)_$(VERSION).tar.gz
+
+.PHONY: deps install demo test docs bench clean
+
+deps:
+	$(RSCRIPT) tools/install-deps.R
+
+install: deps
+	$(R) CMD INSTALL --preclean .
+
+demo: install
+	$(RSCRIPT) -e 'demo("askrff", package = "askrff", ask = FALSE, echo = FALSE)'
+
+# R CMD check fails the build on ERROR only; check-summary.R also fails it on
+# WARNING and prints the test counts.
+test: deps
+	rm -rf $(PKG).Rcheck $(TARBALL)
+	$(R) CMD build .
+	_R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual $(TARBALL)
+	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
+
+# Regenerates RcppExports, NAMESPACE and man/ after a change to roxygen comments or exports.
+docs:
+	$(RSCRIPT) tools/install-deps.R --dev
+	$(RSCRIPT) -e 'Rcpp::compileAttributes("."); roxygen2::roxygenise(".")'
+
+bench: install
+	$(RSCRIPT) bench/features.R
+
+clean:
+	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so src/core/*.o askrff-demo.png

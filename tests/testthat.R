@@ -1,0 +1,4 @@
+library(testthat)
+library(askrff)
+
+test_check("askrff")

@@ -1,0 +1,18 @@
+# Small fixed data sets and the Monte Carlo yardstick shared by the tests.
+
+# Uniform points in [0, 1]^d, the papers' scaling of real data.
+fixture_points <- function(n, d, seed = 42) {
+  set.seed(seed)
+  matrix(stats::runif(n * d), n, d)
+}
+
+# z-scores of the mean of independent approximations against the exact matrix:
+# each entry's mean over `replicates` maps, divided by its standard error.
+# Unbiased estimators give z ~ N(0, 1) entry by entry; with a few dozen entries
+# |z| stays below 4.5 except with probability below 1e-3, and the seeds are fixed.
+unbiasedness_z <- function(exact, make_approximation, replicates) {
+  draws <- vapply(seq_len(replicates), function(r) as.vector(make_approximation(r)), numeric(length(exact)))
+  mean_hat <- rowMeans(draws)
+  se <- apply(draws, 1, stats::sd) / sqrt(replicates)
+  (mean_hat - as.vector(exact)) / se
+}

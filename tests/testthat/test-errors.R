@@ -1,0 +1,69 @@
+test_that("kernel constructors reject bad parameters, naming them", {
+  for (bad in list(-1, 0, NA, NaN, Inf, "1", c(1, 2), NULL)) {
+    expect_error(gaussian_kernel(bad), "`sigma` must be a single positive finite number")
+    expect_error(laplace_kernel(bad), "`sigma` must be a single positive finite number")
+  }
+})
+
+test_that("data must be finite numeric matrices of the right width", {
+  k <- gaussian_kernel(1)
+  x <- fixture_points(4, 2)
+  expect_error(kernel_matrix(k, "a"), "`x` must be a numeric matrix or data frame")
+  expect_error(kernel_matrix(k, data.frame(a = 1, b = "z")), "`x` must have numeric columns only; column b")
+  expect_error(kernel_matrix(k, x[0, , drop = FALSE]), "`x` must have at least one row")
+  expect_error(kernel_matrix(k, replace(x, 3, NA)), "`x` must not contain NA or NaN")
+  expect_error(kernel_matrix(k, replace(x, 3, NaN)), "`x` must not contain NA or NaN")
+  expect_error(kernel_matrix(k, replace(x, 3, Inf)), "`x` must not contain infinite values")
+  expect_error(kernel_matrix(k, x, fixture_points(3, 3)), "`y` must have 2 columns, not 3")
+  expect_error(kernel_matrix("gaussian", x), "`kernel` must be a kernel object")
+  map <- rff_map(k, 2, 5, seed = 1)
+  expect_error(rff_features(map, fixture_points(3, 4)), "`x` must have 2 columns, not 4")
+  expect_error(rff_kernel_matrix(map, x, replace(x, 1, -Inf)), "`y` must not contain infinite values")
+})
+
+test_that("rff_map validates sizes, methods, settings and seeds", {
+  k <- gaussian_kernel(1)
+  for (bad in list(0, -3, 2.5, NA, Inf, "4", c(1, 2))) {
+    expect_error(rff_map(k, bad, 10), "`d` must be a single positive whole number")
+    expect_error(rff_map(k, 3, bad), "`n_features` must be a single positive whole number")
+  }
+  expect_error(rff_map(k, 3, 10, method = "sobol"), "'arg' should be one of")
+  expect_error(rff_map(k, 3, 10, decomposition = "phase"), "`...` has settings the Gaussian kernel \\(sigma = 1\\) does not take: decomposition")
+  expect_error(rff_map(laplace_kernel(1), 3, 10, "orthogonal"), "needs a rotation-invariant spectral measure")
+  for (bad in list(-1, 1.5, NA, "a", 2^60, c(1, 2))) {
+    expect_error(rff_map(k, 3, 10, seed = bad), "`seed` must be NULL or a single whole number")
+  }
+  expect_error(rff_map(list(), 3, 10), "`kernel` must be a kernel object")
+})
+
+test_that("feature functions validate the map, side and threads", {
+  map <- rff_map(gaussian_kernel(1), 2, 5, seed = 1)
+  x <- fixture_points(3, 2)
+  expect_error(rff_features(list(), x), "`map` must be a map made by rff_map\\(\\)")
+  expect_error(rff_kernel_matrix(NULL, x), "`map` must be a map made by rff_map\\(\\)")
+  expect_error(rff_features(map, x, side = "middle"), "'arg' should be one of")
+  for (bad in list(0, -1, 1.5, NA, "2")) {
+    expect_error(rff_features(map, x, n_threads = bad), "`n_threads` must be a single positive whole number")
+    expect_error(kernel_matrix(gaussian_kernel(1), x, n_threads = bad), "`n_threads` must be")
+  }
+  expect_error(total_masses(1), "`map` must be a map made by rff_map\\(\\)")
+  expect_error(spectral_measure(gaussian_kernel(1), 0), "`d` must be a single positive whole number")
+  expect_error(spectral_measure(1, 2), "`kernel` must be a kernel object")
+})
+
+test_that("requests larger than memory fail before allocating", {
+  skip_if(is.na(askrff:::available_memory()), "no /proc/meminfo to read available memory from")
+  x <- matrix(0, 1e6, 2)
+  expect_error(kernel_matrix(gaussian_kernel(1), x),
+               "the kernel matrix \\(1,000,000 x 1,000,000\\) needs .* of memory, but only .* is available")
+  map <- rff_map(gaussian_kernel(1), 2, 1e6, seed = 1)
+  expect_error(rff_features(map, x), "the feature matrix \\(1,000,000 x 2,000,000\\) needs")
+  expect_error(rff_map(gaussian_kernel(1), 2, 2^31), "`n_features` must be at most 2,147,483,647")
+})
+
+test_that("relative_error checks its matrices", {
+  expect_equal(relative_error(diag(2), diag(2) * 1.5), 0.5)
+  expect_error(relative_error(diag(2), diag(3)), "`K_hat` must have the dimensions of `K` \\(2 x 2\\), not 3 x 3")
+  expect_error(relative_error(matrix(0, 2, 2), diag(2)), "`K` must not be all zero")
+  expect_error(relative_error(diag(2), replace(diag(2), 1, NA)), "`K_hat` must not contain NA")
+})
