@@ -63,3 +63,17 @@ test_that("heavy-tailed Laplace frequencies beyond the reduction range still giv
   expect_gt(max(abs(projection)), 1e6)
   expect_equal(rff_features(map, x), cbind(cos(projection), sin(projection)) / sqrt(400), tolerance = 1e-15)
 })
+
+test_that("large results (custom page-populating allocation) hold the right values and are freed", {
+  # 2100 x 2048 doubles is 34 MB, above the 16 MB threshold of src/result_matrix.h.
+  x <- fixture_points(2100, 3)
+  map <- rff_map(gaussian_kernel(1), 3, 1024, seed = 6)
+  for (round in 1:3) {
+    z <- rff_features(map, x)
+    projection <- x %*% map$omega
+    expect_equal(z, cbind(cos(projection), sin(projection)) / 32, tolerance = 1e-14)
+    rm(z)
+    gc()
+  }
+  expect_equal(dim(rff_kernel_matrix(map, x, x[1:2050, ])), c(2100L, 2050L))
+})
