@@ -91,9 +91,3 @@ available_memory <- function() {
 format_count <- function(n) format(n, big.mark = ",", scientific = FALSE, trim = TRUE)
 
 format_bytes <- function(bytes) format(structure(bytes, class = "object_size"), units = "auto")
-
-# Row names of the points as dimnames of a kernel matrix, or none at all.
-set_point_names <- function(K, x, y) {
-  if (!is.null(rownames(x)) || !is.null(rownames(y))) dimnames(K) <- list(rownames(x), rownames(y))
-  K
-}

@@ -80,3 +80,9 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   K <- .cpp_kernel_matrix(kernel, x, y, n_threads)
   set_point_names(K, x, y)
 }
+
+# Row names of the points as dimnames of a kernel matrix, or none at all.
+set_point_names <- function(K, x, y) {
+  if (!is.null(rownames(x)) || !is.null(rownames(y))) dimnames(K) <- list(rownames(x), rownames(y))
+  K
+}

@@ -13,8 +13,8 @@ test_that("features and Gram matrices are identical for 1 and 2 threads", {
   map <- rff_map(gaussian_kernel(1), 7, 33, "orthogonal", seed = 1)
   expect_identical(rff_features(map, x, n_threads = 1), rff_features(map, x, n_threads = 2))
   expect_identical(rff_kernel_matrix(map, x, n_threads = 1), rff_kernel_matrix(map, x, n_threads = 2))
-  withr_options <- options(askrff.threads = 1)
-  on.exit(options(withr_options))
+  old_options <- options(askrff.threads = 1)
+  on.exit(options(old_options))
   expect_identical(rff_features(map, x), rff_features(map, x, n_threads = 2))
 })
 
