@@ -33,3 +33,7 @@
     .Call(`_askrff_cpp_sample_frequencies`, kernel, d, n_features, method, seed_words)
 }
 
+.cpp_profile_mean <- function(profile, s, amplitude, route) {
+    .Call(`_askrff_cpp_profile_mean`, profile, s, amplitude, route)
+}
+

@@ -32,14 +32,12 @@ check_map <- function(map) {
   map
 }
 
-check_no_settings <- function(settings, kernel) {
-  if (length(settings) > 0L) {
-    unknown <- names(settings)
-    if (is.null(unknown)) unknown <- rep("", length(settings))
-    unknown[unknown == ""] <- "(unnamed)"
-    fail("`...` has settings the %s does not take: %s.", kernel_label(kernel),
-         paste(unknown, collapse = ", "))
+# A vector of per-coordinate values, or one value for every coordinate.
+check_coordinates <- function(x, name) {
+  if (!is.numeric(x) || length(x) < 1L || anyNA(x) || any(!is.finite(x))) {
+    fail("`%s` must be a numeric vector of finite values (one per coordinate, or a single value for all).", name)
   }
+  as.double(x)
 }
 
 # Data: a numeric matrix (or a data frame of numeric columns) with one row per

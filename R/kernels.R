@@ -1,13 +1,16 @@
 # Kernel objects: a name the C++ core knows, validated parameters, and how to
 # print them. The core computes exact Gram matrices and spectral measures.
 
-new_kernel <- function(name, params, label, formula) {
-  structure(list(name = name, params = params, label = label, formula = formula),
+# `setting_choices` lists the kernel-specific settings rff_map() accepts in
+# `...`, each with its choices, the default first.
+new_kernel <- function(name, params, label, formula, setting_choices = list()) {
+  structure(list(name = name, params = params, label = label, formula = formula,
+                 setting_choices = setting_choices),
             class = c(paste0(name, "_kernel"), "askrff_kernel"))
 }
 
 kernel_label <- function(kernel) {
-  values <- vapply(kernel$params, function(v) paste(format(v, digits = 4), collapse = ", "), "")
+  values <- vapply(kernel$params, format_parameter, "")
   sprintf("%s kernel (%s)", kernel$label, paste(names(values), values, sep = " = ", collapse = ", "))
 }
 
@@ -48,6 +51,14 @@ laplace_kernel <- function(sigma) {
              "Laplace", "exp(-||x - y||_1 / sigma)")
 }
 
+# A vector parameter shows its first entries only.
+format_parameter <- function(value) {
+  shown <- paste(format(utils::head(value, 3), digits = 4), collapse = ", ")
+  if (length(value) > 3L) shown <- sprintf("(%s, ... [%d])", shown, length(value))
+  else if (length(value) > 1L) shown <- sprintf("(%s)", shown)
+  shown
+}
+
 #' @export
 print.askrff_kernel <- function(x, ...) {
   cat("<askrff kernel> ", kernel_label(x), "\n  k(x, y) = ", x$formula, "\n", sep = "")
@@ -57,7 +68,10 @@ print.askrff_kernel <- function(x, ...) {
 #' Exact kernel (Gram) matrix
 #'
 #' `K[i, j] = k(x[i, ], y[j, ])`, computed by the threaded C++ core (the
-#' Gaussian kernel through one matrix product, \eqn{\|x\|^2 + \|y\|^2 - 2x'y}).
+#' Gaussian kernels through one matrix product, \eqn{\|x\|^2 + \|y\|^2 - 2x'y}).
+#' For an asymmetric kernel the orientation matters: row `i` is the first
+#' argument, so `kernel_matrix(k, y, x)` is `t(kernel_matrix(k, x, y))` only
+#' for symmetric kernels.
 #'
 #' @param kernel A kernel object, such as [gaussian_kernel()].
 #' @param x Numeric matrix or data frame of numeric columns, one row per point.
@@ -75,6 +89,7 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   check_kernel(kernel)
   x <- check_data(x, "x")
   y <- check_data(y, "y", ncol(x))
+  check_kernel_dimension(kernel, ncol(x))
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), nrow(y), "the kernel matrix")
   K <- .cpp_kernel_matrix(kernel, x, y, n_threads)

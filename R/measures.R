@@ -6,28 +6,47 @@
 #' The Fourier transform \eqn{\mu} of a stationary kernel,
 #' \eqn{k(\Delta) = \int e^{i\omega'\Delta} \mu(\omega) d\omega}, split into
 #' positive parts. A positive definite kernel has one part, `pos`, a probability
-#' measure when \eqn{k(0) = 1}.
+#' measure when \eqn{k(0) = 1}. An asymmetric kernel has a complex measure
+#' \eqn{\mu = \mu_R + i\mu_I}; its Jordan decomposition gives the parts
+#' `real_pos`, `real_neg` and `imag_pos` (the negative imaginary part mirrors
+#' `imag_pos`), and the kernel is estimated by
+#' \deqn{k(\Delta) = \|\mu_R^+\| E\cos(\omega'\Delta) - \|\mu_R^-\| E\cos(\zeta'\Delta)
+#'   - 2\|\mu_I^+\| E\sin(\nu'\Delta).}
+#' With `decomposition = "phase"` it has the one part `abs`, \eqn{|\mu|},
+#' and \eqn{k(\Delta) = \|\mu\| E\cos(\omega'\Delta + \theta(\omega))} with
+#' \eqn{\theta} the phase of \eqn{\mu} (SPEC 1.6).
+#'
+#' Every part's estimator term is `coefficient * mass * E cos(w'(x - y) +
+#' left phase - right_phase)` under the part's normalised law; `right_phase =
+#' pi/2` turns the right-hand cosine and sine into \eqn{\psi = (-\sin, \cos)}.
 #'
 #' @param kernel A kernel object, such as [gaussian_kernel()].
 #' @param d Dimension of the data, a positive whole number.
-#' @return An object of class `"askrff_measure"`: a list with `kernel`, `d` and
-#'   `parts`, a data frame with one row per positive part: its name, total
-#'   `mass`, whether the mass is `exact`, its `coefficient` in the estimator,
-#'   the `right_phase` of the right-hand features, whether the part is
-#'   `isotropic` (rotation invariant), and the `density_variable` that [plot()]
-#'   shows for it.
+#' @param ... Kernel-specific settings, as in [rff_map()].
+#' @return An object of class `"askrff_measure"`: a list with `kernel`, `d`,
+#'   `settings` and `parts`, a data frame with one row per positive part: its
+#'   name, total `mass`, whether the mass is `exact`, its `coefficient` in the
+#'   estimator, the `right_phase` of the right-hand features, whether the part
+#'   carries a left phase (`phased`), whether it supports `orthogonal`
+#'   sampling, and the `density_variable` that [plot()] shows for it.
 #' @family measures
 #' @examples
 #' m <- spectral_measure(gaussian_kernel(1), d = 8)
 #' m
 #' plot(m)
+#' spectral_measure(shift_gaussian_kernel(2, 2 / 16), d = 16)
 #' @export
-spectral_measure <- function(kernel, d) {
+spectral_measure <- function(kernel, d, ...) {
   check_kernel(kernel)
   d <- check_count(d, "d")
-  structure(list(kernel = kernel, d = d, parts = .cpp_measure_parts(kernel, d)),
-            class = "askrff_measure")
+  settings <- resolve_kernel_settings(kernel, list(...))
+  check_kernel_dimension(kernel, d)
+  parts <- .cpp_measure_parts(kernel_with_settings(kernel, settings), d)
+  structure(list(kernel = kernel, d = d, settings = settings, parts = parts), class = "askrff_measure")
 }
+
+law_description <- c(radius = "rotation invariant", coordinate = "product of coordinates",
+                     projection = "Gaussian tilted along a direction")
 
 #' @export
 print.askrff_measure <- function(x, ...) {
@@ -35,18 +54,22 @@ print.askrff_measure <- function(x, ...) {
   parts <- x$parts
   shown <- data.frame(part = parts$part, mass = format(parts$mass, digits = 7),
                       exact = ifelse(parts$exact, "exact", "estimated"),
-                      sign = ifelse(parts$coefficient < 0, "-", "+"),
-                      law = ifelse(parts$isotropic, "rotation invariant", "not rotation invariant"))
+                      coefficient = sprintf("%+g", parts$coefficient),
+                      right = ifelse(parts$right_phase == 0, "phi", "psi"),
+                      phase = ifelse(parts$phased, "yes", "no"),
+                      law = law_description[parts$density_variable])
   print(shown, row.names = FALSE, right = FALSE)
   invisible(x)
 }
 
 #' Plot a spectral measure
 #'
-#' Draws each positive part's density times its mass, negative parts below the
-#' axis: the density of the radius \eqn{\|\omega\|} (with its
-#' \eqn{S_{d-1} r^{d-1}} Jacobian) for a rotation-invariant part, of the first
-#' coordinate otherwise.
+#' Draws each positive part's density times its mass, parts with a negative
+#' coefficient below the axis: the density of the radius \eqn{\|\omega\|}
+#' (with its \eqn{S_{d-1} r^{d-1}} Jacobian) for a rotation-invariant part, of
+#' the projection \eqn{a'\omega/\|a\|} on the kernel's direction \eqn{a}
+#' (the shift, or \eqn{-\sigma^2\beta}) for the asymmetric kernels, of the
+#' first coordinate otherwise.
 #'
 #' @param x An `"askrff_measure"` from [spectral_measure()].
 #' @param n_points Number of grid points.
@@ -57,13 +80,15 @@ print.askrff_measure <- function(x, ...) {
 plot.askrff_measure <- function(x, n_points = 400, ...) {
   n_points <- check_count(n_points, "n_points")
   parts <- x$parts
-  radial <- all(parts$density_variable == "radius")
-  upper <- max(vapply(seq_len(nrow(parts)), function(p) density_extent(x, p), 0))
-  grid <- if (radial) seq(0, upper, length.out = n_points) else seq(-upper, upper, length.out = n_points)
+  spec <- kernel_with_settings(x$kernel, x$settings)
+  variable <- parts$density_variable[1]
+  upper <- max(vapply(seq_len(nrow(parts)), function(p) density_extent(spec, x$d, p), 0))
+  grid <- if (variable == "radius") seq(0, upper, length.out = n_points) else seq(-upper, upper, length.out = n_points)
   curves <- vapply(seq_len(nrow(parts)), function(p) {
-    sign(parts$coefficient[p]) * parts$mass[p] * .cpp_part_density(x$kernel, x$d, p, grid)
+    sign(parts$coefficient[p]) * parts$mass[p] * .cpp_part_density(spec, x$d, p, grid)
   }, numeric(n_points))
-  xlab <- if (radial) "radius ||w||" else "first coordinate w_1"
+  xlab <- switch(variable, radius = "radius ||w||", projection = "projection a'w / ||a||",
+                 "first coordinate w_1")
   graphics::matplot(grid, curves, type = "l", lty = 1, col = seq_len(nrow(parts)), xlab = xlab,
                     ylab = "mass x density", main = sprintf("%s, d = %d", kernel_label(x$kernel), x$d), ...)
   graphics::abline(h = 0, col = "grey")
@@ -71,11 +96,11 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
   invisible(x)
 }
 
-# Where the density of part p has fallen below 1e-3 of its peak, found on a
-# doubling grid so no scale has to be known in advance.
-density_extent <- function(measure, p) {
+# How far from 0 the density of part p stays above 1e-3 of its peak, found
+# on a doubling grid on both sides so no scale has to be known in advance.
+density_extent <- function(spec, d, p) {
   at <- 2^seq(-12, 24, by = 0.25)
-  values <- .cpp_part_density(measure$kernel, measure$d, p, at)
+  values <- pmax(.cpp_part_density(spec, d, p, at), .cpp_part_density(spec, d, p, -at))
   above <- which(values > 1e-3 * max(values))
   at[max(above)]
 }

@@ -121,6 +121,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_profile_mean
+double cpp_profile_mean(std::string profile, double s, double amplitude, std::string route);
+RcppExport SEXP _askrff_cpp_profile_mean(SEXP profileSEXP, SEXP sSEXP, SEXP amplitudeSEXP, SEXP routeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type profile(profileSEXP);
+    Rcpp::traits::input_parameter< double >::type s(sSEXP);
+    Rcpp::traits::input_parameter< double >::type amplitude(amplitudeSEXP);
+    Rcpp::traits::input_parameter< std::string >::type route(routeSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_profile_mean(profile, s, amplitude, route));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_trig_features", (DL_FUNC) &_askrff_cpp_trig_features, 5},
@@ -131,6 +145,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
     {"_askrff_cpp_sample_frequencies", (DL_FUNC) &_askrff_cpp_sample_frequencies, 5},
+    {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},
     {NULL, NULL, 0}
 };
 

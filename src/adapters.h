@@ -8,7 +8,9 @@
 
 namespace askrff {
 
-// R's kernel object: list(name = "gaussian", params = list(sigma = 1), ...).
+// R's kernel object: list(name = "gaussian", params = list(sigma = 1), ...),
+// optionally with `settings`, a map's validated kernel-specific settings:
+// words become options, numbers join the parameters.
 inline KernelSpec kernel_spec(const Rcpp::List& kernel) {
   KernelSpec spec;
   spec.name = Rcpp::as<std::string>(kernel["name"]);
@@ -16,6 +18,19 @@ inline KernelSpec kernel_spec(const Rcpp::List& kernel) {
   const Rcpp::CharacterVector names = params.names();
   for (R_xlen_t i = 0; i < params.size(); ++i) {
     spec.params[Rcpp::as<std::string>(names[i])] = Rcpp::as<std::vector<double>>(params[i]);
+  }
+  const Rcpp::List settings =
+      kernel.containsElementNamed("settings") ? Rcpp::List(kernel["settings"]) : Rcpp::List();
+  if (settings.size() > 0) {
+    const Rcpp::CharacterVector setting_names = settings.names();
+    for (R_xlen_t i = 0; i < settings.size(); ++i) {
+      const std::string key = Rcpp::as<std::string>(setting_names[i]);
+      if (Rf_isString(settings[i])) {
+        spec.options[key] = Rcpp::as<std::string>(settings[i]);
+      } else {
+        spec.params[key] = Rcpp::as<std::vector<double>>(settings[i]);
+      }
+    }
   }
   return spec;
 }

@@ -2,6 +2,7 @@
 #include <Rcpp.h>
 
 #include "adapters.h"
+#include "core/profiled_gaussian.h"
 #include "core/sampling.h"
 
 // [[Rcpp::export(.cpp_measure_parts)]]
@@ -10,7 +11,7 @@ Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
   const R_xlen_t n = static_cast<R_xlen_t>(measure.size());
   Rcpp::CharacterVector name(n), density_variable(n);
   Rcpp::NumericVector mass(n), coefficient(n), right_phase(n);
-  Rcpp::LogicalVector exact(n), isotropic(n);
+  Rcpp::LogicalVector exact(n), orthogonal(n), phased(n);
   for (R_xlen_t i = 0; i < n; ++i) {
     const askrff::Part& part = measure[i];
     name[i] = part.name;
@@ -18,13 +19,15 @@ Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
     exact[i] = part.mass_exact;
     coefficient[i] = part.coefficient;
     right_phase[i] = part.right_phase;
-    isotropic[i] = part.sampler->isotropic();
+    orthogonal[i] = part.sampler->supports_orthogonal();
+    phased[i] = static_cast<bool>(part.left_phase);
     density_variable[i] = part.sampler->density_variable();
   }
   return Rcpp::DataFrame::create(
       Rcpp::Named("part") = name, Rcpp::Named("mass") = mass, Rcpp::Named("exact") = exact,
       Rcpp::Named("coefficient") = coefficient, Rcpp::Named("right_phase") = right_phase,
-      Rcpp::Named("isotropic") = isotropic, Rcpp::Named("density_variable") = density_variable,
+      Rcpp::Named("phased") = phased, Rcpp::Named("orthogonal") = orthogonal,
+      Rcpp::Named("density_variable") = density_variable,
       Rcpp::Named("stringsAsFactors") = false);
 }
 
@@ -37,7 +40,8 @@ Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::N
   return out;
 }
 
-// n_features frequencies from every positive part, parts side by side.
+// n_features frequencies from every positive part, parts side by side, with
+// the left phase of each (zero unless the part samples |mu|).
 // [[Rcpp::export(.cpp_sample_frequencies)]]
 Rcpp::List cpp_sample_frequencies(Rcpp::List kernel, int d, int n_features, std::string method,
                                   Rcpp::NumericVector seed_words) {
@@ -47,12 +51,33 @@ Rcpp::List cpp_sample_frequencies(Rcpp::List kernel, int d, int n_features, std:
   const int n_parts = static_cast<int>(measure.size());
   Rcpp::NumericMatrix omega(d, n_features * n_parts);
   Rcpp::IntegerVector part(n_features * n_parts);
+  Rcpp::NumericVector phase(n_features * n_parts);
   for (int p = 0; p < n_parts; ++p) {
     const Eigen::MatrixXd sampled =
         askrff::sample_frequencies(*measure[p].sampler, d, n_features, how, seed, p);
     std::copy(sampled.data(), sampled.data() + sampled.size(),
               omega.begin() + static_cast<R_xlen_t>(p) * n_features * d);
     std::fill(part.begin() + p * n_features, part.begin() + (p + 1) * n_features, p + 1);
+    if (measure[p].left_phase) {
+      for (int j = 0; j < n_features; ++j) {
+        phase[p * n_features + j] = measure[p].left_phase(sampled.col(j).data());
+      }
+    }
   }
-  return Rcpp::List::create(Rcpp::Named("omega") = omega, Rcpp::Named("part") = part);
+  return Rcpp::List::create(Rcpp::Named("omega") = omega, Rcpp::Named("part") = part,
+                            Rcpp::Named("phase") = phase);
+}
+
+// E h(T), T ~ N(0, s^2), by the requested route ("auto", "series" or
+// "quadrature"), so tests can check the routes against each other.
+// [[Rcpp::export(.cpp_profile_mean)]]
+double cpp_profile_mean(std::string profile, double s, double amplitude, std::string route) {
+  static const std::map<std::string, askrff::Profile> profiles = {
+      {"one", askrff::Profile::one}, {"cos_pos", askrff::Profile::cos_pos},
+      {"cos_neg", askrff::Profile::cos_neg}, {"sin_pos", askrff::Profile::sin_pos},
+      {"sinh_modulus", askrff::Profile::sinh_modulus}};
+  const askrff::Profile p = profiles.at(profile);
+  if (route == "series") return askrff::profile_mean_series(p, s);
+  if (route == "quadrature") return askrff::profile_mean_quadrature(p, s, amplitude);
+  return askrff::profile_mean(p, s, amplitude);
 }

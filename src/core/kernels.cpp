@@ -3,6 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "asymmetric_kernels.h"
+#include "gram_blocks.h"
+
 namespace askrff {
 
 double KernelSpec::scalar(const std::string& key) const {
@@ -13,20 +16,20 @@ double KernelSpec::scalar(const std::string& key) const {
   return it->second[0];
 }
 
-namespace {
-
-// ||x_i - y_j||^2 for a block of rows, by the GEMM expansion; clamped at 0
-// because rounding can make it slightly negative for near-identical points.
-Eigen::MatrixXd squared_distances(const ConstMatrixMap& x, const ConstMatrixMap& y,
-                                  const Eigen::VectorXd& y_sqnorm, Eigen::Index row_begin,
-                                  Eigen::Index row_end) {
-  const Eigen::Index rows = row_end - row_begin;
-  const auto xb = x.middleRows(row_begin, rows);
-  Eigen::MatrixXd dist2 = -2.0 * (xb * y.transpose());
-  dist2.colwise() += xb.rowwise().squaredNorm();
-  dist2.rowwise() += y_sqnorm.transpose();
-  return dist2.cwiseMax(0.0);
+const std::vector<double>& KernelSpec::vector(const std::string& key) const {
+  const auto it = params.find(key);
+  if (it == params.end() || it->second.empty()) {
+    throw std::invalid_argument("kernel '" + name + "' needs numbers '" + key + "'");
+  }
+  return it->second;
 }
+
+std::string KernelSpec::option(const std::string& key, const std::string& fallback) const {
+  const auto it = options.find(key);
+  return it == options.end() ? fallback : it->second;
+}
+
+namespace {
 
 class GaussianKernel : public Kernel {
  public:
@@ -36,10 +39,9 @@ class GaussianKernel : public Kernel {
   }
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
-    const Eigen::MatrixXd dist2 = squared_distances(x, y, y_sqnorm, row_begin, row_end);
-    Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>> block(
-        out + row_begin, dist2.rows(), dist2.cols(), Eigen::OuterStride<>(x.rows()));
-    block = (dist2 * (-0.5 / (sigma_ * sigma_))).array().exp().matrix();
+    const Eigen::MatrixXd dist2 = squared_distances(x.middleRows(row_begin, row_end - row_begin), y, y_sqnorm);
+    output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) =
+        (dist2 * (-0.5 / (sigma_ * sigma_))).array().exp().matrix();
   }
 
  private:
@@ -78,6 +80,7 @@ class LaplaceKernel : public Kernel {
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
   if (spec.name == "gaussian") return std::make_unique<GaussianKernel>(spec.scalar("sigma"));
   if (spec.name == "laplace") return std::make_unique<LaplaceKernel>(spec.scalar("sigma"));
+  if (auto asymmetric = make_asymmetric_kernel(spec)) return asymmetric;
   throw std::invalid_argument("unknown kernel '" + spec.name + "'");
 }
 

@@ -12,11 +12,15 @@ namespace askrff {
 
 using ConstMatrixMap = Eigen::Map<const Eigen::MatrixXd>;
 
-// What R's kernel object carries: a name and named numeric parameters.
+// What R's kernel object carries: a name and named numeric parameters, plus
+// the map's kernel-specific settings that are words (such as decomposition).
 struct KernelSpec {
   std::string name;
   std::map<std::string, std::vector<double>> params;
+  std::map<std::string, std::string> options;
   double scalar(const std::string& key) const;
+  const std::vector<double>& vector(const std::string& key) const;
+  std::string option(const std::string& key, const std::string& fallback) const;
 };
 
 class Kernel {

@@ -5,8 +5,17 @@
 
 namespace askrff {
 
-double PartSampler::sample_radius(Stream&) const {
-  throw std::logic_error("sample_radius() called on a measure that is not rotation invariant");
+void PartSampler::sample_along(Stream&, const double*, double*) const {
+  throw std::logic_error("orthogonal sampling requested from a law that does not support it");
+}
+
+double chi_radius(Stream& stream, int d) {
+  double sum = 0.0;
+  for (int k = 0; k < d; ++k) {
+    const double z = stream.normal();
+    sum += z * z;
+  }
+  return std::sqrt(sum);
 }
 
 double log_sphere_area(int d) {
@@ -17,13 +26,9 @@ void GaussianSampler::sample(Stream& stream, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = stream.normal() / sigma_;
 }
 
-double GaussianSampler::sample_radius(Stream& stream) const {
-  double sum = 0.0;
-  for (int k = 0; k < d_; ++k) {
-    const double z = stream.normal();
-    sum += z * z;
-  }
-  return std::sqrt(sum) / sigma_;
+void GaussianSampler::sample_along(Stream& stream, const double* direction, double* omega) const {
+  const double radius = chi_radius(stream, d_) / sigma_;
+  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
 }
 
 // Density of ||w|| for w ~ N(0, sigma^-2 I): S_{d-1} r^{d-1} (sigma/sqrt(2 pi))^d e^{-sigma^2 r^2 / 2},

@@ -1,7 +1,8 @@
 // Spectral measures as lists of positive parts. Every estimator askrff builds
-// is  sum over parts of  coefficient * mass * E cos(w'(x - y) + right_phase)
+// is  sum over parts of  coefficient * mass * E cos(w'(x - y) + left_phase(w) - right_phase)
 // under that part's normalised law, so a new kernel adds parts, not a pipeline.
 #pragma once
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,15 +17,15 @@ class PartSampler {
   virtual ~PartSampler() = default;
   // Writes one frequency (d numbers) to omega.
   virtual void sample(Stream& stream, double* omega) const = 0;
-  // Rotation-invariant laws can be sampled as direction times radius, which
-  // orthogonal random features require.
-  virtual bool isotropic() const = 0;
-  // Draws ||w||; only called when isotropic().
-  virtual double sample_radius(Stream& stream) const;
-  // Density shown by plot(spectral_measure()): of ||w|| when isotropic, of the
-  // first coordinate otherwise (see density_variable()).
+  // Orthogonal random features hand the law a direction u, uniform on the unit
+  // sphere (a column of a Haar block); the law completes it to a frequency
+  // with its own distribution, drawing the rest from stream.
+  virtual bool supports_orthogonal() const { return false; }
+  virtual void sample_along(Stream& stream, const double* direction, double* omega) const;
+  // Density shown by plot(spectral_measure()), of the variable named by
+  // density_variable(): "radius" ||w||, "coordinate" w_1, or "projection" a'w / ||a||.
   virtual double density(double x) const = 0;
-  const char* density_variable() const { return isotropic() ? "radius" : "coordinate"; }
+  virtual const char* density_variable() const = 0;
 };
 
 struct Part {
@@ -34,6 +35,8 @@ struct Part {
   double coefficient;        // sign and factor in the estimator (+1, -1, -2)
   double right_phase;        // 0: phi on the right; pi/2: psi = [-sin, cos]
   std::shared_ptr<const PartSampler> sampler;
+  // Phase of mu at w when the part samples |mu| (SPEC 1.6); empty means 0.
+  std::function<double(const double* omega)> left_phase = nullptr;
 };
 
 using Measure = std::vector<Part>;
@@ -43,9 +46,10 @@ class GaussianSampler : public PartSampler {
  public:
   GaussianSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
   void sample(Stream& stream, double* omega) const override;
-  bool isotropic() const override { return true; }
-  double sample_radius(Stream& stream) const override;
+  bool supports_orthogonal() const override { return true; }
+  void sample_along(Stream& stream, const double* direction, double* omega) const override;
   double density(double radius) const override;
+  const char* density_variable() const override { return "radius"; }
 
  private:
   int d_;
@@ -57,13 +61,16 @@ class CauchyProductSampler : public PartSampler {
  public:
   CauchyProductSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
   void sample(Stream& stream, double* omega) const override;
-  bool isotropic() const override { return false; }
   double density(double coordinate) const override;
+  const char* density_variable() const override { return "coordinate"; }
 
  private:
   int d_;
   double sigma_;
 };
+
+// ||z|| for z ~ N(0, I_d): a chi_d draw.
+double chi_radius(Stream& stream, int d);
 
 // log of the surface area of the unit sphere in R^d, S_{d-1} = 2 pi^{d/2} / Gamma(d/2).
 double log_sphere_area(int d);

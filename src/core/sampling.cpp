@@ -24,8 +24,8 @@ Eigen::MatrixXd haar_orthogonal(int d, Stream& stream) {
 
 Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features, Method method,
                                    std::uint64_t seed, int part_index) {
-  if (method == Method::orthogonal && !law.isotropic()) {
-    throw std::invalid_argument("orthogonal features need a rotation-invariant measure");
+  if (method == Method::orthogonal && !law.supports_orthogonal()) {
+    throw std::invalid_argument("this measure does not support orthogonal features");
   }
   Eigen::MatrixXd omega(d, n_features);
   const int n_blocks = (n_features + d - 1) / d;
@@ -37,7 +37,7 @@ Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features
       for (int j = 0; j < count; ++j) law.sample(stream, omega.col(first + j).data());
     } else {
       const Eigen::MatrixXd q = haar_orthogonal(d, stream);
-      for (int j = 0; j < count; ++j) omega.col(first + j) = q.col(j) * law.sample_radius(stream);
+      for (int j = 0; j < count; ++j) law.sample_along(stream, q.col(j).data(), omega.col(first + j).data());
     }
   }
   return omega;

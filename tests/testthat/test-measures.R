@@ -10,7 +10,8 @@ test_that("the Gaussian radial density carries the Jacobian and integrates to on
 
 test_that("the Laplace measure is a product of Cauchy laws with scale 1 / sigma", {
   measure <- spectral_measure(laplace_kernel(2), 3)
-  expect_false(measure$parts$isotropic)
+  expect_false(measure$parts$orthogonal)
+  expect_identical(measure$parts$density_variable, "coordinate")
   at <- c(-3, 0, 0.4, 10)
   expect_equal(askrff:::.cpp_part_density(measure$kernel, 3, 1L, at), stats::dcauchy(at, 0, 0.5), tolerance = 1e-14)
 })
