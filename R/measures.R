@@ -45,14 +45,14 @@ spectral_measure <- function(kernel, d, ...) {
   structure(list(kernel = kernel, d = d, settings = settings, parts = parts), class = "askrff_measure")
 }
 
-law_description <- c(radius = "rotation invariant", coordinate = "product of coordinates",
-                     projection = "Gaussian tilted along a direction")
+law_description <- c(radius = "rotation invariant", coordinate = "product law",
+                     projection = "tilted Gaussian")
 
 #' @export
 print.askrff_measure <- function(x, ...) {
   cat("<askrff spectral measure> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   parts <- x$parts
-  shown <- data.frame(part = parts$part, mass = format(parts$mass, digits = 7),
+  shown <- data.frame(part = parts$part, mass = vapply(parts$mass, format, "", digits = 7),
                       exact = ifelse(parts$exact, "exact", "estimated"),
                       coefficient = sprintf("%+g", parts$coefficient),
                       right = ifelse(parts$right_phase == 0, "phi", "psi"),

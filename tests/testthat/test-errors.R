@@ -67,3 +67,41 @@ test_that("relative_error checks its matrices", {
   expect_error(relative_error(matrix(0, 2, 2), diag(2)), "`K` must not be all zero")
   expect_error(relative_error(diag(2), replace(diag(2), 1, NA)), "`K_hat` must not contain NA")
 })
+
+test_that("asymmetric kernels reject bad parameters with clear errors", {
+  constructors <- list(shift = shift_gaussian_kernel, beta = sinh_gaussian_kernel, beta = cosh_gaussian_kernel)
+  for (i in seq_along(constructors)) {
+    make <- constructors[[i]]
+    name <- names(constructors)[i]
+    for (bad in list(NA, c(1, Inf), NaN, "a", numeric(0), NULL)) {
+      expect_error(make(1, bad), sprintf("`%s` must be a numeric vector of finite values", name))
+    }
+    for (bad in list(0, -1, Inf, c(1, 2))) {
+      expect_error(make(bad, 0.1), "`sigma` must be a single positive finite number")
+    }
+    k <- make(1, c(0.1, 0.2, 0.3))
+    expect_error(rff_map(k, 4, 10), sprintf("`%s` of the .* has length 3, but the data have 4 columns", name))
+    expect_error(kernel_matrix(k, matrix(0, 2, 2)), "has length 3, but the data have 2 columns")
+    expect_error(spectral_measure(k, 5), "has length 3")
+  }
+  expect_error(rff_map(cosh_gaussian_kernel(2, 10), 16, 4), "sigma \\* \\|\\|beta\\|\\| is 80 in dimension 16; it must be at most 37")
+  expect_error(rff_map(sinh_gaussian_kernel(2, 20), 1, 4), "must be at most 37")
+})
+
+test_that("kernel-specific settings are checked by name and value", {
+  k <- shift_gaussian_kernel(1, 0.2)
+  expect_error(rff_map(k, 2, 4, decomposition = "polar"), "`decomposition` must be one of \"jordan\", \"phase\"")
+  expect_error(rff_map(k, 2, 4, decomposition = c("jordan", "phase")), "`decomposition` must be one of")
+  expect_error(rff_map(k, 2, 4, "iid", "phase"), "`...` takes named settings only")
+  expect_error(rff_map(k, 2, 4, tolerance = 1e-3), "does not take: tolerance \\(it takes decomposition\\)")
+  expect_error(spectral_measure(k, 2, decomposition = 1), "`decomposition` must be one of")
+})
+
+test_that("estimate_total_masses validates its map and subset", {
+  map <- rff_map(shift_gaussian_kernel(1, 0.2), 2, 8, seed = 1)
+  expect_error(estimate_total_masses(list(), matrix(0, 3, 2)), "`map` must be a map made by rff_map")
+  expect_error(estimate_total_masses(map, matrix(0, 3, 3)), "`x_subset` must have 2 columns, not 3")
+  expect_error(estimate_total_masses(map, matrix(0, 1, 2)), "`x_subset` must have at least 2 rows")
+  expect_error(estimate_total_masses(map, matrix(c(NA, 0, 0, 0), 2)), "`x_subset` must not contain NA")
+  expect_error(estimate_total_masses(map, matrix(0, 3, 2), n_threads = 0), "`n_threads` must be a single positive whole number")
+})
