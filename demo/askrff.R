@@ -1,5 +1,6 @@
 # askrff's main job on an embedded default: sample random Fourier feature maps
-# for several kernels on a real data set, tabulate the relative Frobenius error
+# for several kernels, one of them asymmetric, on a real data set, tabulate the
+# relative Frobenius error
 # of the approximate kernel matrix against the number of frequencies, and save
 # the picture as askrff-demo.png in the working directory.
 library(askrff)
@@ -10,10 +11,17 @@ x <- as.matrix(datasets::quakes)
 x <- sweep(sweep(x, 2, apply(x, 2, min)), 2, apply(x, 2, function(v) diff(range(v))), "/")
 d <- ncol(x)
 
+# The Shift-Gaussian kernel is asymmetric, k(x, y) != k(y, x): its kernel
+# matrix is estimated by different left and right feature maps, from the three
+# positive parts of its complex spectral measure ("jordan") or from |mu| with
+# a phase ("phase").
+shift <- shift_gaussian_kernel(0.5, shift = 0.2)
 settings <- list(
-  "Gaussian, i.i.d."       = list(kernel = gaussian_kernel(0.5), method = "iid"),
-  "Gaussian, orthogonal"   = list(kernel = gaussian_kernel(0.5), method = "orthogonal"),
-  "Laplace, i.i.d."        = list(kernel = laplace_kernel(1), method = "iid")
+  "Gaussian, i.i.d."          = list(kernel = gaussian_kernel(0.5), method = "iid"),
+  "Gaussian, orthogonal"      = list(kernel = gaussian_kernel(0.5), method = "orthogonal"),
+  "Laplace, i.i.d."           = list(kernel = laplace_kernel(1), method = "iid"),
+  "Shift-Gaussian, jordan"    = list(kernel = shift, method = "orthogonal", decomposition = "jordan"),
+  "Shift-Gaussian, phase"     = list(kernel = shift, method = "orthogonal", decomposition = "phase")
 )
 n_features <- 2^(2:10)
 replicates <- 5
@@ -23,7 +31,8 @@ errors <- vapply(names(settings), function(name) {
   s <- settings[[name]]
   vapply(n_features, function(m) {
     mean(vapply(seq_len(replicates), function(r) {
-      map <- rff_map(s$kernel, d, m, s$method, seed = r)
+      settings <- if (is.null(s$decomposition)) list() else list(decomposition = s$decomposition)
+      map <- do.call(rff_map, c(list(s$kernel, d, m, s$method), settings, list(seed = r)))
       relative_error(exact[[name]], rff_kernel_matrix(map, x))
     }, numeric(1)))
   }, numeric(1))
