@@ -16,3 +16,14 @@ unbiasedness_z <- function(exact, make_approximation, replicates) {
   se <- apply(draws, 1, stats::sd) / sqrt(replicates)
   (mean_hat - as.vector(exact)) / se
 }
+
+# Evaluates plotting code on a throwaway PDF device.
+on_pdf_device <- function(code) {
+  path <- tempfile(fileext = ".pdf")
+  grDevices::pdf(path)
+  on.exit({
+    grDevices::dev.off()
+    unlink(path)
+  })
+  force(code)
+}

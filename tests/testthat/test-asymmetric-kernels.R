@@ -138,12 +138,8 @@ test_that("spectral_measure reports signs, psi and the lifted laws, and plots th
   expect_equal(stats::integrate(density(1), -3, 3, rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
   expect_equal(stats::integrate(density(3), 0, 2 * pi, rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
   expect_equal(2 * stats::integrate(density(2), pi, 3 * pi, rel.tol = 1e-8)$value, 1, tolerance = 1e-6)
-  path <- tempfile(fileext = ".pdf")
-  grDevices::pdf(path)
-  on.exit({
-    grDevices::dev.off()
-    unlink(path)
+  on_pdf_device({
+    expect_invisible(plot(m))
+    expect_invisible(plot(phase))
   })
-  expect_invisible(plot(m))
-  expect_invisible(plot(phase))
 })

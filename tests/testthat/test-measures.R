@@ -27,12 +27,8 @@ test_that("a positive definite kernel has one exact part of mass one", {
 test_that("print and plot show the measure", {
   measure <- spectral_measure(gaussian_kernel(1), 8)
   expect_output(print(measure), "pos +1 +exact")
-  path <- tempfile(fileext = ".pdf")
-  grDevices::pdf(path)
-  on.exit({
-    grDevices::dev.off()
-    unlink(path)
+  on_pdf_device({
+    expect_invisible(plot(measure))
+    expect_invisible(plot(spectral_measure(laplace_kernel(1), 2)))
   })
-  expect_invisible(plot(measure))
-  expect_invisible(plot(spectral_measure(laplace_kernel(1), 2)))
 })
