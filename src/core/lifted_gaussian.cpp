@@ -12,32 +12,33 @@ LiftedGaussianSampler::LiftedGaussianSampler(double sigma, Eigen::VectorXd a, Pr
       profile_(profile),
       law_(a_norm_ / sigma, profile, amplitude) {}
 
-void LiftedGaussianSampler::lift(double t, const Eigen::Ref<const Eigen::VectorXd>& z,
-                                 double* omega) const {
+// omega holds the Gaussian vector z on entry and the frequency on return.
+void LiftedGaussianSampler::lift_in_place(double t, double* omega) const {
   Eigen::Map<Eigen::VectorXd> w(omega, unit_a_.size());
   if (a_norm_ == 0.0) {
-    w = z / sigma_;
+    w /= sigma_;
     return;
   }
-  w = (z - unit_a_ * unit_a_.dot(z)) / sigma_ + unit_a_ * (t / a_norm_);
+  const double along = unit_a_.dot(w);
+  w = (w - unit_a_ * along) / sigma_ + unit_a_ * (t / a_norm_);
 }
 
 void LiftedGaussianSampler::sample(Stream& stream, double* omega) const {
   const double t = law_.sample(stream);
-  Eigen::VectorXd z(unit_a_.size());
-  for (Eigen::Index k = 0; k < z.size(); ++k) z[k] = stream.normal();
-  lift(t, z, omega);
+  for (Eigen::Index k = 0; k < unit_a_.size(); ++k) omega[k] = stream.normal();
+  lift_in_place(t, omega);
 }
 
 void LiftedGaussianSampler::sample_along(Stream& stream, const double* direction, double* omega) const {
   const int d = static_cast<int>(unit_a_.size());
-  const Eigen::Map<const Eigen::VectorXd> u(direction, d);
   const double radius = chi_radius(stream, d);
+  Eigen::Map<Eigen::VectorXd> w(omega, d);
+  w = Eigen::Map<const Eigen::VectorXd>(direction, d) * radius;
   if (profile_ == Profile::one) {
-    Eigen::Map<Eigen::VectorXd>(omega, d) = u * (radius / sigma_);
+    w /= sigma_;
     return;
   }
-  lift(law_.sample(stream), u * radius, omega);
+  lift_in_place(law_.sample(stream), omega);
 }
 
 double LiftedGaussianSampler::density(double projection) const {

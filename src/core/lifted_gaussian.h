@@ -27,7 +27,7 @@ class LiftedGaussianSampler : public PartSampler {
   double profile_mean() const { return law_.mean(); }
 
  private:
-  void lift(double t, const Eigen::Ref<const Eigen::VectorXd>& z, double* omega) const;
+  void lift_in_place(double t, double* omega) const;
 
   double sigma_, a_norm_;
   Eigen::VectorXd unit_a_;
