@@ -37,3 +37,7 @@
     .Call(`_askrff_cpp_profile_mean`, profile, s, amplitude, route)
 }
 
+.cpp_radial_density <- function(kernel, d, radius) {
+    .Call(`_askrff_cpp_radial_density`, kernel, d, radius)
+}
+

@@ -53,7 +53,7 @@ laplace_kernel <- function(sigma) {
 
 # A vector parameter shows its first entries only.
 format_parameter <- function(value) {
-  shown <- paste(format(utils::head(value, 3), digits = 4), collapse = ", ")
+  shown <- paste(format(utils::head(value, 3), digits = 4, trim = TRUE), collapse = ", ")
   if (length(value) > 3L) shown <- sprintf("(%s, ... [%d])", shown, length(value))
   else if (length(value) > 1L) shown <- sprintf("(%s)", shown)
   shown

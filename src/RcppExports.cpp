@@ -135,6 +135,19 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_radial_density
+Rcpp::NumericVector cpp_radial_density(Rcpp::List kernel, int d, Rcpp::NumericVector radius);
+RcppExport SEXP _askrff_cpp_radial_density(SEXP kernelSEXP, SEXP dSEXP, SEXP radiusSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type radius(radiusSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_radial_density(kernel, d, radius));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_trig_features", (DL_FUNC) &_askrff_cpp_trig_features, 5},
@@ -146,6 +159,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
     {"_askrff_cpp_sample_frequencies", (DL_FUNC) &_askrff_cpp_sample_frequencies, 5},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},
+    {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
     {NULL, NULL, 0}
 };
 

@@ -81,3 +81,12 @@ double cpp_profile_mean(std::string profile, double s, double amplitude, std::st
   if (route == "quadrature") return askrff::profile_mean_quadrature(p, s, amplitude);
   return askrff::profile_mean(p, s, amplitude);
 }
+
+// The signed radial density S_{d-1} r^{d-1} mu(r) of a rotation-invariant measure.
+// [[Rcpp::export(.cpp_radial_density)]]
+Rcpp::NumericVector cpp_radial_density(Rcpp::List kernel, int d, Rcpp::NumericVector radius) {
+  const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
+  Rcpp::NumericVector out(radius.size());
+  for (R_xlen_t i = 0; i < radius.size(); ++i) out[i] = k->radial_density(d, radius[i]);
+  return out;
+}

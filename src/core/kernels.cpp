@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "asymmetric_kernels.h"
+#include "gaussian_mixture.h"
 #include "gram_blocks.h"
 
 namespace askrff {
@@ -29,6 +30,10 @@ std::string KernelSpec::option(const std::string& key, const std::string& fallba
   return it == options.end() ? fallback : it->second;
 }
 
+double Kernel::radial_density(int, double) const {
+  throw std::invalid_argument("this kernel's spectral measure is not rotation invariant");
+}
+
 namespace {
 
 class GaussianKernel : public Kernel {
@@ -36,6 +41,9 @@ class GaussianKernel : public Kernel {
   explicit GaussianKernel(double sigma) : sigma_(sigma) {}
   Measure measure(int d) const override {
     return {Part{"pos", 1.0, true, 1.0, 0.0, std::make_shared<GaussianSampler>(d, sigma_)}};
+  }
+  double radial_density(int d, double radius) const override {
+    return GaussianSampler(d, sigma_).density(radius);
   }
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
@@ -80,6 +88,14 @@ class LaplaceKernel : public Kernel {
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
   if (spec.name == "gaussian") return std::make_unique<GaussianKernel>(spec.scalar("sigma"));
   if (spec.name == "laplace") return std::make_unique<LaplaceKernel>(spec.scalar("sigma"));
+  if (spec.name == "delta_gaussian") {
+    const std::string decomposition = spec.option("decomposition", "jordan");
+    if (decomposition != "jordan" && decomposition != "components") {
+      throw std::invalid_argument("unknown decomposition '" + decomposition + "'");
+    }
+    return std::make_unique<GaussianMixtureKernel>(spec.vector("weights"), spec.vector("sigmas"),
+                                                   decomposition == "jordan");
+  }
   if (auto asymmetric = make_asymmetric_kernel(spec)) return asymmetric;
   throw std::invalid_argument("unknown kernel '" + spec.name + "'");
 }

@@ -1,0 +1,16 @@
+// Special functions the measures need, in double precision without R.
+#pragma once
+
+namespace askrff {
+
+// P(chi^2_d in [lower, upper]) = P(d/2, upper/2) - P(d/2, lower/2), each
+// difference taken on the side (P or Q) where it does not cancel.
+double chi_square_interval(int d, double lower, double upper);
+
+// Omega_d(x) = E cos(x u_1) for u uniform on the unit sphere of R^d:
+// Gamma(d/2) (2/x)^{d/2-1} J_{d/2-1}(x), the radial kernel of the Hankel
+// transform. The 0F1(; d/2; -x^2/4) series below sqrt(2d) avoids the Bessel
+// function's cancellation there; above it the product is formed in logs.
+double omega_d(int d, double x);
+
+}  // namespace askrff
