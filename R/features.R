@@ -9,11 +9,20 @@
 #' approximates `kernel_matrix(map$kernel, x, y)`. For a positive definite
 #' kernel both sides are the same; use the left one as a design matrix.
 #'
+#' Maps of the arc-cosine and NTK kernels on their default route
+#' (`route = "dot_product"`) have projection features instead: with
+#' \eqn{F} = `ncol(map$omega)` frequencies \eqn{w_f \sim N(0, I)}, the
+#' columns \eqn{\sqrt{2/F}\,1\{w_f'x \ge 0\}} (arc-cosine order 0),
+#' \eqn{\sqrt{2/F}\max(w_f'x, 0)} (order 1), or for the NTK the \eqn{F} ReLU
+#' columns followed by \eqn{d} blocks \eqn{\sqrt{2/F}\,x_k 1\{w_f'x \ge 0\}},
+#' \eqn{k = 1, \dots, d} (SPEC 5).
+#'
 #' @param map A map from [rff_map()].
 #' @param x Numeric matrix or data frame with `map$d` columns.
 #' @param side `"left"` (features of the first kernel argument) or `"right"`.
 #' @inheritParams kernel_matrix
-#' @return A `nrow(x)` by `2 * ncol(map$omega)` matrix.
+#' @return A `nrow(x)` by `2 * ncol(map$omega)` matrix (`ncol(map$omega)` for
+#'   the arc-cosine features, `(d + 1) * ncol(map$omega)` for the NTK).
 #' @family maps
 #' @examples
 #' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 100, seed = 1)
@@ -25,9 +34,10 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
   x <- check_data(x, "x", map$d)
   side <- match.arg(side)
   n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x), 2 * n_frequencies(map), "the feature matrix")
+  check_on_sphere(map$kernel, x, "x")
+  check_output_size(nrow(x), n_feature_columns(map), "the feature matrix")
   weights <- side_weights(map, side)
-  .cpp_trig_features(x, map$omega, weights$phase, weights$weight, n_threads)
+  .cpp_features(x, map$omega, weights$phase, weights$weight, feature_kind(map), n_threads)
 }
 
 #' Approximate kernel matrix from random features
@@ -44,10 +54,13 @@ rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
   check_map(map)
   x <- check_data(x, "x", map$d)
   y <- check_data(y, "y", map$d)
+  check_on_sphere(map$kernel, x, "x")
+  check_on_sphere(map$kernel, y, "y")
   n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x) + 2 * n_frequencies(map), nrow(y), "the approximate kernel matrix")
+  check_output_size(nrow(x) + n_feature_columns(map), nrow(y), "the approximate kernel matrix")
   left <- side_weights(map, "left")
   right <- side_weights(map, "right")
-  K <- .cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight, n_threads)
+  K <- .cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight,
+                        feature_kind(map), n_threads)
   set_point_names(K, x, y)
 }

@@ -10,6 +10,7 @@ new_kernel <- function(name, params, label, formula, setting_choices = list()) {
 }
 
 kernel_label <- function(kernel) {
+  if (length(kernel$params) == 0L) return(paste(kernel$label, "kernel"))
   values <- vapply(kernel$params, format_parameter, "")
   sprintf("%s kernel (%s)", kernel$label, paste(names(values), values, sep = " = ", collapse = ", "))
 }
@@ -90,6 +91,8 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   x <- check_data(x, "x")
   y <- check_data(y, "y", ncol(x))
   check_kernel_dimension(kernel, ncol(x))
+  check_on_sphere(kernel, x, "x")
+  check_on_sphere(kernel, y, "y")
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), nrow(y), "the kernel matrix")
   K <- .cpp_kernel_matrix(kernel, x, y, n_threads)

@@ -18,6 +18,16 @@
 #' each part's exact lift (SPEC 1.4), so every frequency keeps its law. The
 #' Laplace kernel's product measure has no orthogonal variant.
 #'
+#' Settings for the indefinite kernels: `decomposition = "jordan"` or
+#' `"components"` for [delta_gaussian_kernel()]; `tolerance` and `z_max` of
+#' the LP measure for [poly_sphere_kernel()]; `route = "dot_product"` or
+#' `"stationary"` (then also `tolerance` and `z_max`) for [arccos_kernel()]
+#' and [ntk_kernel()]. Their parts are named `pos` and `neg`, and every part
+#' takes `method = "orthogonal"` (GORF: independent Haar blocks per part,
+#' each direction with an independent radius, SPEC 4.3). The discrete
+#' measures of the LP route are sampled stratified: each part's frequencies
+#' go to its atoms in proportion to their weights.
+#'
 #' Settings for the asymmetric kernels ([shift_gaussian_kernel()],
 #' [sinh_gaussian_kernel()], [cosh_gaussian_kernel()]):
 #' `decomposition = "jordan"` (default) samples the three positive parts of
@@ -32,14 +42,19 @@
 #' @param kernel A kernel object, such as [gaussian_kernel()].
 #' @param d Dimension of the data.
 #' @param n_features Number of frequencies drawn for each positive part. Each
-#'   frequency gives two features (cosine and sine).
+#'   frequency gives two features (cosine and sine), except on the
+#'   dot-product route of the arc-cosine kernels (one) and the NTK (`d + 1`).
 #' @param method `"iid"` or `"orthogonal"`.
-#' @param ... Kernel-specific settings, by name: `decomposition` for the
-#'   asymmetric kernels (see Details).
+#' @param ... Kernel-specific settings, by name: `decomposition`, `route`,
+#'   `tolerance`, `z_max` (see Details).
 #' @param seed `NULL` (draw from R's random number generator, so [set.seed()]
 #'   makes the map reproducible) or a whole number giving the same map on
 #'   every call, whatever the number of threads.
-#' @return An object of class `"askrff_map"`.
+#' @return An object of class `"askrff_map"`: a list holding the kernel, `d`,
+#'   `method`, `n_features`, `settings`, the parts table of
+#'   [spectral_measure()], the frequencies `omega` (one column each), the
+#'   `part` each belongs to, its left `phase`, and for LP measures the
+#'   `bias_bound`.
 #' @family maps
 #' @examples
 #' map <- rff_map(gaussian_kernel(1), d = 3, n_features = 64, seed = 1)
@@ -55,7 +70,7 @@ rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ...,
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
   seed_words <- resolve_seed(seed)
-  spec <- kernel_with_settings(kernel, settings)
+  spec <- kernel_with_settings(kernel, settings, d)
   parts <- .cpp_measure_parts(spec, d)
   if (method == "orthogonal" && !all(parts$orthogonal)) {
     fail("`method = \"orthogonal\"` needs a spectral measure that supports it; the %s (a product of Cauchy laws) does not. Use `method = \"iid\"`.",
@@ -65,7 +80,7 @@ rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ...,
   sampled <- .cpp_sample_frequencies(spec, d, n_features, method, seed_words)
   structure(list(kernel = kernel, d = d, method = method, n_features = n_features, settings = settings,
                  seed = seed_words, parts = parts, omega = sampled$omega, part = sampled$part,
-                 phase = sampled$phase),
+                 phase = sampled$phase, bias_bound = spec$lp$bias_bound),
             class = "askrff_map")
 }
 
@@ -85,17 +100,25 @@ side_weights <- function(map, side) {
 
 n_frequencies <- function(map) ncol(map$omega)
 
+# How the map's frequencies become features: "trig" (cos and sin), or the
+# step, ReLU and NTK features of the dot-product kernels on the sphere.
+feature_kind <- function(map) map$parts$features[1L]
+
+n_feature_columns <- function(map) .cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map))
+
 #' @export
 print.askrff_map <- function(x, ...) {
   cat("<askrff map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   if (length(x$settings) > 0L) {
     cat("  settings: ", paste(names(x$settings), unlist(x$settings), sep = " = ", collapse = ", "), "\n", sep = "")
   }
-  cat(sprintf("  %s frequencies: %d per part x %d part%s = %d features per side\n", x$method,
-              x$n_features, nrow(x$parts), if (nrow(x$parts) == 1L) "" else "s", 2L * n_frequencies(x)))
+  cat(sprintf("  %s frequencies: %d per part x %d part%s = %s features per side\n", x$method,
+              x$n_features, nrow(x$parts), if (nrow(x$parts) == 1L) "" else "s", format_count(n_feature_columns(x))))
+  if (feature_kind(x) != "trig") cat("  features: ", feature_description[[feature_kind(x)]], "\n", sep = "")
   masses <- paste(sprintf("%s = %s%s", x$parts$part, format(x$parts$mass, digits = 6),
                           ifelse(x$parts$exact, "", " (estimated)")), collapse = ", ")
   cat("  total masses: ", masses, "\n", sep = "")
+  if (!is.null(x$bias_bound)) cat("  ", bias_bound_line(x$bias_bound, x$settings$z_max), "\n", sep = "")
   invisible(x)
 }
 

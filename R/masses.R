@@ -67,7 +67,7 @@ estimate_total_masses <- function(map, x_subset, n_threads = NULL) {
   }, numeric(length(K)))
   # Parts of the real measure sampled without phase carry k(0) between them.
   real <- parts$right_phase == 0 & !parts$phased
-  k0 <- kernel_matrix(map$kernel, matrix(0, 1L, map$d))[1L, 1L]
+  k0 <- kernel_at_zero(map$kernel, map$d)
   constraint <- if (any(real)) ifelse(real, parts$coefficient, 0) else NULL
   map$parts$mass <- active_set_least_squares(design, as.vector(K), constraint, k0)
   map$parts$exact <- FALSE
@@ -81,7 +81,7 @@ unit_mass_gram <- function(map, p, x, n_threads) {
   n <- sum(columns)
   unit <- rep(sqrt(1 / n), n)
   .cpp_approx_gram(x, x, map$omega[, columns, drop = FALSE], map$phase[columns], unit,
-                   rep(map$parts$right_phase[p], n), unit, n_threads)
+                   rep(map$parts$right_phase[p], n), unit, feature_kind(map), n_threads)
 }
 
 # min ||b - A xi||^2 over xi >= 0, with constraint' xi = target when a

@@ -41,12 +41,22 @@ spectral_measure <- function(kernel, d, ...) {
   d <- check_count(d, "d")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
-  parts <- .cpp_measure_parts(kernel_with_settings(kernel, settings), d)
-  structure(list(kernel = kernel, d = d, settings = settings, parts = parts), class = "askrff_measure")
+  spec <- kernel_with_settings(kernel, settings, d)
+  parts <- .cpp_measure_parts(spec, d)
+  structure(list(kernel = kernel, d = d, settings = settings, parts = parts, lp = spec$lp),
+            class = "askrff_measure")
 }
 
 law_description <- c(radius = "rotation invariant", coordinate = "product law",
                      projection = "tilted Gaussian")
+
+feature_description <- c(step = "sqrt(2) step(w'x), w ~ N(0, I) (arc-cosine order 0, exact)",
+                         relu = "sqrt(2) relu(w'x), w ~ N(0, I) (arc-cosine order 1, exact)",
+                         ntk = "sqrt(2) relu(w'x) and sqrt(2) x step(w'x), w ~ N(0, I) (NTK, exact)")
+
+bias_bound_line <- function(bound, z_max) {
+  sprintf("bias at most %s for ||x - y|| <= %s (LP measure)", formatC(bound, format = "e", digits = 2), format(z_max, digits = 4))
+}
 
 #' @export
 print.askrff_measure <- function(x, ...) {
@@ -59,6 +69,13 @@ print.askrff_measure <- function(x, ...) {
                       phase = ifelse(parts$phased, "yes", "no"),
                       law = law_description[parts$density_variable])
   print(shown, row.names = FALSE, right = FALSE)
+  kind <- parts$features[1L]
+  if (kind != "trig") cat("features: ", feature_description[[kind]], "\n", sep = "")
+  if (!is.null(x$lp)) {
+    cat(sprintf("%d atoms with radii in [%s, %s], fitted to tolerance %s\n", length(x$lp$radius),
+                format(min(x$lp$radius), digits = 3), format(max(x$lp$radius), digits = 3), format(x$lp$tolerance)))
+    cat(bias_bound_line(x$lp$bias_bound, x$lp$z_max), "\n", sep = "")
+  }
   invisible(x)
 }
 
@@ -80,7 +97,7 @@ print.askrff_measure <- function(x, ...) {
 plot.askrff_measure <- function(x, n_points = 400, ...) {
   n_points <- check_count(n_points, "n_points")
   parts <- x$parts
-  spec <- kernel_with_settings(x$kernel, x$settings)
+  spec <- kernel_with_settings(x$kernel, x$settings, x$d)
   variable <- parts$density_variable[1]
   upper <- max(vapply(seq_len(nrow(parts)), function(p) density_extent(spec, x$d, p), 0))
   grid <- if (variable == "radius") seq(0, upper, length.out = n_points) else seq(-upper, upper, length.out = n_points)

@@ -19,8 +19,35 @@ resolve_seed <- function(seed) {
   c(seed %/% 2^32, seed %% 2^32)
 }
 
+# A numeric setting of a kernel, such as the LP's `tolerance`: its default
+# and the interval it must lie in (open at `upper` when `upper_open`).
+numeric_setting <- function(default, lower, upper, upper_open = FALSE) {
+  structure(list(default = default, lower = lower, upper = upper, upper_open = upper_open),
+            class = "askrff_numeric_setting")
+}
+
+setting_default <- function(choices) {
+  if (inherits(choices, "askrff_numeric_setting")) choices$default else choices[[1L]]
+}
+
+check_setting <- function(name, value, choices) {
+  if (inherits(choices, "askrff_numeric_setting")) {
+    above <- if (choices$upper_open) value < choices$upper else value <= choices$upper
+    if (!is_single_number(value) || !is.finite(value) || value <= choices$lower || !above) {
+      fail("`%s` must be a single number in (%s, %s%s.", name, format(choices$lower), format(choices$upper),
+           if (choices$upper_open) ")" else "]")
+    }
+    return(as.double(value))
+  }
+  if (!is.character(value) || length(value) != 1L || !value %in% choices) {
+    fail("`%s` must be one of %s.", name, paste0('"', choices, '"', collapse = ", "))
+  }
+  value
+}
+
 # `...` of rff_map(): each setting must be one the kernel declares, given by
-# name, as one of its choices. Returns every setting, defaults filled in.
+# name, with a valid value. Returns every setting, defaults filled in. The
+# LP settings of the sphere kernels apply only to their stationary route.
 resolve_kernel_settings <- function(kernel, settings) {
   allowed <- kernel$setting_choices
   if (is.null(allowed)) allowed <- list()
@@ -34,19 +61,29 @@ resolve_kernel_settings <- function(kernel, settings) {
     fail("`...` has settings the %s does not take: %s (it %s).", kernel_label(kernel),
          paste(unknown, collapse = ", "), takes)
   }
-  resolved <- lapply(allowed, `[`, 1L)
-  for (name in given) {
-    value <- settings[[name]]
-    if (!is.character(value) || length(value) != 1L || !value %in% allowed[[name]]) {
-      fail("`%s` must be one of %s.", name, paste0('"', allowed[[name]], '"', collapse = ", "))
+  resolved <- lapply(allowed, setting_default)
+  for (name in given) resolved[[name]] <- check_setting(name, settings[[name]], allowed[[name]])
+  if (identical(resolved$route, "dot_product")) {
+    stationary_only <- intersect(given, c("tolerance", "z_max"))
+    if (length(stationary_only) > 0L) {
+      fail("`%s` applies only to route = \"stationary\"; the default route \"dot_product\" is exact.",
+           stationary_only[1L])
     }
-    resolved[[name]] <- value
+    resolved$tolerance <- resolved$z_max <- NULL
   }
   resolved
 }
 
-# The kernel object as the C++ core reads it, carrying the settings.
-kernel_with_settings <- function(kernel, settings) {
+# The kernel object as the C++ core reads it in dimension d, carrying the
+# settings and, for a stationary route on the sphere, the atoms of its LP
+# measure (with `lp` kept for printing).
+kernel_with_settings <- function(kernel, settings, d) {
   kernel$settings <- settings
+  if (!is.null(settings$tolerance)) {
+    lp <- lp_radial_measure(kernel, d, settings$tolerance, settings$z_max)
+    kernel$settings$atom_radius <- lp$radius
+    kernel$settings$atom_weight <- lp$weight
+    kernel$lp <- lp
+  }
   kernel
 }

@@ -11,9 +11,9 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
-// cpp_trig_features
-Rcpp::NumericMatrix cpp_trig_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase, Rcpp::NumericVector weight, int n_threads);
-RcppExport SEXP _askrff_cpp_trig_features(SEXP xSEXP, SEXP omegaSEXP, SEXP phaseSEXP, SEXP weightSEXP, SEXP n_threadsSEXP) {
+// cpp_features
+Rcpp::NumericMatrix cpp_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase, Rcpp::NumericVector weight, std::string kind, int n_threads);
+RcppExport SEXP _askrff_cpp_features(SEXP xSEXP, SEXP omegaSEXP, SEXP phaseSEXP, SEXP weightSEXP, SEXP kindSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -21,14 +21,28 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type phase(phaseSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_trig_features(x, omega, phase, weight, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_features(x, omega, phase, weight, kind, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_feature_columns
+double cpp_feature_columns(std::string kind, int d, int n_frequencies);
+RcppExport SEXP _askrff_cpp_feature_columns(SEXP kindSEXP, SEXP dSEXP, SEXP n_frequenciesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< int >::type n_frequencies(n_frequenciesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_feature_columns(kind, d, n_frequencies));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_approx_gram
-Rcpp::NumericMatrix cpp_approx_gram(Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase_left, Rcpp::NumericVector weight_left, Rcpp::NumericVector phase_right, Rcpp::NumericVector weight_right, int n_threads);
-RcppExport SEXP _askrff_cpp_approx_gram(SEXP xSEXP, SEXP ySEXP, SEXP omegaSEXP, SEXP phase_leftSEXP, SEXP weight_leftSEXP, SEXP phase_rightSEXP, SEXP weight_rightSEXP, SEXP n_threadsSEXP) {
+Rcpp::NumericMatrix cpp_approx_gram(Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase_left, Rcpp::NumericVector weight_left, Rcpp::NumericVector phase_right, Rcpp::NumericVector weight_right, std::string kind, int n_threads);
+RcppExport SEXP _askrff_cpp_approx_gram(SEXP xSEXP, SEXP ySEXP, SEXP omegaSEXP, SEXP phase_leftSEXP, SEXP weight_leftSEXP, SEXP phase_rightSEXP, SEXP weight_rightSEXP, SEXP kindSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -39,8 +53,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight_left(weight_leftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type phase_right(phase_rightSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight_right(weight_rightSEXP);
+    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_approx_gram(x, y, omega, phase_left, weight_left, phase_right, weight_right, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_approx_gram(x, y, omega, phase_left, weight_left, phase_right, weight_right, kind, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -148,10 +163,36 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_lp_target
+Rcpp::NumericVector cpp_lp_target(Rcpp::List kernel, Rcpp::NumericVector z);
+RcppExport SEXP _askrff_cpp_lp_target(SEXP kernelSEXP, SEXP zSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z(zSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lp_target(kernel, z));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_omega_matrix
+Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::NumericVector radius);
+RcppExport SEXP _askrff_cpp_omega_matrix(SEXP dSEXP, SEXP zSEXP, SEXP radiusSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z(zSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type radius(radiusSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_omega_matrix(d, z, radius));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_askrff_cpp_trig_features", (DL_FUNC) &_askrff_cpp_trig_features, 5},
-    {"_askrff_cpp_approx_gram", (DL_FUNC) &_askrff_cpp_approx_gram, 8},
+    {"_askrff_cpp_features", (DL_FUNC) &_askrff_cpp_features, 6},
+    {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
+    {"_askrff_cpp_approx_gram", (DL_FUNC) &_askrff_cpp_approx_gram, 9},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_simd_level", (DL_FUNC) &_askrff_cpp_simd_level, 1},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
@@ -160,6 +201,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_sample_frequencies", (DL_FUNC) &_askrff_cpp_sample_frequencies, 5},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},
     {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
+    {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
+    {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
     {NULL, NULL, 0}
 };
 

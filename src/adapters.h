@@ -15,9 +15,11 @@ inline KernelSpec kernel_spec(const Rcpp::List& kernel) {
   KernelSpec spec;
   spec.name = Rcpp::as<std::string>(kernel["name"]);
   const Rcpp::List params = kernel["params"];
-  const Rcpp::CharacterVector names = params.names();
-  for (R_xlen_t i = 0; i < params.size(); ++i) {
-    spec.params[Rcpp::as<std::string>(names[i])] = Rcpp::as<std::vector<double>>(params[i]);
+  if (params.size() > 0) {
+    const Rcpp::CharacterVector names = params.names();
+    for (R_xlen_t i = 0; i < params.size(); ++i) {
+      spec.params[Rcpp::as<std::string>(names[i])] = Rcpp::as<std::vector<double>>(params[i]);
+    }
   }
   const Rcpp::List settings =
       kernel.containsElementNamed("settings") ? Rcpp::List(kernel["settings"]) : Rcpp::List();

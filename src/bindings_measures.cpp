@@ -4,12 +4,14 @@
 #include "adapters.h"
 #include "core/profiled_gaussian.h"
 #include "core/sampling.h"
+#include "core/special_functions.h"
+#include "core/sphere_kernels.h"
 
 // [[Rcpp::export(.cpp_measure_parts)]]
 Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
   const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
   const R_xlen_t n = static_cast<R_xlen_t>(measure.size());
-  Rcpp::CharacterVector name(n), density_variable(n);
+  Rcpp::CharacterVector name(n), density_variable(n), features(n);
   Rcpp::NumericVector mass(n), coefficient(n), right_phase(n);
   Rcpp::LogicalVector exact(n), orthogonal(n), phased(n);
   for (R_xlen_t i = 0; i < n; ++i) {
@@ -22,12 +24,13 @@ Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
     orthogonal[i] = part.sampler->supports_orthogonal();
     phased[i] = static_cast<bool>(part.left_phase);
     density_variable[i] = part.sampler->density_variable();
+    features[i] = part.features;
   }
   return Rcpp::DataFrame::create(
       Rcpp::Named("part") = name, Rcpp::Named("mass") = mass, Rcpp::Named("exact") = exact,
       Rcpp::Named("coefficient") = coefficient, Rcpp::Named("right_phase") = right_phase,
       Rcpp::Named("phased") = phased, Rcpp::Named("orthogonal") = orthogonal,
-      Rcpp::Named("density_variable") = density_variable,
+      Rcpp::Named("density_variable") = density_variable, Rcpp::Named("features") = features,
       Rcpp::Named("stringsAsFactors") = false);
 }
 
@@ -88,5 +91,25 @@ Rcpp::NumericVector cpp_radial_density(Rcpp::List kernel, int d, Rcpp::NumericVe
   const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
   Rcpp::NumericVector out(radius.size());
   for (R_xlen_t i = 0; i < radius.size(); ++i) out[i] = k->radial_density(d, radius[i]);
+  return out;
+}
+
+// What the linear program of a sphere kernel's stationary route fits: k(z),
+// minus exp(-z/pi) when the cusp is split off.
+// [[Rcpp::export(.cpp_lp_target)]]
+Rcpp::NumericVector cpp_lp_target(Rcpp::List kernel, Rcpp::NumericVector z) {
+  const std::unique_ptr<askrff::SphereKernel> k = askrff::make_sphere_kernel(askrff::kernel_spec(kernel));
+  if (!k) Rcpp::stop("not a kernel on the sphere");
+  Rcpp::NumericVector out(z.size());
+  for (R_xlen_t i = 0; i < z.size(); ++i) out[i] = k->lp_target(z[i]);
+  return out;
+}
+
+// Omega_d(r_j z_i) for every pair: the columns of the linear program.
+// [[Rcpp::export(.cpp_omega_matrix)]]
+Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::NumericVector radius) {
+  Rcpp::NumericMatrix out(z.size(), radius.size());
+  for (R_xlen_t j = 0; j < radius.size(); ++j)
+    for (R_xlen_t i = 0; i < z.size(); ++i) out(i, j) = askrff::omega_d(d, z[i] * radius[j]);
   return out;
 }

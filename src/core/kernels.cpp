@@ -6,6 +6,7 @@
 #include "asymmetric_kernels.h"
 #include "gaussian_mixture.h"
 #include "gram_blocks.h"
+#include "sphere_kernels.h"
 
 namespace askrff {
 
@@ -96,6 +97,7 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
     return std::make_unique<GaussianMixtureKernel>(spec.vector("weights"), spec.vector("sigmas"),
                                                    decomposition == "jordan");
   }
+  if (auto sphere = make_sphere_kernel(spec)) return sphere;
   if (auto asymmetric = make_asymmetric_kernel(spec)) return asymmetric;
   throw std::invalid_argument("unknown kernel '" + spec.name + "'");
 }

@@ -11,6 +11,8 @@
 
 namespace askrff {
 
+struct RadialStratum;
+
 // A probability law on R^d: the normalised positive part.
 class PartSampler {
  public:
@@ -26,6 +28,18 @@ class PartSampler {
   // density_variable(): "radius" ||w||, "coordinate" w_1, or "projection" a'w / ||a||.
   virtual double density(double x) const = 0;
   virtual const char* density_variable() const = 0;
+  // A law that is a finite mixture of radial strata (the atoms of an LP
+  // measure, possibly with one continuous radial law) lists them here, and
+  // is then sampled stratified (sampling.h); other laws return nullptr.
+  virtual const std::vector<RadialStratum>* strata() const { return nullptr; }
+};
+
+// One stratum of a radial mixture: an atom at `radius`, or, when `law` is
+// set, a rotation-invariant law whose sample_along() completes directions.
+struct RadialStratum {
+  double probability;
+  double radius;
+  std::shared_ptr<const PartSampler> law;
 };
 
 struct Part {
@@ -37,6 +51,9 @@ struct Part {
   std::shared_ptr<const PartSampler> sampler;
   // Phase of mu at w when the part samples |mu| (SPEC 1.6); empty means 0.
   std::function<double(const double* omega)> left_phase = nullptr;
+  // How frequencies become features (feature_map.h): "trig" for cos and sin
+  // of w'x, "step", "relu" or "ntk" for the dot-product kernels on the sphere.
+  std::string features = "trig";
 };
 
 using Measure = std::vector<Part>;

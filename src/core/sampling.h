@@ -17,7 +17,8 @@ enum class Method { iid, orthogonal };
 // independent radius for a rotation-invariant law (Yu et al. 2016; SPEC 4.3),
 // used as the Gaussian direction of the lift for the asymmetric kernels'
 // parts. Every frequency keeps its exact marginal law, so the estimator is
-// unbiased for any n_features, below or above d.
+// unbiased for any n_features, below or above d. Radial mixtures (the LP
+// measures) are sampled stratified instead: see sampling.cpp.
 Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features, Method method,
                                    std::uint64_t seed, int part_index);
 

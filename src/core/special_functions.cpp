@@ -61,6 +61,7 @@ double chi_square_interval(int d, double lower, double upper) {
 
 double omega_d(int d, double x) {
   x = std::abs(x);
+  if (d == 1) return std::cos(x);
   const double half_d = 0.5 * d;
   if (x * x < 2.0 * d) {
     const double q = -0.25 * x * x;

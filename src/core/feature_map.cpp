@@ -1,0 +1,49 @@
+#include "feature_map.h"
+
+#include <stdexcept>
+
+#include "features.h"
+#include "projection_features.h"
+
+namespace askrff {
+
+namespace {
+
+class TrigFeatureMap : public FeatureMap {
+ public:
+  TrigFeatureMap(const double* omega, const double* phase, const double* weight, int d, int n_frequencies)
+      : packed_(omega, phase, weight, d, n_frequencies) {}
+  int n_columns() const override { return 2 * packed_.n_frequencies(); }
+  void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
+            std::size_t ld_out) const override {
+    trig_features(packed_, x, ld_x, row_begin, row_end, out, ld_out);
+  }
+
+ private:
+  PackedFeatureMap packed_;
+};
+
+Projection projection_kind(const std::string& kind) {
+  if (kind == "step") return Projection::step;
+  if (kind == "relu") return Projection::relu;
+  if (kind == "ntk") return Projection::ntk;
+  throw std::invalid_argument("unknown feature kind '" + kind + "'");
+}
+
+}  // namespace
+
+std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const double* omega,
+                                             const double* phase, const double* weight, int d,
+                                             int n_frequencies) {
+  if (kind == "trig") return std::make_unique<TrigFeatureMap>(omega, phase, weight, d, n_frequencies);
+  return std::make_unique<ProjectionFeatureMap>(projection_kind(kind), omega, weight, d, n_frequencies);
+}
+
+int feature_columns(const std::string& kind, int d, int n_frequencies) {
+  if (kind == "trig") return 2 * n_frequencies;
+  if (kind == "ntk") return (d + 1) * n_frequencies;
+  projection_kind(kind);
+  return n_frequencies;
+}
+
+}  // namespace askrff

@@ -1,0 +1,31 @@
+// One side of a sampled map as a function from rows of data to rows of
+// features: trigonometric maps for the stationary measures, projection maps
+// (step and ReLU of w'x) for the arc-cosine and NTK kernels. Features and
+// approximate Gram matrices are computed through this one interface.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace askrff {
+
+class FeatureMap {
+ public:
+  virtual ~FeatureMap() = default;
+  virtual int n_columns() const = 0;
+  // Features of rows [row_begin, row_end) of x (column-major, leading
+  // dimension ld_x) into rows 0.. of out (leading dimension ld_out).
+  virtual void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
+                    double* out, std::size_t ld_out) const = 0;
+};
+
+// kind is "trig", "step", "relu" or "ntk"; omega is d by n_frequencies
+// (column-major), phase and weight have one entry per frequency.
+std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const double* omega,
+                                             const double* phase, const double* weight, int d,
+                                             int n_frequencies);
+
+// Number of feature columns of a map of this kind.
+int feature_columns(const std::string& kind, int d, int n_frequencies);
+
+}  // namespace askrff

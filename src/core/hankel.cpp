@@ -1,0 +1,57 @@
+#include "hankel.h"
+
+#include <cmath>
+
+#include "measure.h"
+#include "special_functions.h"
+
+namespace askrff {
+
+GaussLegendre::GaussLegendre(int n) : nodes(n), weights(n) {
+  // Newton's method on P_n from Chebyshev guesses; roots are symmetric.
+  for (int i = 0; i < (n + 1) / 2; ++i) {
+    double x = std::cos(M_PI * (i + 0.75) / (n + 0.5));
+    double derivative = 1.0;
+    for (int it = 0; it < 100; ++it) {
+      double p0 = 1.0, p1 = 0.0;
+      for (int k = 1; k <= n; ++k) {
+        const double p2 = p1;
+        p1 = p0;
+        p0 = ((2.0 * k - 1.0) * x * p1 - (k - 1.0) * p2) / k;
+      }
+      derivative = n * (x * p0 - p1) / (x * x - 1.0);
+      const double step = p0 / derivative;
+      x -= step;
+      if (std::abs(step) < 1e-16) break;
+    }
+    nodes[i] = -x;
+    nodes[n - 1 - i] = x;
+    weights[i] = weights[n - 1 - i] = 2.0 / ((1.0 - x * x) * derivative * derivative);
+  }
+}
+
+int hankel_nodes(double radius) {
+  const int needed = std::max(400, static_cast<int>(std::ceil(6.0 * radius)));
+  return 200 * ((needed + 199) / 200);
+}
+
+double hankel_radial_density(const std::function<double(double)>& profile, int d, double radius,
+                             const GaussLegendre& rule) {
+  radius = std::abs(radius);
+  if (radius == 0.0 && d > 1) return 0.0;
+  // int_0^sqrt2 k(2 - t^2) (z/2)^{d-1} Omega_d(r z) 2t dt, with z = 2 - t^2.
+  const double half = std::sqrt(2.0) / 2.0;
+  double integral = 0.0;
+  for (std::size_t i = 0; i < rule.nodes.size(); ++i) {
+    const double t = half * (rule.nodes[i] + 1.0);
+    const double z = 2.0 - t * t;
+    integral += rule.weights[i] * half * profile(z) * std::pow(0.5 * z, d - 1) * omega_d(d, radius * z) * 2.0 * t;
+  }
+  if (integral == 0.0) return 0.0;
+  const double log_jacobian = d == 1 ? std::log(2.0) : log_sphere_area(d) + (d - 1) * std::log(radius);
+  const double log_mu = -d * std::log(2.0 * M_PI) + log_sphere_area(d) + (d - 1) * std::log(2.0) +
+                        std::log(std::abs(integral));
+  return std::copysign(std::exp(log_mu + log_jacobian), integral);
+}
+
+}  // namespace askrff

@@ -1,0 +1,74 @@
+#include "radial_laws.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace askrff {
+
+void uniform_direction(Stream& stream, int d, double* direction) {
+  double norm2 = 0.0;
+  do {
+    norm2 = 0.0;
+    for (int k = 0; k < d; ++k) {
+      direction[k] = stream.normal();
+      norm2 += direction[k] * direction[k];
+    }
+  } while (norm2 == 0.0);
+  const double inv = 1.0 / std::sqrt(norm2);
+  for (int k = 0; k < d; ++k) direction[k] *= inv;
+}
+
+void CauchyRadialLaw::sample(Stream& stream, double* omega) const {
+  const double g = std::abs(stream.normal());
+  for (int k = 0; k < d_; ++k) omega[k] = scale_ * stream.normal() / g;
+}
+
+void CauchyRadialLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
+  const double radius = scale_ * chi_radius(stream, d_) / std::abs(stream.normal());
+  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
+}
+
+// S_{d-1} r^{d-1} Gamma((d+1)/2) / (pi^{(d+1)/2} s^d) (1 + r^2/s^2)^{-(d+1)/2}.
+double CauchyRadialLaw::density(double radius) const {
+  if (radius <= 0.0) return d_ == 1 ? 2.0 / (M_PI * scale_) : 0.0;
+  const double u = radius / scale_;
+  const double log_density = log_sphere_area(d_) + (d_ - 1) * std::log(u) + std::lgamma(0.5 * (d_ + 1)) -
+                             0.5 * (d_ + 1) * std::log(M_PI) - std::log(scale_) -
+                             0.5 * (d_ + 1) * std::log1p(u * u);
+  return std::exp(log_density);
+}
+
+RadialMixtureLaw::RadialMixtureLaw(int d, std::vector<RadialStratum> strata)
+    : d_(d), strata_(std::move(strata)) {
+  if (strata_.empty()) throw std::invalid_argument("a radial mixture needs at least one stratum");
+}
+
+void RadialMixtureLaw::sample(Stream& stream, double* omega) const {
+  std::vector<double> direction(d_);
+  uniform_direction(stream, d_, direction.data());
+  sample_along(stream, direction.data(), omega);
+}
+
+void RadialMixtureLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
+  double u = stream.uniform();
+  const RadialStratum* chosen = &strata_.back();
+  for (const RadialStratum& stratum : strata_) {
+    if (u < stratum.probability) {
+      chosen = &stratum;
+      break;
+    }
+    u -= stratum.probability;
+  }
+  if (chosen->law) return chosen->law->sample_along(stream, direction, omega);
+  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * chosen->radius;
+}
+
+double RadialMixtureLaw::density(double radius) const {
+  double total = 0.0;
+  for (const RadialStratum& stratum : strata_) {
+    if (stratum.law) total += stratum.probability * stratum.law->density(radius);
+  }
+  return total;
+}
+
+}  // namespace askrff

@@ -1,0 +1,50 @@
+// Rotation-invariant laws defined by their radius: the multivariate Cauchy
+// law of the exponential kernel exp(-|D| / pi), which carries the cusp of the
+// arc-cosine and NTK kernels (SPEC 5), and the stratified radial mixtures of
+// the LP measures (SPEC 3.4).
+#pragma once
+#include <vector>
+
+#include "measure.h"
+
+namespace askrff {
+
+// w = Z / (scale^-1 |g|) with Z ~ N(0, I_d), g ~ N(0, 1): the multivariate
+// Cauchy law with scale `scale`, whose characteristic function is exp(-scale |D|).
+class CauchyRadialLaw : public PartSampler {
+ public:
+  CauchyRadialLaw(int d, double scale) : d_(d), scale_(scale) {}
+  void sample(Stream& stream, double* omega) const override;
+  bool supports_orthogonal() const override { return true; }
+  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  double density(double radius) const override;
+  const char* density_variable() const override { return "radius"; }
+
+ private:
+  int d_;
+  double scale_;
+};
+
+// A mixture of radial strata with the given probabilities. sample() picks a
+// stratum at random; sample_frequencies() instead allocates the frequencies
+// to strata systematically (sampling.h). density() is that of the continuous
+// strata only: atoms have no density.
+class RadialMixtureLaw : public PartSampler {
+ public:
+  RadialMixtureLaw(int d, std::vector<RadialStratum> strata);
+  void sample(Stream& stream, double* omega) const override;
+  bool supports_orthogonal() const override { return true; }
+  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  double density(double radius) const override;
+  const char* density_variable() const override { return "radius"; }
+  const std::vector<RadialStratum>* strata() const override { return &strata_; }
+
+ private:
+  int d_;
+  std::vector<RadialStratum> strata_;
+};
+
+// A uniform direction on the unit sphere of R^d.
+void uniform_direction(Stream& stream, int d, double* direction);
+
+}  // namespace askrff

@@ -1,0 +1,107 @@
+#include "sphere_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "gram_blocks.h"
+#include "radial_laws.h"
+
+namespace askrff {
+
+SphereKernel::SphereKernel(SphereFamily family, double a, double p, std::string route,
+                           std::vector<double> atom_radius, std::vector<double> atom_weight)
+    : family_(family), a_(a), p_(p), route_(std::move(route)), atom_radius_(std::move(atom_radius)),
+      atom_weight_(std::move(atom_weight)) {
+  if (atom_radius_.size() != atom_weight_.size()) throw std::invalid_argument("atoms need one weight per radius");
+  if (route_ != "dot_product" && route_ != "stationary") throw std::invalid_argument("unknown route '" + route_ + "'");
+  if (route_ == "dot_product" && family_ == SphereFamily::poly) {
+    throw std::invalid_argument("the polynomial kernel has only the stationary route");
+  }
+}
+
+double SphereKernel::profile(double z) const {
+  const double z2 = std::min(std::max(z * z, 0.0), 4.0);
+  const double u = 1.0 - 0.5 * z2;  // x'y on the sphere
+  const double angle = std::acos(-u);  // arccos(z^2/2 - 1) = pi - arccos(u)
+  const double kappa0 = angle / M_PI;
+  const double kappa1 = (u * angle + std::sqrt(std::max(0.0, 1.0 - u * u))) / M_PI;
+  switch (family_) {
+    case SphereFamily::poly: return std::pow(1.0 - z2 / (a_ * a_), p_);
+    case SphereFamily::arccos0: return kappa0;
+    case SphereFamily::arccos1: return kappa1;
+    case SphereFamily::ntk: return u * kappa0 + kappa1;
+  }
+  return 0.0;
+}
+
+double SphereKernel::lp_target(double z) const {
+  return has_cusp() ? profile(z) - std::exp(-z / M_PI) : profile(z);
+}
+
+Measure SphereKernel::measure(int d) const {
+  if (route_ == "dot_product") {
+    Part part{"pos", 1.0, true, 1.0, 0.0, std::make_shared<GaussianSampler>(d, 1.0)};
+    part.features = family_ == SphereFamily::arccos0 ? "step" : family_ == SphereFamily::arccos1 ? "relu" : "ntk";
+    return {part};
+  }
+  Measure parts;
+  for (const int sign : {+1, -1}) {
+    std::vector<RadialStratum> strata;
+    double mass = 0.0;
+    if (sign > 0 && has_cusp()) {
+      strata.push_back(RadialStratum{1.0, 0.0, std::make_shared<CauchyRadialLaw>(d, 1.0 / M_PI)});
+      mass += 1.0;
+    }
+    for (std::size_t j = 0; j < atom_radius_.size(); ++j) {
+      if (atom_weight_[j] * sign <= 0.0) continue;
+      strata.push_back(RadialStratum{std::abs(atom_weight_[j]), atom_radius_[j], nullptr});
+      mass += std::abs(atom_weight_[j]);
+    }
+    if (strata.empty()) continue;
+    for (RadialStratum& stratum : strata) stratum.probability /= mass;
+    parts.push_back(Part{sign > 0 ? "pos" : "neg", mass, true, static_cast<double>(sign), 0.0,
+                         std::make_shared<RadialMixtureLaw>(d, std::move(strata))});
+  }
+  if (parts.empty()) throw std::invalid_argument("the stationary route needs the atoms of its radial measure");
+  return parts;
+}
+
+double SphereKernel::radial_density(int d, double radius) const {
+  const int n = hankel_nodes(radius);
+  auto rule = rules_.find(n);
+  if (rule == rules_.end()) rule = rules_.emplace(n, GaussLegendre(n)).first;
+  return hankel_radial_density([this](double z) { return profile(z); }, d, radius, rule->second);
+}
+
+void SphereKernel::gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+                             Eigen::Index row_begin, Eigen::Index row_end, double* out) const {
+  const Eigen::MatrixXd dist2 = squared_distances(x.middleRows(row_begin, row_end - row_begin), y, y_sqnorm);
+  output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) =
+      dist2.unaryExpr([this](double z2) { return profile(std::sqrt(std::max(z2, 0.0))); });
+}
+
+std::unique_ptr<SphereKernel> make_sphere_kernel(const KernelSpec& spec) {
+  SphereFamily family;
+  double a = 0.0, p = 0.0;
+  std::string route = spec.option("route", "dot_product");
+  if (spec.name == "poly_sphere") {
+    family = SphereFamily::poly;
+    a = spec.scalar("a");
+    p = spec.scalar("p");
+    route = "stationary";
+  } else if (spec.name == "arccos") {
+    family = spec.scalar("order") == 0.0 ? SphereFamily::arccos0 : SphereFamily::arccos1;
+  } else if (spec.name == "ntk") {
+    family = SphereFamily::ntk;
+  } else {
+    return nullptr;
+  }
+  const auto atoms = [&](const char* key) {
+    const auto it = spec.params.find(key);
+    return it == spec.params.end() ? std::vector<double>() : it->second;
+  };
+  return std::make_unique<SphereKernel>(family, a, p, route, atoms("atom_radius"), atoms("atom_weight"));
+}
+
+}  // namespace askrff
