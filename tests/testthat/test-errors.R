@@ -105,3 +105,22 @@ test_that("estimate_total_masses validates its map and subset", {
   expect_error(estimate_total_masses(map, matrix(c(NA, 0, 0, 0), 2)), "`x_subset` must not contain NA")
   expect_error(estimate_total_masses(map, matrix(0, 3, 2), n_threads = 0), "`n_threads` must be a single positive whole number")
 })
+
+test_that("indefinite kernels reject bad parameters with clear errors", {
+  for (bad in list(NA, Inf, "1", c(1, 0), numeric(0))) {
+    expect_error(delta_gaussian_kernel(bad, 1), "`weights` must be a numeric vector of finite, nonzero values")
+  }
+  for (bad in list(-1, 0, NA, Inf, "1")) {
+    expect_error(delta_gaussian_kernel(1, bad), "`sigmas` must be a numeric vector of finite positive values")
+  }
+  expect_error(delta_gaussian_kernel(c(1, -1), 1), "`sigmas` must have one value per weight: 2 weights, 1 sigmas")
+  expect_error(delta_gaussian_kernel(c(1, -1), c(2, 2)), "`sigmas` must be distinct")
+  expect_error(spectral_measure(delta_gaussian_kernel(c(1, -1), c(1, 1.001)), 2),
+               "fewer than 1 in 1000 proposals; use decomposition = \"components\"")
+  for (bad in list(1.9, NA, Inf, "2", c(2, 3))) expect_error(poly_sphere_kernel(a = bad), "`a` must be a single number of at least 2")
+  for (bad in list(0, 1.5, NA, "1", 101)) expect_error(poly_sphere_kernel(p = bad), "`p` must be")
+  for (bad in list(2, -1, 0.5, NA, "0", c(0, 1))) expect_error(arccos_kernel(bad), "`order` must be 0 or 1")
+  expect_error(radial_density(laplace_kernel(1), 2, 1), "has no rotation-invariant spectral measure")
+  expect_error(radial_density(gaussian_kernel(1), 2, c(1, -1)), "`radius` must be a numeric vector of finite, nonnegative values")
+  expect_error(radial_density(gaussian_kernel(1), 0, 1), "`d` must be a single positive whole number")
+})
