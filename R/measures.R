@@ -88,28 +88,68 @@ print.askrff_measure <- function(x, ...) {
 #' (the shift, or \eqn{-\sigma^2\beta}) for the asymmetric kernels, of the
 #' first coordinate otherwise.
 #'
+#' An LP measure (kernels on the sphere) is drawn in two panels: left, the
+#' exact measure's radial densities \eqn{\mu^\pm} from [radial_density()],
+#' the picture of Fig. 1 of Liu et al. (with the Jacobian their figure omits,
+#' which is why these masses are infinite); right, the measure askrff samples,
+#' its atoms as spikes of height \eqn{c_j} and the split-off cusp law, if any,
+#' as a curve.
+#'
 #' @param x An `"askrff_measure"` from [spectral_measure()].
 #' @param n_points Number of grid points.
 #' @param ... Further arguments to [graphics::matplot()].
 #' @return `x`, invisibly.
 #' @family measures
+#' @examples
+#' plot(spectral_measure(delta_gaussian_kernel(), d = 3))
+#' plot(spectral_measure(poly_sphere_kernel(2, 1), d = 16))
 #' @export
 plot.askrff_measure <- function(x, n_points = 400, ...) {
   n_points <- check_count(n_points, "n_points")
   parts <- x$parts
   spec <- kernel_with_settings(x$kernel, x$settings, x$d)
+  title <- sprintf("%s, d = %d", kernel_label(x$kernel), x$d)
+  if (!is.null(x$lp)) return(plot_lp_measure(x, spec, n_points, title, ...))
   variable <- parts$density_variable[1]
   upper <- max(vapply(seq_len(nrow(parts)), function(p) density_extent(spec, x$d, p), 0))
   grid <- if (variable == "radius") seq(0, upper, length.out = n_points) else seq(-upper, upper, length.out = n_points)
-  curves <- vapply(seq_len(nrow(parts)), function(p) {
-    sign(parts$coefficient[p]) * parts$mass[p] * .cpp_part_density(spec, x$d, p, grid)
-  }, numeric(n_points))
+  curves <- part_curves(x, spec, grid)
   xlab <- switch(variable, radius = "radius ||w||", projection = "projection a'w / ||a||",
                  "first coordinate w_1")
   graphics::matplot(grid, curves, type = "l", lty = 1, col = seq_len(nrow(parts)), xlab = xlab,
-                    ylab = "mass x density", main = sprintf("%s, d = %d", kernel_label(x$kernel), x$d), ...)
+                    ylab = "mass x density", main = title, ...)
   graphics::abline(h = 0, col = "grey")
   graphics::legend("topright", legend = parts$part, col = seq_len(nrow(parts)), lty = 1, bty = "n")
+  invisible(x)
+}
+
+# Each part's density times its mass, negative parts below the axis.
+part_curves <- function(x, spec, grid) {
+  parts <- x$parts
+  vapply(seq_len(nrow(parts)), function(p) {
+    sign(parts$coefficient[p]) * parts$mass[p] * .cpp_part_density(spec, x$d, p, grid)
+  }, numeric(length(grid)))
+}
+
+plot_lp_measure <- function(x, spec, n_points, title, ...) {
+  old <- graphics::par(mfrow = c(1L, 2L))
+  on.exit(graphics::par(old))
+  upper <- max(x$lp$radius) * 1.1
+  grid <- seq(0, upper, length.out = n_points)
+  exact <- radial_density(x$kernel, x$d, grid)
+  graphics::matplot(grid, cbind(pmax(exact, 0), -pmax(-exact, 0)), type = "l", lty = 1, col = 1:2,
+                    xlab = "radius ||w||", ylab = "radial density", main = "exact measure (infinite mass)", ...)
+  graphics::abline(h = 0, col = "grey")
+  graphics::legend("topleft", legend = c("mu+", "-mu-"), col = 1:2, lty = 1, bty = "n")
+  cusp <- part_curves(x, spec, grid)[, 1L]
+  limits <- range(c(x$lp$weight, cusp, 0))
+  graphics::plot(x$lp$radius, x$lp$weight, type = "h", lwd = 2, col = ifelse(x$lp$weight > 0, 1, 2),
+                 xlim = c(0, upper), ylim = limits, xlab = "radius ||w||", ylab = "atom weight",
+                 main = sprintf("sampled: %d atoms, bias <= %s", length(x$lp$radius),
+                                formatC(x$lp$bias_bound, format = "e", digits = 1)))
+  if (any(cusp > 0)) graphics::lines(grid, cusp, col = 3)
+  graphics::abline(h = 0, col = "grey")
+  graphics::mtext(title, side = 3, outer = TRUE, line = -1.2, cex = 0.9)
   invisible(x)
 }
 
