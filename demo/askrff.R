@@ -1,5 +1,6 @@
 # askrff's main job on an embedded default: sample random Fourier feature maps
-# for several kernels, one of them asymmetric, on a real data set, tabulate the
+# for several kernels, one asymmetric and one indefinite, on a real data set,
+# tabulate the
 # relative Frobenius error
 # of the approximate kernel matrix against the number of frequencies, and save
 # the picture as askrff-demo.png in the working directory.
@@ -16,12 +17,18 @@ d <- ncol(x)
 # positive parts of its complex spectral measure ("jordan") or from |mu| with
 # a phase ("phase").
 shift <- shift_gaussian_kernel(0.5, shift = 0.2)
+# The Delta-Gaussian kernel is indefinite: its spectral measure is signed, and
+# the map samples its positive and negative parts (GRFF), in orthogonal
+# blocks per part (GORF).
+delta <- delta_gaussian_kernel(weights = c(1, -1), sigmas = c(0.5, 5))
 settings <- list(
   "Gaussian, i.i.d."          = list(kernel = gaussian_kernel(0.5), method = "iid"),
   "Gaussian, orthogonal"      = list(kernel = gaussian_kernel(0.5), method = "orthogonal"),
   "Laplace, i.i.d."           = list(kernel = laplace_kernel(1), method = "iid"),
   "Shift-Gaussian, jordan"    = list(kernel = shift, method = "orthogonal", decomposition = "jordan"),
-  "Shift-Gaussian, phase"     = list(kernel = shift, method = "orthogonal", decomposition = "phase")
+  "Shift-Gaussian, phase"     = list(kernel = shift, method = "orthogonal", decomposition = "phase"),
+  "Delta-Gaussian, GRFF"      = list(kernel = delta, method = "iid"),
+  "Delta-Gaussian, GORF"      = list(kernel = delta, method = "orthogonal")
 )
 n_features <- 2^(2:10)
 replicates <- 5
@@ -40,7 +47,8 @@ errors <- vapply(names(settings), function(name) {
 
 cat("Relative Frobenius error of the approximate kernel matrix on datasets::quakes\n")
 cat(sprintf("(n = %d points, d = %d, mean of %d maps per cell)\n\n", nrow(x), d, replicates))
-print(data.frame(n_features = n_features, round(errors, 4), check.names = FALSE), row.names = FALSE)
+cat("rows: kernel and sampler; columns: frequencies per positive part\n")
+print(structure(t(round(errors, 3)), dimnames = list(names(settings), n_features)))
 
 png_file <- file.path(getwd(), "askrff-demo.png")
 grDevices::png(png_file, width = 900, height = 600, res = 110)
