@@ -208,3 +208,27 @@ test_that("sphere kernel settings are checked", {
   expect_error(rff_map(arccos_kernel(1), 4, 10, route = "exact"), "`route` must be one of \"dot_product\", \"stationary\"")
   expect_error(rff_map(poly_sphere_kernel(), 4, 10, route = "stationary"), "does not take: route")
 })
+
+test_that("measures and maps of the indefinite kernels print and plot", {
+  poly <- spectral_measure(poly_sphere_kernel(2, 1), 6, z_max = sqrt(2))
+  expect_output(print(poly), "10 atoms with radii in \\[[0-9.]+, [0-9.]+\\], fitted to tolerance 1e-04")
+  expect_invisible(on_pdf_device(plot(poly)))
+  expect_invisible(on_pdf_device(plot(spectral_measure(ntk_kernel(), 6, route = "stationary"))))
+  expect_invisible(on_pdf_device(plot(spectral_measure(delta_gaussian_kernel(), 3))))
+  map <- rff_map(poly_sphere_kernel(2, 1), 6, 12, z_max = sqrt(2), seed = 1)
+  expect_output(print(map), "bias at most [0-9.]+e-04 for \\|\\|x - y\\|\\| <= 1.414")
+  expect_output(print(rff_map(ntk_kernel(), 6, 12, seed = 1)), "84 features per side")
+  expect_output(print(spectral_measure(arccos_kernel(0), 6)), "features: sqrt\\(2\\) step")
+})
+
+test_that("estimate_total_masses keeps pos - neg = k(0) for signed measures", {
+  x <- fixture_points(40, 4) * 0.6
+  map <- rff_map(delta_gaussian_kernel(), 4, 256, "orthogonal", seed = 2)
+  estimated <- total_masses(estimate_total_masses(map, x))
+  expect_equal(estimated[["pos"]] - estimated[["neg"]], 0, tolerance = 1e-10)
+  expect_equal(unname(estimated), unname(total_masses(map)), tolerance = 0.1)
+  s <- sphere_points(40, 4)
+  poly <- rff_map(poly_sphere_kernel(2, 1), 4, 256, "orthogonal", seed = 2)
+  estimated <- total_masses(estimate_total_masses(poly, s))
+  expect_equal(estimated[["pos"]] - estimated[["neg"]], 1, tolerance = 1e-10)
+})
