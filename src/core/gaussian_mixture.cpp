@@ -28,7 +28,9 @@ constexpr double kMinAcceptance = 1e-3;
 }  // namespace
 
 GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<double> sigmas, int d)
-    : weights_(std::move(weights)), sigmas_(std::move(sigmas)), d_(d) {
+    : weights_(std::move(weights)), sigmas_(std::move(sigmas)), d_(d) {}
+
+std::vector<double> GaussianMixture::sign_changes() const {
   // In t = r^2 each term is exp(A_i - B_i t): the sign of mu can change only
   // near where two terms cross, so the scan covers every crossing and a
   // margin past the last one in which the slowest-decaying term takes over.
@@ -51,7 +53,8 @@ GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<double
       }
     }
   }
-  if (m < 2) return;
+  std::vector<double> changes;
+  if (m < 2) return changes;
   const double t_max = last_crossing + 60.0 / min_gap;
   constexpr int kScan = 4096;
   for (int k = 0; k <= kScan; ++k) grid.push_back(t_max * k / kScan);
@@ -69,9 +72,10 @@ GaussianMixture::GaussianMixture(std::vector<double> weights, std::vector<double
       const double mid = 0.5 * (lo + hi);
       (sign_at(mid) == previous ? lo : hi) = mid;
     }
-    sign_changes_.push_back(std::sqrt(0.5 * (lo + hi)));
+    changes.push_back(std::sqrt(0.5 * (lo + hi)));
     previous = current;
   }
+  return changes;
 }
 
 double GaussianMixture::log_term(int i, double radius) const {
@@ -89,7 +93,8 @@ double GaussianMixture::log_sum(int sign, double radius) const {
 
 double GaussianMixture::jordan_mass(int sign) const {
   std::vector<double> edges{0.0};
-  edges.insert(edges.end(), sign_changes_.begin(), sign_changes_.end());
+  const std::vector<double> changes = sign_changes();
+  edges.insert(edges.end(), changes.begin(), changes.end());
   edges.push_back(std::numeric_limits<double>::infinity());
   double mass = 0.0;
   for (std::size_t k = 0; k + 1 < edges.size(); ++k) {
@@ -132,14 +137,8 @@ double GaussianMixtureLaw::sample_radius(Stream& stream) const {
 }
 
 void GaussianMixtureLaw::sample(Stream& stream, double* omega) const {
-  const int d = mixture_->d();
-  double norm2 = 0.0;
-  for (int k = 0; k < d; ++k) {
-    omega[k] = stream.normal();
-    norm2 += omega[k] * omega[k];
-  }
-  const double scale = sample_radius(stream) / std::sqrt(norm2);
-  for (int k = 0; k < d; ++k) omega[k] *= scale;
+  uniform_direction(stream, mixture_->d(), omega);
+  sample_along(stream, omega, omega);
 }
 
 void GaussianMixtureLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
@@ -154,8 +153,7 @@ double GaussianMixtureLaw::density(double radius) const {
   radius = std::abs(radius);
   const double keep = acceptance(radius);
   if (keep <= 0.0) return 0.0;
-  const double log_jacobian = d == 1 ? std::log(2.0) : log_sphere_area(d) + (d - 1) * std::log(radius);
-  return keep * std::exp(mixture_->log_sum(sign_, radius) + log_jacobian - log_mass_);
+  return keep * std::exp(mixture_->log_sum(sign_, radius) + log_radial_jacobian(d, radius) - log_mass_);
 }
 
 Measure GaussianMixtureKernel::measure(int d) const {
@@ -185,7 +183,7 @@ double GaussianMixtureKernel::radial_density(int d, double radius) const {
   const GaussianMixture mixture(weights_, sigmas_, d);
   radius = std::abs(radius);
   if (radius == 0.0 && d > 1) return 0.0;
-  const double log_jacobian = d == 1 ? std::log(2.0) : log_sphere_area(d) + (d - 1) * std::log(radius);
+  const double log_jacobian = log_radial_jacobian(d, radius);
   return std::exp(mixture.log_sum(+1, radius) + log_jacobian) - std::exp(mixture.log_sum(-1, radius) + log_jacobian);
 }
 

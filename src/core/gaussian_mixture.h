@@ -22,8 +22,8 @@ class GaussianMixture {
   double log_term(int i, double radius) const;
   // Sum of the terms whose weight has the given sign, as a log.
   double log_sum(int sign, double radius) const;
-  // Radii where mu changes sign, increasing.
-  const std::vector<double>& sign_changes() const { return sign_changes_; }
+  // Radii where mu changes sign, increasing. A scan: only the masses need it.
+  std::vector<double> sign_changes() const;
   // The mass of max(0, sign * mu): sum over the intervals where sign * mu > 0
   // of sum_i w_i P(s_i |w| in the interval), by chi-square probabilities.
   double jordan_mass(int sign) const;
@@ -31,7 +31,6 @@ class GaussianMixture {
  private:
   std::vector<double> weights_, sigmas_;
   int d_;
-  std::vector<double> sign_changes_;
 };
 
 // A positive part of the mixture's measure as a law of w. Proposals come from

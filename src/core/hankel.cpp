@@ -48,10 +48,9 @@ double hankel_radial_density(const std::function<double(double)>& profile, int d
     integral += rule.weights[i] * half * profile(z) * std::pow(0.5 * z, d - 1) * omega_d(d, radius * z) * 2.0 * t;
   }
   if (integral == 0.0) return 0.0;
-  const double log_jacobian = d == 1 ? std::log(2.0) : log_sphere_area(d) + (d - 1) * std::log(radius);
   const double log_mu = -d * std::log(2.0 * M_PI) + log_sphere_area(d) + (d - 1) * std::log(2.0) +
                         std::log(std::abs(integral));
-  return std::copysign(std::exp(log_mu + log_jacobian), integral);
+  return std::copysign(std::exp(log_mu + log_radial_jacobian(d, radius)), integral);
 }
 
 }  // namespace askrff

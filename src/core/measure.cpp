@@ -22,6 +22,23 @@ double log_sphere_area(int d) {
   return std::log(2.0) + 0.5 * d * std::log(M_PI) - std::lgamma(0.5 * d);
 }
 
+double log_radial_jacobian(int d, double radius) {
+  return d == 1 ? std::log(2.0) : log_sphere_area(d) + (d - 1) * std::log(radius);
+}
+
+void uniform_direction(Stream& stream, int d, double* direction) {
+  double norm2 = 0.0;
+  do {
+    norm2 = 0.0;
+    for (int k = 0; k < d; ++k) {
+      direction[k] = stream.normal();
+      norm2 += direction[k] * direction[k];
+    }
+  } while (norm2 == 0.0);
+  const double inv = 1.0 / std::sqrt(norm2);
+  for (int k = 0; k < d; ++k) direction[k] *= inv;
+}
+
 void GaussianSampler::sample(Stream& stream, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = stream.normal() / sigma_;
 }

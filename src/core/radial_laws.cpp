@@ -5,19 +5,6 @@
 
 namespace askrff {
 
-void uniform_direction(Stream& stream, int d, double* direction) {
-  double norm2 = 0.0;
-  do {
-    norm2 = 0.0;
-    for (int k = 0; k < d; ++k) {
-      direction[k] = stream.normal();
-      norm2 += direction[k] * direction[k];
-    }
-  } while (norm2 == 0.0);
-  const double inv = 1.0 / std::sqrt(norm2);
-  for (int k = 0; k < d; ++k) direction[k] *= inv;
-}
-
 void CauchyRadialLaw::sample(Stream& stream, double* omega) const {
   const double g = std::abs(stream.normal());
   for (int k = 0; k < d_; ++k) omega[k] = scale_ * stream.normal() / g;

@@ -44,7 +44,4 @@ class RadialMixtureLaw : public PartSampler {
   std::vector<RadialStratum> strata_;
 };
 
-// A uniform direction on the unit sphere of R^d.
-void uniform_direction(Stream& stream, int d, double* direction);
-
 }  // namespace askrff
