@@ -53,3 +53,35 @@
     .Call(`_askrff_cpp_omega_matrix`, d, z, radius)
 }
 
+.cpp_sample_dither <- function(seed_words, m) {
+    .Call(`_askrff_cpp_sample_dither`, seed_words, m)
+}
+
+.cpp_periodic_coefficients <- function(bits, k_max) {
+    .Call(`_askrff_cpp_periodic_coefficients`, bits, k_max)
+}
+
+.cpp_periodic_inner_product <- function(left_bits, right_bits) {
+    .Call(`_askrff_cpp_periodic_inner_product`, left_bits, right_bits)
+}
+
+.cpp_periodic_values <- function(bits, t) {
+    .Call(`_askrff_cpp_periodic_values`, bits, t)
+}
+
+.cpp_rpf_features <- function(x, omega, dither, bits, n_threads) {
+    .Call(`_askrff_cpp_rpf_features`, x, omega, dither, bits, n_threads)
+}
+
+.cpp_pack_signs <- function(features, n_threads) {
+    .Call(`_askrff_cpp_pack_signs`, features, n_threads)
+}
+
+.cpp_unpack_signs <- function(bits, m, value, n_threads) {
+    .Call(`_askrff_cpp_unpack_signs`, bits, m, value, n_threads)
+}
+
+.cpp_rpf_gram <- function(x_data, x_packed, y_data, y_packed, omega, dither, left_bits, right_bits, scale, n_threads) {
+    .Call(`_askrff_cpp_rpf_gram`, x_data, x_packed, y_data, y_packed, omega, dither, left_bits, right_bits, scale, n_threads)
+}
+

@@ -27,6 +27,15 @@ check_kernel <- function(kernel) {
   kernel
 }
 
+# The expected kernels of random periodic features have Gram matrices only.
+check_has_measure <- function(kernel) {
+  if (!is.null(kernel$base)) {
+    fail("`kernel` is an expected kernel of random periodic features, which has no spectral measure to sample; use the original %s.",
+         kernel_label(kernel$base))
+  }
+  kernel
+}
+
 check_map <- function(map) {
   if (!inherits(map, "askrff_map")) fail("`map` must be a map made by rff_map().")
   map

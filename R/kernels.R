@@ -10,6 +10,10 @@ new_kernel <- function(name, params, label, formula, setting_choices = list()) {
 }
 
 kernel_label <- function(kernel) {
+  if (!is.null(kernel$base)) {
+    return(sprintf("expected %s x %s kernel of the %s", kernel$maps[["left"]], kernel$maps[["right"]],
+                   kernel_label(kernel$base)))
+  }
   if (length(kernel$params) == 0L) return(paste(kernel$label, "kernel"))
   values <- vapply(kernel$params, format_parameter, "")
   sprintf("%s kernel (%s)", kernel$label, paste(names(values), values, sep = " = ", collapse = ", "))

@@ -63,7 +63,7 @@
 #' relative_error(kernel_matrix(gaussian_kernel(1), x), rff_kernel_matrix(map, x))
 #' @export
 rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ..., seed = NULL) {
-  check_kernel(kernel)
+  check_has_measure(check_kernel(kernel))
   d <- check_count(d, "d")
   n_features <- check_count(n_features, "n_features")
   method <- match.arg(method)

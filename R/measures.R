@@ -37,7 +37,7 @@
 #' spectral_measure(shift_gaussian_kernel(2, 2 / 16), d = 16)
 #' @export
 spectral_measure <- function(kernel, d, ...) {
-  check_kernel(kernel)
+  check_has_measure(check_kernel(kernel))
   d <- check_count(d, "d")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)

@@ -188,6 +188,115 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_sample_dither
+Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m);
+RcppExport SEXP _askrff_cpp_sample_dither(SEXP seed_wordsSEXP, SEXP mSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sample_dither(seed_words, m));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_periodic_coefficients
+Rcpp::NumericVector cpp_periodic_coefficients(int bits, int k_max);
+RcppExport SEXP _askrff_cpp_periodic_coefficients(SEXP bitsSEXP, SEXP k_maxSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< int >::type k_max(k_maxSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_coefficients(bits, k_max));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_periodic_inner_product
+double cpp_periodic_inner_product(int left_bits, int right_bits);
+RcppExport SEXP _askrff_cpp_periodic_inner_product(SEXP left_bitsSEXP, SEXP right_bitsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type left_bits(left_bitsSEXP);
+    Rcpp::traits::input_parameter< int >::type right_bits(right_bitsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_inner_product(left_bits, right_bits));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_periodic_values
+Rcpp::NumericVector cpp_periodic_values(int bits, Rcpp::NumericVector t);
+RcppExport SEXP _askrff_cpp_periodic_values(SEXP bitsSEXP, SEXP tSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< int >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type t(tSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_values(bits, t));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rpf_features
+Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, int bits, int n_threads);
+RcppExport SEXP _askrff_cpp_rpf_features(SEXP xSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP bitsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type dither(ditherSEXP);
+    Rcpp::traits::input_parameter< int >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rpf_features(x, omega, dither, bits, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_pack_signs
+Rcpp::RawMatrix cpp_pack_signs(Rcpp::NumericMatrix features, int n_threads);
+RcppExport SEXP _askrff_cpp_pack_signs(SEXP featuresSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type features(featuresSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_pack_signs(features, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_unpack_signs
+Rcpp::NumericMatrix cpp_unpack_signs(Rcpp::RawMatrix bits, int m, double value, int n_threads);
+RcppExport SEXP _askrff_cpp_unpack_signs(SEXP bitsSEXP, SEXP mSEXP, SEXP valueSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::RawMatrix >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< int >::type m(mSEXP);
+    Rcpp::traits::input_parameter< double >::type value(valueSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_unpack_signs(bits, m, value, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_rpf_gram
+Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y_packed, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, int left_bits, int right_bits, double scale, int n_threads);
+RcppExport SEXP _askrff_cpp_rpf_gram(SEXP x_dataSEXP, SEXP x_packedSEXP, SEXP y_dataSEXP, SEXP y_packedSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP left_bitsSEXP, SEXP right_bitsSEXP, SEXP scaleSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type x_data(x_dataSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type x_packed(x_packedSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type y_data(y_dataSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type y_packed(y_packedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type dither(ditherSEXP);
+    Rcpp::traits::input_parameter< int >::type left_bits(left_bitsSEXP);
+    Rcpp::traits::input_parameter< int >::type right_bits(right_bitsSEXP);
+    Rcpp::traits::input_parameter< double >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_rpf_gram(x_data, x_packed, y_data, y_packed, omega, dither, left_bits, right_bits, scale, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_features", (DL_FUNC) &_askrff_cpp_features, 6},
@@ -203,6 +312,14 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
     {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
+    {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
+    {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},
+    {"_askrff_cpp_periodic_inner_product", (DL_FUNC) &_askrff_cpp_periodic_inner_product, 2},
+    {"_askrff_cpp_periodic_values", (DL_FUNC) &_askrff_cpp_periodic_values, 2},
+    {"_askrff_cpp_rpf_features", (DL_FUNC) &_askrff_cpp_rpf_features, 5},
+    {"_askrff_cpp_pack_signs", (DL_FUNC) &_askrff_cpp_pack_signs, 2},
+    {"_askrff_cpp_unpack_signs", (DL_FUNC) &_askrff_cpp_unpack_signs, 4},
+    {"_askrff_cpp_rpf_gram", (DL_FUNC) &_askrff_cpp_rpf_gram, 10},
     {NULL, NULL, 0}
 };
 

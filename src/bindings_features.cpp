@@ -2,30 +2,10 @@
 #include <Rcpp.h>
 
 #include "adapters.h"
-#include "core/approx_gram.h"
+#include "blocked_jobs.h"
 #include "core/features.h"
-#include "parallel.h"
-#include "result_matrix.h"
 
 namespace {
-constexpr std::size_t kFeatureBlockRows = 128;
-constexpr std::size_t kGramBlockRows = 64;
-
-std::size_t n_blocks(std::size_t rows, std::size_t block) { return (rows + block - 1) / block; }
-
-Rcpp::NumericMatrix features(const Rcpp::NumericMatrix& x, const askrff::FeatureMap& map, int n_threads) {
-  const std::size_t n = static_cast<std::size_t>(x.nrow());
-  Rcpp::NumericMatrix out = askrff::uninitialized_matrix(x.nrow(), map.n_columns());
-  const double* xp = x.begin();
-  double* op = out.begin();
-  askrff::run_blocks(n_blocks(n, kFeatureBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * kFeatureBlockRows;
-    const std::size_t end = std::min(n, begin + kFeatureBlockRows);
-    map.rows(xp, n, begin, end, op + begin, n);
-  });
-  return out;
-}
-
 std::unique_ptr<askrff::FeatureMap> side_map(const std::string& kind, const Rcpp::NumericMatrix& omega,
                                              const Rcpp::NumericVector& phase,
                                              const Rcpp::NumericVector& weight) {
@@ -38,7 +18,7 @@ std::unique_ptr<askrff::FeatureMap> side_map(const std::string& kind, const Rcpp
 // [[Rcpp::export(.cpp_features)]]
 Rcpp::NumericMatrix cpp_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase,
                                  Rcpp::NumericVector weight, std::string kind, int n_threads) {
-  return features(x, *side_map(kind, omega, phase, weight), n_threads);
+  return askrff::features(x, *side_map(kind, omega, phase, weight), n_threads);
 }
 
 // [[Rcpp::export(.cpp_feature_columns)]]
@@ -52,18 +32,9 @@ Rcpp::NumericMatrix cpp_approx_gram(Rcpp::NumericMatrix x, Rcpp::NumericMatrix y
                                     Rcpp::NumericVector weight_left, Rcpp::NumericVector phase_right,
                                     Rcpp::NumericVector weight_right, std::string kind, int n_threads) {
   const auto left = side_map(kind, omega, phase_left, weight_left);
-  const Rcpp::NumericMatrix right_features = features(y, *side_map(kind, omega, phase_right, weight_right), n_threads);
-  const Eigen::Map<const Eigen::MatrixXd> rf(right_features.begin(), right_features.nrow(),
-                                             right_features.ncol());
-  const std::size_t n = static_cast<std::size_t>(x.nrow());
-  Rcpp::NumericMatrix out = askrff::uninitialized_matrix(x.nrow(), y.nrow());
-  const double* xp = x.begin();
-  double* op = out.begin();
-  askrff::run_blocks(n_blocks(n, kGramBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * kGramBlockRows;
-    askrff::approx_gram_rows(*left, xp, n, begin, std::min(n, begin + kGramBlockRows), rf, op, n);
-  });
-  return out;
+  const Rcpp::NumericMatrix right_features = askrff::features(y, *side_map(kind, omega, phase_right, weight_right), n_threads);
+  return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
+                                   askrff::as_features(right_features), 1.0, n_threads);
 }
 
 // [[Rcpp::export(.cpp_sincos)]]

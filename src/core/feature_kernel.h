@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "features.h"
+#include "periodic.h"
 #include "simd_sincos.h"
 
 // The accumulators stay in registers only if the loops over the group's
@@ -28,13 +29,44 @@ ASKRFF_INLINE void store_rows(double* dst, const typename Vec<Lanes>::f& v, int 
   }
 }
 
+// Where trigonometric features go: column f holds weight_f cos, column F + f
+// weight_f sin. sink.store(f, row, sin, cos, valid) receives the values of
+// rows row.. of frequency f.
+template <int Lanes>
+struct TrigSink {
+  const PackedFeatureMap& map;
+  double* out;
+  std::size_t ld_out;
+  ASKRFF_INLINE void store(int f, std::size_t row, const typename Vec<Lanes>::f& s,
+                           const typename Vec<Lanes>::f& co, int valid) const {
+    const double w = map.weight(f);
+    store_rows<Lanes>(out + static_cast<std::size_t>(f) * ld_out + row, co * w, valid);
+    store_rows<Lanes>(out + static_cast<std::size_t>(map.n_frequencies() + f) * ld_out + row, s * w, valid);
+  }
+};
+
+// Random periodic features: column f holds scale * f(x'w_f + phase_f),
+// computed from the cosine (periodic.h).
+template <int Lanes>
+struct PeriodicSink {
+  const PeriodicFunction& fun;
+  double scale;
+  double* out;
+  std::size_t ld_out;
+  ASKRFF_INLINE void store(int f, std::size_t row, const typename Vec<Lanes>::f&,
+                           const typename Vec<Lanes>::f& co, int valid) const {
+    typename Vec<Lanes>::f value;
+    for (int lane = 0; lane < Lanes; ++lane) value[lane] = fun.from_cosine(co[lane]);
+    store_rows<Lanes>(out + static_cast<std::size_t>(f) * ld_out + row, value * scale, valid);
+  }
+};
+
 // Rows are taken in panels of 2 * Lanes, copied and zero-padded so every row
 // goes through identical arithmetic; each panel meets each group of
-// frequencies in a register-blocked product, then sincos, scale and store.
-template <int Lanes>
+// frequencies in a register-blocked product, then sincos and the sink.
+template <int Lanes, class Sink>
 ASKRFF_INLINE void trig_feature_rows(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
-                                     std::size_t row_begin, std::size_t row_end, double* out,
-                                     std::size_t ld_out) {
+                                     std::size_t row_begin, std::size_t row_end, const Sink& sink) {
   typedef typename Vec<Lanes>::f V;
   constexpr int kPanel = 2 * Lanes;
   constexpr int kGroup = PackedFeatureMap::kGroupWidth;
@@ -75,13 +107,10 @@ ASKRFF_UNROLL
       const int valid = static_cast<int>(std::min<std::size_t>(kPanel, rows - first));
       for (int c = 0; c < in_group; ++c) {
         const int f = g * kGroup + c;
-        double* cos_dst = out + static_cast<std::size_t>(f) * ld_out + first;
-        double* sin_dst = out + static_cast<std::size_t>(n_freq + f) * ld_out + first;
         for (int half = 0; half < 2; ++half) {
           V s, co;
           sincos<Lanes>(acc[c][half] + map.phase(f), s, co);
-          store_rows<Lanes>(cos_dst + half * Lanes, co * map.weight(f), valid - half * Lanes);
-          store_rows<Lanes>(sin_dst + half * Lanes, s * map.weight(f), valid - half * Lanes);
+          sink.store(f, first + half * Lanes, s, co, valid - half * Lanes);
         }
       }
     }

@@ -1,8 +1,11 @@
 #include "feature_map.h"
 
+#include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "features.h"
+#include "periodic.h"
 #include "projection_features.h"
 
 namespace askrff {
@@ -23,6 +26,24 @@ class TrigFeatureMap : public FeatureMap {
   PackedFeatureMap packed_;
 };
 
+class PeriodicFeatureMap : public FeatureMap {
+ public:
+  PeriodicFeatureMap(const double* omega, const double* dither, int d, int m, int bits)
+      : packed_(omega, dither, std::vector<double>(static_cast<std::size_t>(m), 1.0).data(), d, m),
+        fun_(bits),
+        scale_(1.0 / std::sqrt(static_cast<double>(m))) {}
+  int n_columns() const override { return packed_.n_frequencies(); }
+  void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
+            std::size_t ld_out) const override {
+    periodic_features(packed_, fun_, scale_, x, ld_x, row_begin, row_end, out, ld_out);
+  }
+
+ private:
+  PackedFeatureMap packed_;
+  PeriodicFunction fun_;
+  double scale_;
+};
+
 Projection projection_kind(const std::string& kind) {
   if (kind == "step") return Projection::step;
   if (kind == "relu") return Projection::relu;
@@ -37,6 +58,11 @@ std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const doub
                                              int n_frequencies) {
   if (kind == "trig") return std::make_unique<TrigFeatureMap>(omega, phase, weight, d, n_frequencies);
   return std::make_unique<ProjectionFeatureMap>(projection_kind(kind), omega, weight, d, n_frequencies);
+}
+
+std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const double* dither, int d, int m,
+                                                      int bits) {
+  return std::make_unique<PeriodicFeatureMap>(omega, dither, d, m, bits);
 }
 
 int feature_columns(const std::string& kind, int d, int n_frequencies) {

@@ -1,6 +1,7 @@
 // One side of a sampled map as a function from rows of data to rows of
 // features: trigonometric maps for the stationary measures, projection maps
-// (step and ReLU of w'x) for the arc-cosine and NTK kernels. Features and
+// (step and ReLU of w'x) for the arc-cosine and NTK kernels, periodic maps
+// for random periodic features. Features and
 // approximate Gram matrices are computed through this one interface.
 #pragma once
 #include <cstddef>
@@ -24,6 +25,11 @@ class FeatureMap {
 std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const double* omega,
                                              const double* phase, const double* weight, int d,
                                              int n_frequencies);
+
+// Random periodic features m^{-1/2} f(x'w_j + xi_j), j = 1..m, with f the
+// periodic map of `bits` (periodic.h): omega is d by m, dither has m entries.
+std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const double* dither, int d, int m,
+                                                      int bits);
 
 // Number of feature columns of a map of this kind.
 int feature_columns(const std::string& kind, int d, int n_frequencies);

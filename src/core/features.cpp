@@ -22,7 +22,13 @@ namespace {
 
 void trig_rows_portable(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
                         std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) {
-  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, out, ld_out);
+  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::TrigSink<2>{map, out, ld_out});
+}
+
+void periodic_rows_portable(const PackedFeatureMap& map, const PeriodicFunction& fun, double scale,
+                            const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
+                            double* out, std::size_t ld_out) {
+  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::PeriodicSink<2>{fun, scale, out, ld_out});
 }
 
 void sincos_portable(const double* t, std::size_t n, double* s, double* c) {
@@ -35,7 +41,15 @@ __attribute__((target("avx2,fma"))) void trig_rows_avx2(const PackedFeatureMap& 
                                                         std::size_t ld_x, std::size_t row_begin,
                                                         std::size_t row_end, double* out,
                                                         std::size_t ld_out) {
-  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, out, ld_out);
+  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::TrigSink<4>{map, out, ld_out});
+}
+
+__attribute__((target("avx2,fma"))) void periodic_rows_avx2(const PackedFeatureMap& map,
+                                                            const PeriodicFunction& fun, double scale,
+                                                            const double* x, std::size_t ld_x,
+                                                            std::size_t row_begin, std::size_t row_end,
+                                                            double* out, std::size_t ld_out) {
+  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::PeriodicSink<4>{fun, scale, out, ld_out});
 }
 
 __attribute__((target("avx2,fma"))) void sincos_avx2(const double* t, std::size_t n, double* s, double* c) {
@@ -70,6 +84,15 @@ void trig_features(const PackedFeatureMap& map, const double* x, std::size_t ld_
   if (active_level() == 1) return trig_rows_avx2(map, x, ld_x, row_begin, row_end, out, ld_out);
 #endif
   trig_rows_portable(map, x, ld_x, row_begin, row_end, out, ld_out);
+}
+
+void periodic_features(const PackedFeatureMap& map, const PeriodicFunction& fun, double scale,
+                       const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
+                       double* out, std::size_t ld_out) {
+#ifdef ASKRFF_HAVE_AVX2_PATH
+  if (active_level() == 1) return periodic_rows_avx2(map, fun, scale, x, ld_x, row_begin, row_end, out, ld_out);
+#endif
+  periodic_rows_portable(map, fun, scale, x, ld_x, row_begin, row_end, out, ld_out);
 }
 
 void sincos_array(const double* t, std::size_t n, double* sin_out, double* cos_out) {

@@ -6,6 +6,8 @@
 
 namespace askrff {
 
+class PeriodicFunction;
+
 // One side of a sampled map with its frequencies packed for the kernel:
 // groups of kGroupWidth columns, zero-padded, each group stored k-major.
 class PackedFeatureMap {
@@ -31,6 +33,12 @@ class PackedFeatureMap {
 // features do not depend on which other rows are computed with it.
 void trig_features(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
                    std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out);
+
+// Random periodic features of the same rows: column f holds
+// scale * fun(x'w_f + phase_f); the map's weights are not used.
+void periodic_features(const PackedFeatureMap& map, const PeriodicFunction& fun, double scale,
+                       const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
+                       double* out, std::size_t ld_out);
 
 // The vectorized sine and cosine on their own (tests compare them with libm).
 void sincos_array(const double* t, std::size_t n, double* sin_out, double* cos_out);

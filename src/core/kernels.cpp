@@ -6,6 +6,7 @@
 #include "asymmetric_kernels.h"
 #include "gaussian_mixture.h"
 #include "gram_blocks.h"
+#include "periodic_kernel.h"
 #include "sphere_kernels.h"
 
 namespace askrff {
@@ -99,6 +100,7 @@ std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
   }
   if (auto sphere = make_sphere_kernel(spec)) return sphere;
   if (auto asymmetric = make_asymmetric_kernel(spec)) return asymmetric;
+  if (auto expected = make_expected_periodic_kernel(spec)) return expected;
   throw std::invalid_argument("unknown kernel '" + spec.name + "'");
 }
 

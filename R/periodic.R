@@ -1,0 +1,347 @@
+# Random periodic features (Schellekens and Jacques, 003): frequencies and a
+# dither shared by both sides, a periodic map on each side (the cosine, the
+# one-bit square wave or a b-bit quantizer of the cosine), and products
+# rescaled by 1/<f, g>. Square-wave features can be stored as bits.
+
+#' A b-bit quantizer of the cosine, for random periodic features
+#'
+#' The periodic map \eqn{q_b(t) = Q_b(\cos t)}, where \eqn{Q_b} rounds
+#' \eqn{[-1, 1]} to \eqn{2^b} equal cells and gives them the levels
+#' \eqn{(2j + 1 - 2^b)/(2^b - 1)}, \eqn{j = 0, \dots, 2^b - 1}, spread evenly
+#' over \eqn{[-1, 1]}. One bit is the square wave \eqn{q(t) = \mathrm{sign}(\cos t)}
+#' of 003 (eq. 8), also called `"square"`; as \eqn{b} grows, \eqn{q_b} tends
+#' to the cosine. This is the finer quantization the conclusion of 003 proposes,
+#' written so that every \eqn{q_b} stays even, centred, bounded by one and
+#' \eqn{2\pi}-periodic: only odd harmonics \eqn{F_k} are nonzero, and
+#' \eqn{F_k = \frac{2}{(2^b - 1)\pi k}\sum_j \sin(k t_j)} over the jump points
+#' \eqn{t_j = \arccos(-1 + 2j/2^b)} in \eqn{(0, \pi)} (see [rpf_coefficients()]).
+#'
+#' Wherever askrff takes a periodic map (`fun`, `left`, `right`), it takes
+#' `"cos"`, `"square"` or such a quantizer.
+#'
+#' @param bits Number of bits, a whole number from 1 to 8.
+#' @return An object of class `"rpf_function"`.
+#' @family random periodic features
+#' @examples
+#' rpf_quantizer(3)
+#' rpf_coefficients(rpf_quantizer(3), 1:5)
+#' @export
+rpf_quantizer <- function(bits) {
+  bits <- check_count(bits, "bits", max = 8)
+  periodic_function(bits)
+}
+
+periodic_function <- function(bits) {
+  name <- if (bits == 0L) "cos" else if (bits == 1L) "square" else sprintf("%d-bit quantizer", bits)
+  structure(list(bits = bits, name = name), class = "rpf_function")
+}
+
+# "cos", "square" or an rpf_function.
+as_periodic_function <- function(fun, name) {
+  if (inherits(fun, "rpf_function")) return(fun)
+  if (is.character(fun) && length(fun) == 1L && !is.na(fun) && fun %in% c("cos", "square")) {
+    return(periodic_function(if (fun == "cos") 0L else 1L))
+  }
+  fail("`%s` must be \"cos\", \"square\" or a quantizer such as rpf_quantizer(2).", name)
+}
+
+#' @export
+print.rpf_function <- function(x, ...) {
+  levels <- if (x$bits == 0L) "continuous" else format(2^x$bits)
+  cat("<askrff periodic map> ", x$name, "\n", sep = "")
+  cat("  levels: ", levels, ", <f, f> = ", format(.cpp_periodic_inner_product(x$bits, x$bits), digits = 6),
+      ", F_1 = ", format(.cpp_periodic_coefficients(x$bits, 1L), digits = 6), "\n", sep = "")
+  invisible(x)
+}
+
+#' Fourier coefficients of a periodic map
+#'
+#' \eqn{F_k = \frac{1}{2\pi}\int_0^{2\pi} f(t) e^{-ikt}\,dt}, in closed form.
+#' Every map askrff offers is even and real, so \eqn{F_{-k} = F_k} is real;
+#' \eqn{F_0 = 0}, and only odd \eqn{k} are nonzero. The cosine has
+#' \eqn{F_{\pm 1} = 1/2}; the square wave \eqn{F_k = \frac{2}{k\pi}(-1)^{(k-1)/2}}
+#' for odd \eqn{k} (003 eq. 8).
+#'
+#' @param fun `"cos"`, `"square"` or a quantizer from [rpf_quantizer()].
+#' @param k Whole numbers (of either sign).
+#' @return The coefficients \eqn{F_k}, one per entry of `k`.
+#' @family random periodic features
+#' @examples
+#' rpf_coefficients("square", 1:7)
+#' @export
+rpf_coefficients <- function(fun, k) {
+  fun <- as_periodic_function(fun, "fun")
+  if (!is.numeric(k) || length(k) < 1L || anyNA(k) || any(!is.finite(k)) || any(k != round(k))) {
+    fail("`k` must be a vector of whole numbers.")
+  }
+  if (max(abs(k)) > 1e6) fail("`k` must lie between -1e6 and 1e6.")
+  table <- .cpp_periodic_coefficients(fun$bits, max(1L, as.integer(max(abs(k)))))
+  out <- numeric(length(k))
+  out[k != 0] <- table[abs(k[k != 0])]
+  out
+}
+
+# The kernels whose k(t u) does not increase in t: what random periodic
+# features and their expected kernels need.
+check_periodic_kernel <- function(kernel) {
+  check_kernel(kernel)
+  positive <- kernel$name %in% c("gaussian", "laplace") ||
+    (kernel$name == "delta_gaussian" && all(kernel$params$weights > 0))
+  if (!positive) {
+    fail("`kernel` must be positive definite with a probability-like spectral measure: gaussian_kernel(), laplace_kernel() or delta_gaussian_kernel() with positive weights; the %s is not.",
+         kernel_label(kernel))
+  }
+  kernel
+}
+
+#' Sample a random periodic feature map
+#'
+#' Draws \eqn{m} = `n_features` frequencies \eqn{\omega_j} from the kernel's
+#' spectral measure (normalized to a probability law) and a dither
+#' \eqn{\xi_j \sim U[0, 2\pi)}, shared by both sides of every product
+#' (Schellekens and Jacques, 003, Def. 2). The features of a point are
+#' \eqn{z_f(x) = m^{-1/2} f(\Omega^\top x + \xi)} for a periodic map \eqn{f}
+#' ([rpf_features()]); their products approximate the kernel
+#' ([rpf_kernel_matrix()]).
+#'
+#' @inheritParams rff_map
+#' @param kernel A positive definite kernel: [gaussian_kernel()],
+#'   [laplace_kernel()] or [delta_gaussian_kernel()] with positive weights.
+#' @param n_features Number of frequencies \eqn{m}; every periodic map gives
+#'   one feature per frequency.
+#' @return An object of class `"rpf_map"`: a list holding the kernel, `d`,
+#'   `n_features`, the total `mass` \eqn{k(0)} of the spectral measure, the
+#'   frequencies `omega` (\eqn{d \times m}) and the `dither`.
+#' @family random periodic features
+#' @examples
+#' map <- rpf_map(gaussian_kernel(1.5), d = 5, n_features = 1000, seed = 1)
+#' map
+#' x <- matrix(rnorm(50), 10)
+#' K <- kernel_matrix(gaussian_kernel(1.5), x)
+#' max(abs(rpf_kernel_matrix(map, x, left = "square", right = "cos") - K))
+#' @export
+rpf_map <- function(kernel, d, n_features, seed = NULL) {
+  check_periodic_kernel(kernel)
+  d <- check_count(d, "d")
+  n_features <- check_count(n_features, "n_features")
+  seed_words <- resolve_seed(seed)
+  check_output_size(d, n_features, "the frequency matrix")
+  spec <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
+  parts <- .cpp_measure_parts(spec, d)
+  sampled <- .cpp_sample_frequencies(spec, d, n_features, "iid", seed_words)
+  structure(list(kernel = kernel, d = d, n_features = n_features, seed = seed_words, mass = parts$mass,
+                 omega = sampled$omega, dither = .cpp_sample_dither(seed_words, n_features)),
+            class = "rpf_map")
+}
+
+check_rpf_map <- function(map) {
+  if (!inherits(map, "rpf_map")) fail("`map` must be a map made by rpf_map().")
+  map
+}
+
+#' @export
+print.rpf_map <- function(x, ...) {
+  cat("<askrff random periodic map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  cat("  ", format_count(x$n_features), " frequencies with dither U[0, 2 pi); total mass ",
+      format(x$mass, digits = 6), "\n", sep = "")
+  invisible(x)
+}
+
+#' Random periodic features
+#'
+#' \eqn{z_f(x) = m^{-1/2} f(\Omega^\top x + \xi)} for every row of `x`: one
+#' column per frequency of the map. With `fun = "cos"` these are real random
+#' Fourier features with a dither, \eqn{2\langle z_{\cos}(x), z_{\cos}(y)\rangle}
+#' estimating \eqn{k(x - y)/k(0)}; with `fun = "square"` every entry is
+#' \eqn{\pm m^{-1/2}}, one bit, and [rpf_pack()] stores them as such.
+#' Computed by the threaded C++ core (the projection, a vectorized cosine and
+#' the map in one pass).
+#'
+#' @param map A map from [rpf_map()].
+#' @param x Numeric matrix or data frame with `map$d` columns.
+#' @param fun The periodic map: `"cos"`, `"square"` or a quantizer from
+#'   [rpf_quantizer()].
+#' @inheritParams kernel_matrix
+#' @return A `nrow(x)` by `map$n_features` matrix.
+#' @family random periodic features
+#' @examples
+#' map <- rpf_map(gaussian_kernel(1), d = 2, n_features = 8, seed = 1)
+#' rpf_features(map, matrix(rnorm(4), 2), "square")
+#' @export
+rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
+  check_rpf_map(map)
+  x <- check_data(x, "x", map$d)
+  fun <- as_periodic_function(fun, "fun")
+  n_threads <- resolve_threads(n_threads)
+  check_output_size(nrow(x), map$n_features, "the feature matrix")
+  z <- .cpp_rpf_features(x, map$omega, map$dither, fun$bits, n_threads)
+  if (!is.null(rownames(x))) rownames(z) <- rownames(x)
+  z
+}
+
+#' Approximate kernel matrix from random periodic features
+#'
+#' \eqn{\hat K_{ij} = \frac{k(0)}{\langle f, g\rangle}\langle z_f(x_i), z_g(y_j)\rangle}
+#' with \eqn{\langle f, g\rangle = \frac{1}{2\pi}\int_0^{2\pi} f g\,dt}
+#' (003 eq. 13). Its expectation is the kernel [rpf_expected_kernel()] gives
+#' (003 Prop. 3): when either map is the cosine that is the kernel itself, so
+#' the semi-quantized product \eqn{\frac{\pi}{2}\langle z_q(x), z_{\cos}(y)\rangle}
+#' (the default) estimates \eqn{k(x - y)} without bias, in either orientation.
+#' Two quantized sides estimate a distorted kernel instead; for two square
+#' waves \eqn{\frac{8}{\pi^2}\sum_{k \text{ odd}} k(ku)/k^2}.
+#'
+#' A square-wave side may be given as packed bits ([rpf_pack()]) in place of
+#' data. Such a side is always multiplied from its bits (two packed sides by
+#' XOR and population counts, exact in integers), so data and packed features
+#' of the same points give identical results.
+#'
+#' @inheritParams rpf_features
+#' @param x Numeric matrix or data frame with `map$d` columns, or, when `left`
+#'   is the square wave, packed features from [rpf_pack()].
+#' @param y Second set of points, likewise for `right`; defaults to `x`.
+#' @param left,right The periodic maps of `x` and `y`: `"cos"`, `"square"` or
+#'   a quantizer from [rpf_quantizer()].
+#' @return The `nrow(x)` by `nrow(y)` matrix.
+#' @family random periodic features
+#' @examples
+#' map <- rpf_map(laplace_kernel(1.5), d = 5, n_features = 2000, seed = 1)
+#' x <- matrix(rnorm(25), 5)
+#' bits <- rpf_pack(rpf_features(map, x, "square"))
+#' K_hat <- rpf_kernel_matrix(map, bits, x, left = "square", right = "cos")
+#' max(abs(K_hat - kernel_matrix(laplace_kernel(1.5), x)))
+#' @export
+rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_threads = NULL) {
+  check_rpf_map(map)
+  left <- as_periodic_function(left, "left")
+  right <- as_periodic_function(right, "right")
+  x_side <- periodic_side(x, "x", left, "left", map)
+  y_side <- periodic_side(y, "y", right, "right", map)
+  n_threads <- resolve_threads(n_threads)
+  check_output_size(x_side$n, y_side$n, "the approximate kernel matrix")
+  scale <- map$mass / .cpp_periodic_inner_product(left$bits, right$bits)
+  K <- .cpp_rpf_gram(x_side$data, x_side$packed, y_side$data, y_side$packed, map$omega, map$dither,
+                     left$bits, right$bits, scale, n_threads)
+  if (!is.null(x_side$names) || !is.null(y_side$names)) dimnames(K) <- list(x_side$names, y_side$names)
+  K
+}
+
+# Data, or packed bits on a square-wave side, as the C++ product reads them.
+periodic_side <- function(points, name, fun, fun_name, map) {
+  if (inherits(points, "rpf_packed")) {
+    if (fun$bits != 1L) {
+      fail("`%s` is packed one-bit features, which only a square-wave side takes, but `%s` is %s.",
+           name, fun_name, fun$name)
+    }
+    if (points$n_features != map$n_features) {
+      fail("`%s` holds %d features per point, but the map has %d frequencies.", name, points$n_features,
+           map$n_features)
+    }
+    return(list(data = NULL, packed = points$bits, n = ncol(points$bits), names = points$names))
+  }
+  points <- check_data(points, name, map$d)
+  list(data = points, packed = NULL, n = nrow(points), names = rownames(points))
+}
+
+#' Store square-wave features as bits
+#'
+#' Packs features of `rpf_features(map, x, "square")`, every entry
+#' \eqn{\pm m^{-1/2}}, into \eqn{\lceil m/8\rceil} bytes per point, 64 times
+#' smaller than the doubles: feature \eqn{f} is bit \eqn{(f - 1) \bmod 8}
+#' (least significant first) of byte \eqn{\lfloor (f - 1)/8\rfloor + 1}, set
+#' for \eqn{+}. [rpf_kernel_matrix()] takes the result in place of data on a
+#' square-wave side, and `as.matrix()` unpacks it.
+#'
+#' @param features A matrix from `rpf_features(map, x, "square")`.
+#' @inheritParams kernel_matrix
+#' @return An object of class `"rpf_packed"`: a list with `bits`, a raw
+#'   matrix with one column of bytes per point, `n_features` and the points'
+#'   `names`.
+#' @family random periodic features
+#' @examples
+#' map <- rpf_map(gaussian_kernel(1), d = 3, n_features = 64, seed = 1)
+#' z <- rpf_features(map, matrix(rnorm(30), 10), "square")
+#' packed <- rpf_pack(z)
+#' packed
+#' identical(as.matrix(packed), z)
+#' @export
+rpf_pack <- function(features, n_threads = NULL) {
+  if (!is.matrix(features) || !is.double(features) || nrow(features) < 1L || ncol(features) < 1L) {
+    fail("`features` must be a numeric matrix of square-wave features from rpf_features(map, x, \"square\").")
+  }
+  value <- 1 / sqrt(ncol(features))
+  if (anyNA(features) || any(abs(abs(features) - value) > 1e-12 * value)) {
+    fail("`features` must hold square-wave features: every entry +-1/sqrt(ncol(features)), as rpf_features(map, x, \"square\") gives.")
+  }
+  n_threads <- resolve_threads(n_threads)
+  structure(list(bits = .cpp_pack_signs(features, n_threads), n_features = ncol(features),
+                 names = rownames(features)),
+            class = "rpf_packed")
+}
+
+#' @export
+print.rpf_packed <- function(x, ...) {
+  n <- ncol(x$bits)
+  cat("<askrff packed square-wave features> ", format_count(n), " points x ", format_count(x$n_features),
+      " one-bit features\n", sep = "")
+  cat("  ", format_bytes(length(x$bits)), " of bits; as doubles ",
+      format_bytes(8 * as.double(n) * x$n_features), "\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+as.matrix.rpf_packed <- function(x, ...) {
+  z <- .cpp_unpack_signs(x$bits, x$n_features, 1 / sqrt(x$n_features), resolve_threads(NULL))
+  if (!is.null(x$names)) rownames(z) <- x$names
+  z
+}
+
+#' The kernel a pair of periodic maps approximates
+#'
+#' The expectation of [rpf_kernel_matrix()] with maps `left` and `right`
+#' (003 Prop. 3, rescaled by \eqn{1/\langle f, g\rangle} as the estimator is):
+#' \deqn{k_{f,g}(u) = \frac{1}{\langle f, g\rangle}\sum_{k \ne 0} F_k G_k\, k(ku)
+#'   = \sum_{k \ge 1} \frac{2 F_k G_k}{\langle f, g\rangle}\, k(ku).}
+#' With a cosine on either side only \eqn{k = 1} remains, and \eqn{k_{f,g} = k}.
+#' Two square waves give the distorted kernel
+#' \eqn{\frac{8}{\pi^2}\sum_{k \text{ odd}} k(ku)/k^2}; for the Gaussian kernel
+#' it falls linearly at the origin, \eqn{1 - \frac{2\sqrt 2}{\pi^{3/2}}\|u\|/\sigma}
+#' (SPEC 6: 003 eq. 16 has \eqn{\sqrt 2} for \eqn{2\sqrt 2}).
+#'
+#' The series is summed until the rest is provably below `tolerance` times
+#' \eqn{k(0)}: \eqn{|F_k| \le 4/(2\pi k)} (total variation 4 over a period)
+#' bounds the weights after term \eqn{K} by \eqn{8/(\pi^2 K \langle f, g\rangle)},
+#' and \eqn{k(tu)} does not increase in \eqn{t}. Equal points give
+#' \eqn{k(0)} exactly.
+#'
+#' @param kernel A positive definite kernel, as for [rpf_map()].
+#' @param left,right The periodic maps: `"cos"`, `"square"` or a quantizer
+#'   from [rpf_quantizer()].
+#' @param tolerance Absolute accuracy relative to \eqn{k(0)}, between 1e-6
+#'   and 0.1.
+#' @return A kernel object of class `c("rpf_expected_kernel", "askrff_kernel")`
+#'   for [kernel_matrix()].
+#' @family random periodic features
+#' @examples
+#' k_qq <- rpf_expected_kernel(gaussian_kernel(1.5), "square", "square")
+#' k_qq
+#' u <- cbind(seq(0, 5, by = 0.5), 0)
+#' cbind(distance = u[, 1], gaussian = kernel_matrix(gaussian_kernel(1.5), u, matrix(0, 1, 2)),
+#'       distorted = kernel_matrix(k_qq, u, matrix(0, 1, 2)))
+#' @export
+rpf_expected_kernel <- function(kernel, left = "square", right = "cos", tolerance = 1e-6) {
+  check_periodic_kernel(kernel)
+  left <- as_periodic_function(left, "left")
+  right <- as_periodic_function(right, "right")
+  if (!is_single_number(tolerance) || !is.finite(tolerance) || tolerance < 1e-6 || tolerance > 0.1) {
+    fail("`tolerance` must be a single number between 1e-6 and 0.1.")
+  }
+  expected <- new_kernel("rpf_expected",
+                         c(kernel$params, list(left_bits = left$bits, right_bits = right$bits,
+                                               tolerance = as.double(tolerance))),
+                         "expected", sprintf("sum_{k >= 1} (2 F_k G_k / <f, g>) k0(k (x - y)) with k0 the %s, f = %s, g = %s (to %s k0(0))",
+                                             kernel_label(kernel), left$name, right$name, format(tolerance)))
+  expected$settings <- list(base = kernel$name)
+  expected$base <- kernel
+  expected$maps <- c(left = left$name, right = right$name)
+  expected
+}

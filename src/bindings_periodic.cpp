@@ -1,0 +1,147 @@
+// Random periodic features (003), exported to R.
+#include <Rcpp.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "adapters.h"
+#include "blocked_jobs.h"
+#include "core/periodic.h"
+#include "core/random.h"
+#include "core/sign_bits.h"
+
+namespace {
+
+// Stream key of the dither, apart from every part's frequencies.
+constexpr std::uint64_t kDitherPart = std::numeric_limits<std::uint32_t>::max();
+
+std::unique_ptr<askrff::FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
+                                                 int bits) {
+  return askrff::make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), bits);
+}
+
+// One-bit features of x, packed, point after point.
+std::vector<std::uint8_t> packed_signs(const Rcpp::NumericMatrix& features, int n_threads) {
+  const std::size_t n = features.nrow();
+  const int m = features.ncol();
+  std::vector<std::uint8_t> bits(n * askrff::sign_bytes(m));
+  askrff::run_blocks(askrff::n_blocks(n, askrff::kFeatureBlockRows), n_threads, [&](std::size_t b) {
+    const std::size_t begin = b * askrff::kFeatureBlockRows;
+    askrff::pack_signs(features.begin(), n, m, begin, std::min(n, begin + askrff::kFeatureBlockRows), bits.data());
+  });
+  return bits;
+}
+
+// One side of a product: data through its periodic map, or (for the square
+// wave) packed bits, given or made from the data.
+struct Side {
+  int bits;
+  Rcpp::NumericMatrix data;
+  std::vector<std::uint8_t> signs;
+  std::size_t n;
+  bool square() const { return bits == 1; }
+};
+
+Side make_side(SEXP data, SEXP packed, int bits, const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
+               int n_threads) {
+  Side side{bits, Rcpp::NumericMatrix(), {}, 0};
+  if (!Rf_isNull(packed)) {
+    const Rcpp::RawMatrix raw(packed);
+    side.signs.assign(raw.begin(), raw.end());
+    side.n = raw.ncol();
+    return side;
+  }
+  side.data = Rcpp::NumericMatrix(data);
+  side.n = side.data.nrow();
+  if (side.square()) side.signs = packed_signs(askrff::features(side.data, *periodic_map(omega, dither, 1), n_threads), n_threads);
+  return side;
+}
+
+}  // namespace
+
+// [[Rcpp::export(.cpp_sample_dither)]]
+Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m) {
+  askrff::Stream stream(askrff::seed_from_words(seed_words), kDitherPart, 0);
+  Rcpp::NumericVector out(m);
+  for (double& xi : out) xi = 2.0 * M_PI * stream.uniform();
+  return out;
+}
+
+// F_1..F_k_max of the periodic map with `bits` (0 = cosine).
+// [[Rcpp::export(.cpp_periodic_coefficients)]]
+Rcpp::NumericVector cpp_periodic_coefficients(int bits, int k_max) {
+  const std::vector<double> f = askrff::PeriodicFunction(bits).coefficients(k_max);
+  return Rcpp::NumericVector(f.begin(), f.end());
+}
+
+// [[Rcpp::export(.cpp_periodic_inner_product)]]
+double cpp_periodic_inner_product(int left_bits, int right_bits) {
+  return askrff::inner_product(askrff::PeriodicFunction(left_bits), askrff::PeriodicFunction(right_bits));
+}
+
+// [[Rcpp::export(.cpp_periodic_values)]]
+Rcpp::NumericVector cpp_periodic_values(int bits, Rcpp::NumericVector t) {
+  const askrff::PeriodicFunction f(bits);
+  Rcpp::NumericVector out(t.size());
+  for (R_xlen_t i = 0; i < t.size(); ++i) out[i] = f.from_cosine(std::cos(t[i]));
+  return out;
+}
+
+// [[Rcpp::export(.cpp_rpf_features)]]
+Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither,
+                                     int bits, int n_threads) {
+  return askrff::features(x, *periodic_map(omega, dither, bits), n_threads);
+}
+
+// Bits of +-1 features as an R raw matrix, one column of bytes per point.
+// [[Rcpp::export(.cpp_pack_signs)]]
+Rcpp::RawMatrix cpp_pack_signs(Rcpp::NumericMatrix features, int n_threads) {
+  const std::vector<std::uint8_t> bits = packed_signs(features, n_threads);
+  Rcpp::RawMatrix out(static_cast<int>(askrff::sign_bytes(features.ncol())), features.nrow());
+  std::copy(bits.begin(), bits.end(), out.begin());
+  return out;
+}
+
+// [[Rcpp::export(.cpp_unpack_signs)]]
+Rcpp::NumericMatrix cpp_unpack_signs(Rcpp::RawMatrix bits, int m, double value, int n_threads) {
+  const askrff::SignRows side(bits.begin(), bits.ncol(), m, value);
+  return askrff::features(side, n_threads);
+}
+
+// scale * <z_f(x_i), z_g(y_j)>. x_data or x_packed is NULL (likewise y); a
+// square-wave side is always multiplied from its bits, so data and packed
+// features of the same points give identical results.
+// [[Rcpp::export(.cpp_rpf_gram)]]
+Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y_packed, Rcpp::NumericMatrix omega,
+                                 Rcpp::NumericVector dither, int left_bits, int right_bits, double scale,
+                                 int n_threads) {
+  const int m = omega.ncol();
+  const double value = 1.0 / std::sqrt(static_cast<double>(m));
+  const Side left = make_side(x_data, x_packed, left_bits, omega, dither, n_threads);
+  const Side right = make_side(y_data, y_packed, right_bits, omega, dither, n_threads);
+  if (left.square() && right.square()) {
+    const askrff::SignWords lw(askrff::SignRows(left.signs.data(), left.n, m, value));
+    const askrff::SignWords rw(askrff::SignRows(right.signs.data(), right.n, m, value));
+    Rcpp::NumericMatrix out = askrff::uninitialized_matrix(static_cast<int>(left.n), static_cast<int>(right.n));
+    double* op = out.begin();
+    askrff::run_blocks(askrff::n_blocks(left.n, askrff::kGramBlockRows), n_threads, [&](std::size_t b) {
+      const std::size_t begin = b * askrff::kGramBlockRows;
+      askrff::sign_gram_rows(lw, rw, m, begin, std::min(left.n, begin + askrff::kGramBlockRows), scale / m, op,
+                             left.n);
+    });
+    return out;
+  }
+  if (right.square()) {
+    const Rcpp::NumericMatrix lf = askrff::features(left.data, *periodic_map(omega, dither, left_bits), n_threads);
+    return askrff::gram_by_right_rows(askrff::as_features(lf), askrff::SignRows(right.signs.data(), right.n, m, value),
+                                      scale, n_threads);
+  }
+  const Rcpp::NumericMatrix rf = askrff::features(right.data, *periodic_map(omega, dither, right_bits), n_threads);
+  if (left.square()) {
+    return askrff::gram_by_left_rows(askrff::SignRows(left.signs.data(), left.n, m, value), askrff::as_features(rf),
+                                     scale, n_threads);
+  }
+  const auto left_map = periodic_map(omega, dither, left_bits);
+  return askrff::gram_by_left_rows(askrff::MappedRows(*left_map, left.data.begin(), left.n), askrff::as_features(rf),
+                                   scale, n_threads);
+}

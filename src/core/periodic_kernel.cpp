@@ -1,0 +1,155 @@
+#include "periodic_kernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "gram_blocks.h"
+#include "periodic.h"
+
+namespace askrff {
+
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+// k(t u) along a ray, for the distance s of u: sum_c a_c exp(-t^2 s / (2 sigma_c^2))
+// with s = ||u||^2 (Gaussian mixtures), or exp(-t s / sigma) with s = ||u||_1.
+struct RayFamily {
+  bool l1;
+  std::vector<double> weights, sigmas;
+  double at_zero() const {
+    double sum = 0.0;
+    for (double a : weights) sum += a;
+    return sum;
+  }
+};
+
+// Walks k = 1, 3, 5, ... keeping k(k u) by products (only odd harmonics are
+// nonzero): exp(-(k + 2)^2 a) = exp(-k^2 a) exp(-(4k + 4) a) for each
+// component, so no exp() per term; the rounding grows like k eps.
+class RayWalk {
+ public:
+  RayWalk(const RayFamily& family, double s) : family_(family) {
+    for (std::size_t c = 0; c < family.weights.size(); ++c) {
+      const double a = family.l1 ? s / family.sigmas[c] : s / (2.0 * family.sigmas[c] * family.sigmas[c]);
+      if (family.l1) {
+        term_.push_back(std::exp(-a));
+        step_.push_back(std::exp(-2.0 * a));
+        growth_.push_back(1.0);
+      } else {
+        term_.push_back(std::exp(-a));
+        step_.push_back(std::exp(-8.0 * a));
+        growth_.push_back(std::exp(-8.0 * a));
+      }
+    }
+  }
+  double value() const {
+    double sum = 0.0;
+    for (std::size_t c = 0; c < term_.size(); ++c) sum += family_.weights[c] * term_[c];
+    return sum;
+  }
+  void advance() {
+    for (std::size_t c = 0; c < term_.size(); ++c) {
+      term_[c] *= step_[c];
+      step_[c] *= growth_[c];
+    }
+  }
+
+ private:
+  const RayFamily& family_;
+  std::vector<double> term_, step_, growth_;
+};
+
+class ExpectedPeriodicKernel : public Kernel {
+ public:
+  ExpectedPeriodicKernel(RayFamily family, int left_bits, int right_bits, double tolerance)
+      : family_(std::move(family)), left_(left_bits), right_(right_bits), tolerance_(tolerance) {
+    norm_ = inner_product(left_, right_);
+    // sum_{k > K} |w_k| <= 2 sum_{k > K} (V / 2 pi k)^2 / <f, g> <= tail_ / K.
+    tail_ = 2.0 * PeriodicFunction::kVariation * PeriodicFunction::kVariation / (4.0 * kPi * kPi * norm_);
+    // With a cosine on either side only k = 1 is left (003 eq. 35).
+    k_max_ = left_bits == 0 || right_bits == 0 ? 1 : static_cast<long>(std::ceil(tail_ / tolerance_));
+    const long table = std::min<long>(k_max_, kTable);
+    const std::vector<double> f = left_.coefficients(table), g = right_.coefficients(table);
+    weights_.resize(static_cast<std::size_t>(table));
+    for (long k = 0; k < table; ++k) weights_[k] = 2.0 * f[k] * g[k] / norm_;
+  }
+
+  Measure measure(int) const override {
+    throw std::invalid_argument(
+        "the expected kernel of random periodic features has no sampler; sample the original kernel");
+  }
+
+  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd&, Eigen::Index row_begin,
+                 Eigen::Index row_end, double* out) const override {
+    const Eigen::Index n = x.rows();
+    for (Eigen::Index j = 0; j < y.rows(); ++j) {
+      for (Eigen::Index i = row_begin; i < row_end; ++i) {
+        // Differences coordinate by coordinate: exact zero for equal points,
+        // which the GEMM expansion would turn into rounding noise.
+        double s = 0.0;
+        for (Eigen::Index c = 0; c < x.cols(); ++c) {
+          const double diff = x(i, c) - y(j, c);
+          s += family_.l1 ? std::abs(diff) : diff * diff;
+        }
+        out[i + j * n] = at_distance(s);
+      }
+    }
+  }
+
+ private:
+  static constexpr long kTable = 1 << 16;
+
+  double weight(long k) const {
+    if (k <= static_cast<long>(weights_.size())) return weights_[static_cast<std::size_t>(k - 1)];
+    return 2.0 * left_.coefficient(k) * right_.coefficient(k) / norm_;
+  }
+
+  // The series with every term whose tail bound is above the tolerance: k(t u)
+  // does not increase in t, so after term k the rest is at most
+  // (tail_ / k) k(k u); and past k_max_ it is below the tolerance anyway.
+  double at_distance(double s) const {
+    const double k0 = family_.at_zero();
+    if (s == 0.0) return k0;
+    RayWalk walk(family_, s);
+    double sum = 0.0;
+    for (long k = 1; k <= k_max_; k += 2) {
+      const double value = walk.value();
+      sum += weight(k) * value;
+      if (tail_ / k * value <= tolerance_ * k0) break;
+      walk.advance();
+    }
+    return sum;
+  }
+
+  RayFamily family_;
+  PeriodicFunction left_, right_;
+  double tolerance_, norm_, tail_;
+  long k_max_;
+  std::vector<double> weights_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_expected_periodic_kernel(const KernelSpec& spec) {
+  if (spec.name != "rpf_expected") return nullptr;
+  const std::string base = spec.option("base", "");
+  RayFamily family;
+  if (base == "gaussian" || base == "laplace") {
+    family = RayFamily{base == "laplace", {1.0}, {spec.scalar("sigma")}};
+  } else if (base == "delta_gaussian") {
+    family = RayFamily{false, spec.vector("weights"), spec.vector("sigmas")};
+    for (double a : family.weights) {
+      if (a <= 0) throw std::invalid_argument("random periodic features need positive mixture weights");
+    }
+  } else {
+    throw std::invalid_argument("no expected periodic kernel for base kernel '" + base + "'");
+  }
+  return std::make_unique<ExpectedPeriodicKernel>(std::move(family), static_cast<int>(spec.scalar("left_bits")),
+                                                  static_cast<int>(spec.scalar("right_bits")),
+                                                  spec.scalar("tolerance"));
+}
+
+}  // namespace askrff
