@@ -124,3 +124,54 @@ test_that("indefinite kernels reject bad parameters with clear errors", {
   expect_error(radial_density(gaussian_kernel(1), 2, c(1, -1)), "`radius` must be a numeric vector of finite, nonnegative values")
   expect_error(radial_density(gaussian_kernel(1), 0, 1), "`d` must be a single positive whole number")
 })
+
+test_that("random periodic features reject bad input, naming the argument", {
+  k <- gaussian_kernel(1)
+  x <- fixture_points(4, 2)
+  expect_error(rpf_map(delta_gaussian_kernel(), 2, 10), "`kernel` must be positive definite .* Delta-Gaussian")
+  expect_error(rpf_map(arccos_kernel(1), 2, 10), "`kernel` must be positive definite")
+  expect_error(rpf_map(shift_gaussian_kernel(1, 0.5), 2, 10), "`kernel` must be positive definite")
+  expect_error(rpf_map("gaussian", 2, 10), "`kernel` must be a kernel object")
+  for (bad in list(0, 2.5, NA, "4")) {
+    expect_error(rpf_map(k, bad, 10), "`d` must be a single positive whole number")
+    expect_error(rpf_map(k, 2, bad), "`n_features` must be a single positive whole number")
+  }
+  expect_error(rpf_map(k, 2, 10, seed = -1), "`seed` must be NULL or a single whole number")
+  map <- rpf_map(k, 2, 10, seed = 1)
+  expect_error(rpf_features(rff_map(k, 2, 10, seed = 1), x), "`map` must be a map made by rpf_map\\(\\)")
+  expect_error(rpf_features(map, fixture_points(3, 3)), "`x` must have 2 columns, not 3")
+  expect_error(rpf_features(map, x, "sine"), "`fun` must be \"cos\", \"square\" or a quantizer")
+  expect_error(rpf_features(map, x, 2), "`fun` must be")
+  expect_error(rpf_kernel_matrix(map, x, left = "tri"), "`left` must be")
+  expect_error(rpf_kernel_matrix(map, x, replace(x, 2, NA)), "`y` must not contain NA")
+  expect_error(rpf_kernel_matrix(map, x, n_threads = 0), "`n_threads` must be a single positive whole number")
+  for (bad in list(0, 9, 1.5, NA, "2")) expect_error(rpf_quantizer(bad), "`bits` must be")
+  expect_error(rpf_coefficients("square", 1.5), "`k` must be a vector of whole numbers")
+  expect_error(rpf_coefficients("square", 2e6), "`k` must lie between")
+})
+
+test_that("packed features go only where square waves are, and must match the map", {
+  map <- rpf_map(gaussian_kernel(1), 2, 10, seed = 1)
+  x <- fixture_points(4, 2)
+  packed <- rpf_pack(rpf_features(map, x, "square"))
+  expect_error(rpf_kernel_matrix(map, packed), "`y` is packed one-bit features, which only a square-wave side takes, but `right` is cos")
+  expect_error(rpf_kernel_matrix(map, packed, x, left = rpf_quantizer(2)), "`x` is packed .* `left` is 2-bit quantizer")
+  other <- rpf_map(gaussian_kernel(1), 2, 12, seed = 1)
+  expect_error(rpf_kernel_matrix(other, packed, x), "`x` holds 10 features per point, but the map has 12 frequencies")
+  expect_error(rpf_pack(rpf_features(map, x, "cos")), "`features` must hold square-wave features")
+  expect_error(rpf_pack(x), "`features` must hold square-wave features")
+  expect_error(rpf_pack("bits"), "`features` must be a numeric matrix of square-wave features")
+})
+
+test_that("expected kernels check their arguments and have no measure to sample", {
+  k <- gaussian_kernel(1)
+  for (bad in list(0, 1e-7, 0.5, NA, "1e-3", c(1e-3, 1e-4))) {
+    expect_error(rpf_expected_kernel(k, "square", "square", tolerance = bad), "`tolerance` must be a single number between 1e-6 and 0.1")
+  }
+  expect_error(rpf_expected_kernel(laplace_kernel(1), "square", "saw"), "`right` must be")
+  expect_error(rpf_expected_kernel(poly_sphere_kernel(), "square", "cos"), "`kernel` must be positive definite")
+  expected <- rpf_expected_kernel(k, "square", "square")
+  expect_error(rff_map(expected, 2, 10), "expected kernel of random periodic features, which has no spectral measure")
+  expect_error(spectral_measure(expected, 2), "no spectral measure")
+  expect_error(rpf_map(expected, 2, 10), "`kernel` must be positive definite")
+})

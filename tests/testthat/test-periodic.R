@@ -1,0 +1,217 @@
+# Random periodic features (003, SPEC 6): the maps and their coefficients, the
+# semi-quantized estimator, the distorted kernel, and packed features.
+
+# Spread-out points in d = 5, so kernel values cover (0, 1).
+periodic_points <- function(n, seed) 3 * fixture_points(n, 5, seed = seed)
+
+# Midpoint rule on a fine grid of one period, independent of the package's
+# closed forms. Each jump of a quantizer costs at most h * |jump| / (2 pi) with
+# h = 2 pi / n; the 2 (2^b - 1) jumps of size 2 / (2^b - 1) total 4 h / (2 pi),
+# about 2e-6 for n = 2e6.
+period_grid <- function(n = 2e6) (seq_len(n) - 0.5) * 2 * pi / n
+
+quantizer_in_r <- function(t, bits) {
+  levels <- 2^bits
+  cell <- pmin(floor((cos(t) + 1) * levels / 2), levels - 1)
+  (2 * cell + 1 - levels) / (levels - 1)
+}
+
+test_that("the square wave has 003's coefficients 2/(k pi) (-1)^((k-1)/2)", {
+  k <- -9:9
+  expected <- ifelse(k %% 2 == 1, 2 / (abs(k) * pi) * (-1)^((abs(k) - 1) / 2), 0)
+  expect_equal(rpf_coefficients("square", k), expected, tolerance = 1e-14)
+  expect_equal(rpf_coefficients("cos", -2:2), c(0, 0.5, 0, 0.5, 0))
+})
+
+test_that("quantizer coefficients and inner products match quadrature", {
+  t <- period_grid()
+  for (bits in c(2, 3, 8)) {
+    f <- quantizer_in_r(t, bits)
+    by_quadrature <- vapply(1:9, function(k) mean(f * cos(k * t)), 0)
+    expect_lt(max(abs(rpf_coefficients(rpf_quantizer(bits), 1:9) - by_quadrature)), 2e-6)
+    # the b-bit levels are the cells' own values, as in R
+    expect_equal(asNamespace("askrff")$.cpp_periodic_values(bits, t[1:5000]), f[1:5000])
+  }
+  inner <- asNamespace("askrff")$.cpp_periodic_inner_product
+  q2 <- quantizer_in_r(t, 2)
+  q3 <- quantizer_in_r(t, 3)
+  expect_lt(abs(inner(2L, 3L) - mean(q2 * q3)), 2e-6)
+  expect_equal(inner(1L, 1L), 1)
+  expect_equal(inner(1L, 0L), 2 / pi)
+  expect_equal(inner(0L, 0L), 0.5)
+  # Parseval: <f, f> = sum over k != 0 of F_k^2; the tail past 2e5 is below 1e-5
+  expect_equal(2 * sum(rpf_coefficients(rpf_quantizer(3), 1:2e5)^2), inner(3L, 3L), tolerance = 1e-5)
+})
+
+test_that("features are m^(-1/2) f(Omega'x + xi) for every map", {
+  map <- rpf_map(gaussian_kernel(1.5), d = 5, n_features = 37, seed = 5)
+  x <- periodic_points(9, 1)
+  phase <- sweep(x %*% map$omega, 2, map$dither, "+")
+  scale <- 1 / sqrt(37)
+  expect_equal(rpf_features(map, x, "cos"), cos(phase) * scale, tolerance = 1e-14)
+  expect_identical(rpf_features(map, x, "square"), ifelse(cos(phase) >= 0, scale, -scale))
+  expect_equal(rpf_features(map, x, rpf_quantizer(3)), quantizer_in_r(phase, 3) * scale)
+  expect_true(all(map$dither >= 0 & map$dither < 2 * pi))
+  expect_equal(dim(map$omega), c(5, 37))
+})
+
+test_that("the semi-quantized product is unbiased for the Gaussian and Laplace kernels, both ways", {
+  x <- periodic_points(4, 2)
+  y <- periodic_points(5, 3)
+  for (kernel in list(gaussian_kernel(1.5), laplace_kernel(1.5))) {
+    K <- kernel_matrix(kernel, x, y)
+    for (orientation in list(c("square", "cos"), c("cos", "square"))) {
+      z <- unbiasedness_z(K, function(r) {
+        rpf_kernel_matrix(rpf_map(kernel, 5, 16, seed = r), x, y, orientation[1], orientation[2])
+      }, replicates = 400)
+      expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, orientation[1], orientation[2]))
+    }
+  }
+})
+
+test_that("the dithered cosine product 2 <z_cos, z_cos> is unbiased too", {
+  x <- periodic_points(4, 2)
+  y <- periodic_points(5, 3)
+  kernel <- delta_gaussian_kernel(c(0.5, 1.5), c(1, 3))
+  z <- unbiasedness_z(kernel_matrix(kernel, x, y), function(r) {
+    rpf_kernel_matrix(rpf_map(kernel, 5, 16, seed = r), x, y, "cos", "cos")
+  }, replicates = 400)
+  expect_lt(max(abs(z)), 4.5)
+})
+
+test_that("per-feature variances are pi^2/8 - k^2 (semi-quantized) and 1 + k(2u)/2 - k^2 (cosines)", {
+  # SPEC 6, at u = 0 and at a distance where the two variances cross over.
+  # Over 2000 maps the sample variance has a relative standard error of about
+  # sqrt(2 / 2000) * (kurtosis factor < 2) < 0.07; 0.15 is > 2 SE.
+  kernel <- gaussian_kernel(1.5)
+  x <- matrix(0, 1, 5)
+  y <- rbind(0, c(2, 0, 0, 0, 0))
+  m <- 8
+  draws <- vapply(1:2000, function(r) {
+    map <- rpf_map(kernel, 5, m, seed = r)
+    c(rpf_kernel_matrix(map, x, y, "square", "cos"), rpf_kernel_matrix(map, x, y, "cos", "cos"))
+  }, numeric(4))
+  k <- exp(-c(0, 4) / (2 * 1.5^2))
+  k2 <- exp(-c(0, 16) / (2 * 1.5^2))
+  expect_equal(m * apply(draws[1:2, ], 1, var), pi^2 / 8 - k^2, tolerance = 0.15)
+  expect_equal(m * apply(draws[3:4, ], 1, var), 1 + k2 / 2 - k^2, tolerance = 0.15)
+})
+
+test_that("two square waves concentrate on the distorted kernel, not on k", {
+  kernel <- gaussian_kernel(1.5)
+  x <- periodic_points(4, 2)
+  y <- periodic_points(5, 3)
+  distorted <- kernel_matrix(rpf_expected_kernel(kernel, "square", "square"), x, y)
+  estimate <- function(r) rpf_kernel_matrix(rpf_map(kernel, 5, 16, seed = r), x, y, "square", "square")
+  expect_lt(max(abs(unbiasedness_z(distorted, estimate, 400))), 4.5)
+  expect_gt(max(abs(unbiasedness_z(kernel_matrix(kernel, x, y), estimate, 400))), 10)
+})
+
+test_that("b-bit quantizer pairs have the expected kernel Monte Carlo finds", {
+  x <- periodic_points(3, 4)
+  y <- periodic_points(4, 5)
+  pairs <- list(list(rpf_quantizer(2), rpf_quantizer(2)), list(rpf_quantizer(3), "square"),
+                list(rpf_quantizer(2), "cos"))
+  for (kernel in list(gaussian_kernel(1.5), laplace_kernel(2))) {
+    for (pair in pairs) {
+      expected <- kernel_matrix(rpf_expected_kernel(kernel, pair[[1]], pair[[2]]), x, y)
+      z <- unbiasedness_z(expected, function(r) {
+        rpf_kernel_matrix(rpf_map(kernel, 5, 16, seed = r), x, y, pair[[1]], pair[[2]])
+      }, replicates = 400)
+      expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, format(pair[[1]]$bits)))
+    }
+  }
+})
+
+test_that("the distorted Gaussian kernel is 0.8307 at u/sigma = 1/3 and falls with slope 2 sqrt(2)/pi^1.5 (SPEC 6)", {
+  sigma <- 1.5
+  k_qq <- rpf_expected_kernel(gaussian_kernel(sigma), "square", "square")
+  origin <- matrix(0, 1, 3)
+  at <- function(r) kernel_matrix(k_qq, cbind(r, 0, 0), origin)[, 1]
+  expect_equal(at(sigma / 3), 0.830683637, tolerance = 1e-8)
+  # Independent series in R, (8/pi^2) sum over odd k of exp(-k^2 r^2/(2 sigma^2)) / k^2.
+  odd <- seq(1, 4e5, by = 2)
+  series <- function(r) sum(8 / pi^2 * exp(-odd^2 * r^2 / (2 * sigma^2)) / odd^2)
+  r <- c(1e-3, 0.05, 0.5, 1, 2, 5)
+  expect_equal(at(r), vapply(r, series, 0), tolerance = 1e-6)
+  # Near the origin the slope in u / sigma is 2 sqrt(2) / pi^(3/2) = 0.508;
+  # 003 eq. 16 prints sqrt(2) / pi^(3/2) = 0.254, half of it.
+  slope <- (1 - at(1e-3 * sigma)) / 1e-3
+  expect_equal(slope, 2 * sqrt(2) / pi^1.5, tolerance = 2e-3)
+  expect_gt(abs(slope - sqrt(2) / pi^1.5), 0.2)
+  expect_identical(at(0), 1)
+})
+
+test_that("expected kernels: a cosine side gives k itself; Laplace has a closed-form series", {
+  x <- periodic_points(6, 6)
+  kernel <- laplace_kernel(1.5)
+  expect_equal(kernel_matrix(rpf_expected_kernel(kernel, "square", "cos"), x), kernel_matrix(kernel, x),
+               tolerance = 1e-14)
+  expect_equal(kernel_matrix(rpf_expected_kernel(kernel, "cos", rpf_quantizer(4)), x), kernel_matrix(kernel, x),
+               tolerance = 1e-14)
+  # For L1 distance s: (8/pi^2) sum over odd k of exp(-k s / 1.5) / k^2.
+  s <- as.vector(dist(x, method = "manhattan"))
+  odd <- seq(1, 2e5, by = 2)
+  series <- vapply(s, function(si) sum(8 / pi^2 * exp(-odd * si / 1.5) / odd^2), 0)
+  K_qq <- kernel_matrix(rpf_expected_kernel(kernel, "square", "square"), x)
+  expect_equal(K_qq[lower.tri(K_qq)], series, tolerance = 1e-6)
+  expect_identical(diag(K_qq), rep(1, 6))
+  # A mixture with positive weights keeps k(0) = sum of the weights
+  mixture <- delta_gaussian_kernel(c(0.5, 1.5), c(1, 3))
+  expect_equal(diag(kernel_matrix(rpf_expected_kernel(mixture, "square", "square"), x)), rep(2, 6))
+})
+
+test_that("packed and unpacked square-wave features give identical products", {
+  map <- rpf_map(gaussian_kernel(1.5), d = 5, n_features = 203, seed = 9)
+  x <- periodic_points(70, 7)
+  y <- periodic_points(90, 8)
+  zx <- rpf_features(map, x, "square")
+  zy <- rpf_features(map, y, "square")
+  px <- rpf_pack(zx)
+  py <- rpf_pack(zy)
+  expect_identical(as.matrix(px), zx)
+  expect_identical(dim(px$bits), c(26L, 70L))
+  expect_identical(rpf_kernel_matrix(map, px, y), rpf_kernel_matrix(map, x, y))
+  expect_identical(rpf_kernel_matrix(map, y, px, "cos", "square"), rpf_kernel_matrix(map, y, x, "cos", "square"))
+  expect_identical(rpf_kernel_matrix(map, px, py, "square", "square"),
+                   rpf_kernel_matrix(map, x, y, "square", "square"))
+  expect_identical(rpf_kernel_matrix(map, px, y, "square", rpf_quantizer(3)),
+                   rpf_kernel_matrix(map, x, y, "square", rpf_quantizer(3)))
+  # and they are the products of the feature matrices, up to rounding
+  expect_equal(rpf_kernel_matrix(map, px, y), pi / 2 * zx %*% t(rpf_features(map, y, "cos")), tolerance = 1e-13)
+  expect_equal(rpf_kernel_matrix(map, px, py, "square", "square"), zx %*% t(zy), tolerance = 1e-13)
+  # bit layout: feature f of a point is bit (f - 1) %% 8 of byte (f - 1) %/% 8 + 1
+  bits <- as.integer(rawToBits(px$bits[, 1]))[1:203]
+  expect_identical(bits == 1L, zx[1, ] > 0)
+})
+
+test_that("maps and products are reproducible across threads and saveRDS", {
+  kernel <- laplace_kernel(1)
+  map <- rpf_map(kernel, d = 5, n_features = 300, seed = 11)
+  expect_identical(rpf_map(kernel, 5, 300, seed = 11), map)
+  path <- tempfile(fileext = ".rds")
+  saveRDS(map, path)
+  x <- periodic_points(300, 12)
+  for (pair in list(c("square", "cos"), c("square", "square"), c("cos", "square"), c("cos", "cos"))) {
+    one <- rpf_kernel_matrix(map, x, left = pair[1], right = pair[2], n_threads = 1)
+    expect_identical(rpf_kernel_matrix(readRDS(path), x, left = pair[1], right = pair[2], n_threads = 2), one)
+  }
+  expect_identical(rpf_features(map, x, "square", n_threads = 1), rpf_features(map, x, "square", n_threads = 2))
+  set.seed(3)
+  a <- rpf_map(kernel, 5, 10)
+  set.seed(3)
+  expect_identical(rpf_map(kernel, 5, 10), a)
+})
+
+test_that("row names carry over, and the objects print", {
+  map <- rpf_map(gaussian_kernel(1), d = 2, n_features = 16, seed = 1)
+  x <- matrix(1:6 / 6, 3, dimnames = list(c("a", "b", "c"), NULL))
+  packed <- rpf_pack(rpf_features(map, x, "square"))
+  K <- rpf_kernel_matrix(map, packed, x)
+  expect_identical(dimnames(K), list(c("a", "b", "c"), c("a", "b", "c")))
+  expect_output(print(map), "16 frequencies with dither")
+  expect_output(print(packed), "3 points x 16 one-bit features")
+  expect_output(print(rpf_quantizer(2)), "levels: 4, <f, f> = 0.703704")
+  expect_output(print(rpf_expected_kernel(gaussian_kernel(1), "square", "square")),
+                "expected square x square kernel of the Gaussian kernel")
+})
