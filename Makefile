@@ -32,6 +32,7 @@ docs:
 
 bench: install
 	$(RSCRIPT) bench/features.R
+	$(RSCRIPT) bench/periodic.R
 
 clean:
 	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so src/core/*.o askrff-demo.png

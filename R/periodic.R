@@ -81,6 +81,27 @@ rpf_coefficients <- function(fun, k) {
   out
 }
 
+#' Inner product of two periodic maps
+#'
+#' \eqn{\langle f, g\rangle = \frac{1}{2\pi}\int_0^{2\pi} f(t) g(t)\,dt = \sum_k F_k G_k},
+#' in closed form: the constant [rpf_kernel_matrix()] divides by, so that a
+#' product with a cosine side estimates the kernel without bias. It is
+#' \eqn{1/2} for two cosines, \eqn{2/\pi} for the square wave and the
+#' cosine, and 1 for two square waves.
+#'
+#' @param left,right Periodic maps: `"cos"`, `"square"` or a quantizer from
+#'   [rpf_quantizer()].
+#' @return A single number.
+#' @family random periodic features
+#' @examples
+#' rpf_inner_product("square", "cos")
+#' @export
+rpf_inner_product <- function(left, right) {
+  left <- as_periodic_function(left, "left")
+  right <- as_periodic_function(right, "right")
+  .cpp_periodic_inner_product(left$bits, right$bits)
+}
+
 # The kernels whose k(t u) does not increase in t: what random periodic
 # features and their expected kernels need.
 check_periodic_kernel <- function(kernel) {
@@ -218,7 +239,7 @@ rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_t
   y_side <- periodic_side(y, "y", right, "right", map)
   n_threads <- resolve_threads(n_threads)
   check_output_size(x_side$n, y_side$n, "the approximate kernel matrix")
-  scale <- map$mass / .cpp_periodic_inner_product(left$bits, right$bits)
+  scale <- map$mass / rpf_inner_product(left, right)
   K <- .cpp_rpf_gram(x_side$data, x_side$packed, y_side$data, y_side$packed, map$omega, map$dither,
                      left$bits, right$bits, scale, n_threads)
   if (!is.null(x_side$names) || !is.null(y_side$names)) dimnames(K) <- list(x_side$names, y_side$names)
