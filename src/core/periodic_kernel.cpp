@@ -34,15 +34,10 @@ class RayWalk {
   RayWalk(const RayFamily& family, double s) : family_(family) {
     for (std::size_t c = 0; c < family.weights.size(); ++c) {
       const double a = family.l1 ? s / family.sigmas[c] : s / (2.0 * family.sigmas[c] * family.sigmas[c]);
-      if (family.l1) {
-        term_.push_back(std::exp(-a));
-        step_.push_back(std::exp(-2.0 * a));
-        growth_.push_back(1.0);
-      } else {
-        term_.push_back(std::exp(-a));
-        step_.push_back(std::exp(-8.0 * a));
-        growth_.push_back(std::exp(-8.0 * a));
-      }
+      term_.push_back(std::exp(-a));
+      // exp(-(k + 2) a) = exp(-k a) exp(-2a) for the L1 family.
+      step_.push_back(std::exp((family.l1 ? -2.0 : -8.0) * a));
+      growth_.push_back(family.l1 ? 1.0 : std::exp(-8.0 * a));
     }
   }
   double value() const {
