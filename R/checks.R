@@ -1,9 +1,33 @@
 # Argument validation. Every public function checks its arguments here before
 # any C++ runs; each message names the argument and the rule it broke.
 
-fail <- function(...) stop(sprintf(...), call. = FALSE)
+# Every error askrff raises has the condition class "askrff_error", so
+# scripts can tell the package's refusals from other failures.
+fail <- function(...) {
+  stop(structure(class = c("askrff_error", "error", "condition"),
+                 list(message = sprintf(...), call = NULL)))
+}
 
-is_single_number <- function(x) is.numeric(x) && length(x) == 1L && !is.na(x)
+# The C++ core checks its own invariants and throws; its message reaches the
+# user as an askrff_error. Interrupts are not errors and pass through.
+core <- function(value) {
+  tryCatch(value, error = function(e) {
+    if (inherits(e, "askrff_error")) stop(e)
+    fail("%s", conditionMessage(e))
+  })
+}
+
+# One of a few words: the first is the default when the argument is left as
+# its vector of choices. Unlike match.arg(), the message names the argument.
+check_choice <- function(value, choices, name) {
+  if (identical(value, choices)) return(choices[[1L]])
+  if (!is.character(value) || length(value) != 1L || is.na(value) || !value %in% choices) {
+    fail("`%s` must be one of %s.", name, paste0('"', choices, '"', collapse = ", "))
+  }
+  value
+}
+
+is_single_number <- function(x) is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x)
 
 check_positive_number <- function(x, name) {
   if (!is_single_number(x) || !is.finite(x) || x <= 0) {
@@ -20,13 +44,6 @@ check_count <- function(x, name, max = .Machine$integer.max) {
   as.integer(x)
 }
 
-check_kernel <- function(kernel) {
-  if (!inherits(kernel, "askrff_kernel")) {
-    fail("`kernel` must be a kernel object such as gaussian_kernel(1).")
-  }
-  kernel
-}
-
 # The expected kernels of random periodic features have Gram matrices only.
 check_has_measure <- function(kernel) {
   if (!is.null(kernel$base)) {
@@ -36,14 +53,9 @@ check_has_measure <- function(kernel) {
   kernel
 }
 
-check_map <- function(map) {
-  if (!inherits(map, "askrff_map")) fail("`map` must be a map made by rff_map().")
-  map
-}
-
 # A vector of per-coordinate values, or one value for every coordinate.
 check_coordinates <- function(x, name) {
-  if (!is.numeric(x) || length(x) < 1L || anyNA(x) || any(!is.finite(x))) {
+  if (!is.numeric(x) || is.object(x) || length(x) < 1L || anyNA(x) || any(!is.finite(x))) {
     fail("`%s` must be a numeric vector of finite values (one per coordinate, or a single value for all).", name)
   }
   as.double(x)
@@ -52,6 +64,7 @@ check_coordinates <- function(x, name) {
 # Data: a numeric matrix (or a data frame of numeric columns) with one row per
 # observation, finite values, and `d` columns when `d` is given.
 check_data <- function(x, name, d = NULL) {
+  if (isS4(x) && methods::is(x, "Matrix")) x <- as.matrix(x)
   if (is.data.frame(x)) {
     numeric_columns <- vapply(x, is.numeric, logical(1))
     if (!all(numeric_columns)) {

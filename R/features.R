@@ -30,14 +30,14 @@
 #' dim(z)
 #' @export
 rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
-  check_map(map)
+  map <- validate_map(map)
   x <- check_data(x, "x", map$d)
-  side <- match.arg(side)
+  side <- check_choice(side, c("left", "right"), "side")
   n_threads <- resolve_threads(n_threads)
   check_on_sphere(map$kernel, x, "x")
   check_output_size(nrow(x), n_feature_columns(map), "the feature matrix")
   weights <- side_weights(map, side)
-  .cpp_features(x, map$omega, weights$phase, weights$weight, feature_kind(map), n_threads)
+  core(.cpp_features(x, map$omega, weights$phase, weights$weight, feature_kind(map), n_threads))
 }
 
 #' Approximate kernel matrix from random features
@@ -51,7 +51,7 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' @family maps
 #' @export
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
-  check_map(map)
+  map <- validate_map(map)
   x <- check_data(x, "x", map$d)
   y <- check_data(y, "y", map$d)
   check_on_sphere(map$kernel, x, "x")
@@ -60,7 +60,7 @@ rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
   check_output_size(nrow(x) + n_feature_columns(map), nrow(y), "the approximate kernel matrix")
   left <- side_weights(map, "left")
   right <- side_weights(map, "right")
-  K <- .cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight,
-                        feature_kind(map), n_threads)
+  K <- core(.cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight,
+                        feature_kind(map), n_threads))
   set_point_names(K, x, y)
 }

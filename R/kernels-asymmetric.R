@@ -91,6 +91,11 @@ asymmetric_settings <- function() list(decomposition = c("jordan", "phase"))
 # (times at most sqrt(2)) stay finite in double precision.
 max_skew <- 37
 
+# The largest ||shift|| / sigma: the phases shift'w of the frequencies are
+# N(0, (||shift|| / sigma)^2), and beyond about 1e6 radians cos() of them
+# keeps too few digits for features (and the samplers' laws lose theirs).
+max_shift_ratio <- 1e6
+
 # Rules that need the dimension: vector parameters have length 1 or d, and
 # the Sinh and Cosh masses must not overflow.
 check_kernel_dimension <- function(kernel, d) {
@@ -101,10 +106,18 @@ check_kernel_dimension <- function(kernel, d) {
            name, kernel$label, n, d)
     }
   }
+  shift <- kernel$params$shift
+  if (!is.null(shift)) {
+    ratio <- sqrt(sum((rep_len(shift, d) / kernel$params$sigma)^2))
+    if (!is.finite(ratio) || ratio > max_shift_ratio) {
+      fail("||shift|| / sigma is %s in dimension %d; it must be at most 1e6, beyond which the phases shift'w of the frequencies lose all precision.",
+           format(ratio, digits = 4), d)
+    }
+  }
   beta <- kernel$params$beta
   if (!is.null(beta)) {
-    skew <- kernel$params$sigma * sqrt(sum(rep_len(beta, d)^2))
-    if (skew > max_skew) {
+    skew <- sqrt(sum((kernel$params$sigma * rep_len(beta, d))^2))
+    if (!is.finite(skew) || skew > max_skew) {
       fail("sigma * ||beta|| is %s in dimension %d; it must be at most %d, or the total mass exp(sigma^2 ||beta||^2 / 2) overflows.",
            format(skew, digits = 4), d, max_skew)
     }

@@ -5,7 +5,7 @@
 # `...`, each with its choices, the default first.
 new_kernel <- function(name, params, label, formula, setting_choices = list()) {
   structure(list(name = name, params = params, label = label, formula = formula,
-                 setting_choices = setting_choices),
+                 setting_choices = setting_choices, format_version = format_version),
             class = c(paste0(name, "_kernel"), "askrff_kernel"))
 }
 
@@ -66,6 +66,7 @@ format_parameter <- function(value) {
 
 #' @export
 print.askrff_kernel <- function(x, ...) {
+  x <- validate_kernel(x, "x")
   cat("<askrff kernel> ", kernel_label(x), "\n  k(x, y) = ", x$formula, "\n", sep = "")
   invisible(x)
 }
@@ -91,7 +92,7 @@ print.askrff_kernel <- function(x, ...) {
 #' kernel_matrix(gaussian_kernel(1), x)
 #' @export
 kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
-  check_kernel(kernel)
+  kernel <- validate_kernel(kernel)
   x <- check_data(x, "x")
   y <- check_data(y, "y", ncol(x))
   check_kernel_dimension(kernel, ncol(x))
@@ -99,7 +100,7 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   check_on_sphere(kernel, y, "y")
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), nrow(y), "the kernel matrix")
-  K <- .cpp_kernel_matrix(kernel, x, y, n_threads)
+  K <- core(.cpp_kernel_matrix(kernel, x, y, n_threads))
   set_point_names(K, x, y)
 }
 

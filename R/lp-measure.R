@@ -18,8 +18,8 @@ lp_radial_measure <- function(kernel, d, tolerance, z_max) {
   if (!is.null(lp_cache[[key]])) return(lp_cache[[key]])
   radius <- seq(0, lp_radius_max(d), length.out = lp_grid$n_radius)
   z <- seq(0, z_max, length.out = lp_grid$n_distance)
-  A <- .cpp_omega_matrix(d, z, radius)
-  target <- .cpp_lp_target(kernel, z)
+  A <- core(.cpp_omega_matrix(d, z, radius))
+  target <- core(.cpp_lp_target(kernel, z))
   n <- length(radius)
   # c = c_plus - c_minus with both nonnegative: minimise sum(c_plus + c_minus).
   solution <- lpSolve::lp("min", rep(1, 2L * n), rbind(cbind(A, -A), cbind(A, -A)),
@@ -46,8 +46,8 @@ lp_radial_measure <- function(kernel, d, tolerance, z_max) {
 lp_bias_bound <- function(kernel, d, lp) {
   z <- seq(0, lp$z_max, length.out = lp_grid$n_check)
   h <- z[2L] - z[1L]
-  target <- .cpp_lp_target(kernel, z)
-  error <- .cpp_omega_matrix(d, z, lp$radius) %*% lp$weight - target
+  target <- core(.cpp_lp_target(kernel, z))
+  error <- core(.cpp_omega_matrix(d, z, lp$radius)) %*% lp$weight - target
   target_curvature <- max(abs(diff(target, differences = 2L))) / h^2
   atom_curvature <- sum(abs(lp$weight) * lp$radius^2) / d
   max(abs(error)) + h^2 / 8 * (atom_curvature + target_curvature)

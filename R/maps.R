@@ -63,24 +63,24 @@
 #' relative_error(kernel_matrix(gaussian_kernel(1), x), rff_kernel_matrix(map, x))
 #' @export
 rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ..., seed = NULL) {
-  check_has_measure(check_kernel(kernel))
+  kernel <- check_has_measure(validate_kernel(kernel))
   d <- check_count(d, "d")
   n_features <- check_count(n_features, "n_features")
-  method <- match.arg(method)
+  method <- check_choice(method, c("iid", "orthogonal"), "method")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
   seed_words <- resolve_seed(seed)
   spec <- kernel_with_settings(kernel, settings, d)
-  parts <- .cpp_measure_parts(spec, d)
+  parts <- core(.cpp_measure_parts(spec, d))
   if (method == "orthogonal" && !all(parts$orthogonal)) {
     fail("`method = \"orthogonal\"` needs a spectral measure that supports it; the %s (a product of Cauchy laws) does not. Use `method = \"iid\"`.",
          kernel_label(kernel))
   }
   check_output_size(d, as.double(n_features) * nrow(parts), "the frequency matrix")
-  sampled <- .cpp_sample_frequencies(spec, d, n_features, method, seed_words)
+  sampled <- core(.cpp_sample_frequencies(spec, d, n_features, method, seed_words))
   structure(list(kernel = kernel, d = d, method = method, n_features = n_features, settings = settings,
                  seed = seed_words, parts = parts, omega = sampled$omega, part = sampled$part,
-                 phase = sampled$phase, bias_bound = spec$lp$bias_bound),
+                 phase = sampled$phase, bias_bound = spec$lp$bias_bound, format_version = format_version),
             class = "askrff_map")
 }
 
@@ -104,10 +104,11 @@ n_frequencies <- function(map) ncol(map$omega)
 # step, ReLU and NTK features of the dot-product kernels on the sphere.
 feature_kind <- function(map) map$parts$features[1L]
 
-n_feature_columns <- function(map) .cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map))
+n_feature_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map)))
 
 #' @export
 print.askrff_map <- function(x, ...) {
+  x <- validate_map(x, "x")
   cat("<askrff map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   if (length(x$settings) > 0L) {
     cat("  settings: ", paste(names(x$settings), unlist(x$settings), sep = " = ", collapse = ", "), "\n", sep = "")
@@ -124,6 +125,7 @@ print.askrff_map <- function(x, ...) {
 
 #' @export
 summary.askrff_map <- function(object, ...) {
+  object <- validate_map(object, "object")
   radius <- sqrt(colSums(object$omega^2))
   per_part <- data.frame(
     part = object$parts$part,

@@ -16,7 +16,7 @@
 #' total_masses(rff_map(shift_gaussian_kernel(2, 0.5), d = 4, n_features = 10, seed = 1))
 #' @export
 total_masses <- function(map) {
-  check_map(map)
+  map <- validate_map(map)
   stats::setNames(map$parts$mass, map$parts$part)
 }
 
@@ -56,7 +56,7 @@ total_masses <- function(map) {
 #' rbind(exact = total_masses(map), estimated = total_masses(estimate_total_masses(map, x)))
 #' @export
 estimate_total_masses <- function(map, x_subset, n_threads = NULL) {
-  check_map(map)
+  map <- validate_map(map)
   x <- check_data(x_subset, "x_subset", map$d)
   if (nrow(x) < 2L) fail("`x_subset` must have at least 2 rows.")
   n_threads <- resolve_threads(n_threads)
@@ -80,8 +80,8 @@ unit_mass_gram <- function(map, p, x, n_threads) {
   columns <- map$part == p
   n <- sum(columns)
   unit <- rep(sqrt(1 / n), n)
-  .cpp_approx_gram(x, x, map$omega[, columns, drop = FALSE], map$phase[columns], unit,
-                   rep(map$parts$right_phase[p], n), unit, feature_kind(map), n_threads)
+  core(.cpp_approx_gram(x, x, map$omega[, columns, drop = FALSE], map$phase[columns], unit,
+                   rep(map$parts$right_phase[p], n), unit, feature_kind(map), n_threads))
 }
 
 # min ||b - A xi||^2 over xi >= 0, with constraint' xi = target when a

@@ -37,13 +37,14 @@
 #' spectral_measure(shift_gaussian_kernel(2, 2 / 16), d = 16)
 #' @export
 spectral_measure <- function(kernel, d, ...) {
-  check_has_measure(check_kernel(kernel))
+  kernel <- check_has_measure(validate_kernel(kernel))
   d <- check_count(d, "d")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
   spec <- kernel_with_settings(kernel, settings, d)
-  parts <- .cpp_measure_parts(spec, d)
-  structure(list(kernel = kernel, d = d, settings = settings, parts = parts, lp = spec$lp),
+  parts <- core(.cpp_measure_parts(spec, d))
+  structure(list(kernel = kernel, d = d, settings = settings, parts = parts, lp = spec$lp,
+                 format_version = format_version),
             class = "askrff_measure")
 }
 
@@ -60,6 +61,7 @@ bias_bound_line <- function(bound, z_max) {
 
 #' @export
 print.askrff_measure <- function(x, ...) {
+  x <- validate_measure(x, "x")
   cat("<askrff spectral measure> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   parts <- x$parts
   shown <- data.frame(part = parts$part, mass = vapply(parts$mass, format, "", digits = 7),
@@ -105,7 +107,8 @@ print.askrff_measure <- function(x, ...) {
 #' plot(spectral_measure(poly_sphere_kernel(2, 1), d = 16))
 #' @export
 plot.askrff_measure <- function(x, n_points = 400, ...) {
-  n_points <- check_count(n_points, "n_points")
+  x <- validate_measure(x, "x")
+  n_points <- check_count(n_points, "n_points", max = 1e6)
   parts <- x$parts
   spec <- kernel_with_settings(x$kernel, x$settings, x$d)
   title <- sprintf("%s, d = %d", kernel_label(x$kernel), x$d)
@@ -127,7 +130,7 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
 part_curves <- function(x, spec, grid) {
   parts <- x$parts
   vapply(seq_len(nrow(parts)), function(p) {
-    sign(parts$coefficient[p]) * parts$mass[p] * .cpp_part_density(spec, x$d, p, grid)
+    sign(parts$coefficient[p]) * parts$mass[p] * core(.cpp_part_density(spec, x$d, p, grid))
   }, numeric(length(grid)))
 }
 
@@ -157,7 +160,7 @@ plot_lp_measure <- function(x, spec, n_points, title, ...) {
 # on a doubling grid on both sides so no scale has to be known in advance.
 density_extent <- function(spec, d, p) {
   at <- 2^seq(-12, 24, by = 0.25)
-  values <- pmax(.cpp_part_density(spec, d, p, at), .cpp_part_density(spec, d, p, -at))
+  values <- pmax(core(.cpp_part_density(spec, d, p, at)), core(.cpp_part_density(spec, d, p, -at)))
   above <- which(values > 1e-3 * max(values))
   at[max(above)]
 }
@@ -188,16 +191,16 @@ density_extent <- function(spec, d, p) {
 #' radial_density(delta_gaussian_kernel(), d = 4, r)
 #' @export
 radial_density <- function(kernel, d, radius) {
-  check_kernel(kernel)
+  kernel <- validate_kernel(kernel)
   d <- check_count(d, "d")
-  if (!is.numeric(radius) || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
+  if (!is.numeric(radius) || is.object(radius) || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
     fail("`radius` must be a numeric vector of finite, nonnegative values.")
   }
   if (!kernel$name %in% radial_kernels) {
     fail("The %s has no rotation-invariant spectral measure, so no radial density.", kernel_label(kernel))
   }
   check_kernel_dimension(kernel, d)
-  .cpp_radial_density(kernel, d, as.double(radius))
+  core(.cpp_radial_density(kernel, d, as.double(radius)))
 }
 
 radial_kernels <- c("gaussian", "delta_gaussian", "poly_sphere", "arccos", "ntk")

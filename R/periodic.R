@@ -33,12 +33,12 @@ rpf_quantizer <- function(bits) {
 
 periodic_function <- function(bits) {
   name <- if (bits == 0L) "cos" else if (bits == 1L) "square" else sprintf("%d-bit quantizer", bits)
-  structure(list(bits = bits, name = name), class = "rpf_function")
+  structure(list(bits = bits, name = name, format_version = format_version), class = "rpf_function")
 }
 
 # "cos", "square" or an rpf_function.
 as_periodic_function <- function(fun, name) {
-  if (inherits(fun, "rpf_function")) return(fun)
+  if (inherits(fun, "rpf_function")) return(validate_periodic_function(fun, name))
   if (is.character(fun) && length(fun) == 1L && !is.na(fun) && fun %in% c("cos", "square")) {
     return(periodic_function(if (fun == "cos") 0L else 1L))
   }
@@ -47,10 +47,11 @@ as_periodic_function <- function(fun, name) {
 
 #' @export
 print.rpf_function <- function(x, ...) {
+  x <- validate_periodic_function(x, "x")
   levels <- if (x$bits == 0L) "continuous" else format(2^x$bits)
   cat("<askrff periodic map> ", x$name, "\n", sep = "")
-  cat("  levels: ", levels, ", <f, f> = ", format(.cpp_periodic_inner_product(x$bits, x$bits), digits = 6),
-      ", F_1 = ", format(.cpp_periodic_coefficients(x$bits, 1L), digits = 6), "\n", sep = "")
+  cat("  levels: ", levels, ", <f, f> = ", format(core(.cpp_periodic_inner_product(x$bits, x$bits)), digits = 6),
+      ", F_1 = ", format(core(.cpp_periodic_coefficients(x$bits, 1L)), digits = 6), "\n", sep = "")
   invisible(x)
 }
 
@@ -71,11 +72,11 @@ print.rpf_function <- function(x, ...) {
 #' @export
 rpf_coefficients <- function(fun, k) {
   fun <- as_periodic_function(fun, "fun")
-  if (!is.numeric(k) || length(k) < 1L || anyNA(k) || any(!is.finite(k)) || any(k != round(k))) {
+  if (!is.numeric(k) || is.object(k) || length(k) < 1L || anyNA(k) || any(!is.finite(k)) || any(k != round(k))) {
     fail("`k` must be a vector of whole numbers.")
   }
   if (max(abs(k)) > 1e6) fail("`k` must lie between -1e6 and 1e6.")
-  table <- .cpp_periodic_coefficients(fun$bits, max(1L, as.integer(max(abs(k)))))
+  table <- core(.cpp_periodic_coefficients(fun$bits, max(1L, as.integer(max(abs(k))))))
   out <- numeric(length(k))
   out[k != 0] <- table[abs(k[k != 0])]
   out
@@ -99,13 +100,12 @@ rpf_coefficients <- function(fun, k) {
 rpf_inner_product <- function(left, right) {
   left <- as_periodic_function(left, "left")
   right <- as_periodic_function(right, "right")
-  .cpp_periodic_inner_product(left$bits, right$bits)
+  core(.cpp_periodic_inner_product(left$bits, right$bits))
 }
 
 # The kernels whose k(t u) does not increase in t: what random periodic
 # features and their expected kernels need.
 check_periodic_kernel <- function(kernel) {
-  check_kernel(kernel)
   positive <- kernel$name %in% c("gaussian", "laplace") ||
     (kernel$name == "delta_gaussian" && all(kernel$params$weights > 0))
   if (!positive) {
@@ -113,6 +113,11 @@ check_periodic_kernel <- function(kernel) {
          kernel_label(kernel))
   }
   kernel
+}
+
+# k(0), the total mass of a periodic kernel's (positive) spectral measure.
+periodic_kernel_mass <- function(kernel) {
+  if (kernel$name == "delta_gaussian") sum(kernel$params$weights) else 1
 }
 
 #' Sample a random periodic feature map
@@ -142,26 +147,23 @@ check_periodic_kernel <- function(kernel) {
 #' max(abs(rpf_kernel_matrix(map, x, left = "square", right = "cos") - K))
 #' @export
 rpf_map <- function(kernel, d, n_features, seed = NULL) {
-  check_periodic_kernel(kernel)
+  kernel <- check_periodic_kernel(validate_kernel(kernel))
   d <- check_count(d, "d")
   n_features <- check_count(n_features, "n_features")
   seed_words <- resolve_seed(seed)
   check_output_size(d, n_features, "the frequency matrix")
   spec <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
-  parts <- .cpp_measure_parts(spec, d)
-  sampled <- .cpp_sample_frequencies(spec, d, n_features, "iid", seed_words)
+  parts <- core(.cpp_measure_parts(spec, d))
+  sampled <- core(.cpp_sample_frequencies(spec, d, n_features, "iid", seed_words))
   structure(list(kernel = kernel, d = d, n_features = n_features, seed = seed_words, mass = parts$mass,
-                 omega = sampled$omega, dither = .cpp_sample_dither(seed_words, n_features)),
+                 omega = sampled$omega, dither = core(.cpp_sample_dither(seed_words, n_features)),
+                 format_version = format_version),
             class = "rpf_map")
-}
-
-check_rpf_map <- function(map) {
-  if (!inherits(map, "rpf_map")) fail("`map` must be a map made by rpf_map().")
-  map
 }
 
 #' @export
 print.rpf_map <- function(x, ...) {
+  x <- validate_rpf_map(x, "x")
   cat("<askrff random periodic map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   cat("  ", format_count(x$n_features), " frequencies with dither U[0, 2 pi); total mass ",
       format(x$mass, digits = 6), "\n", sep = "")
@@ -190,12 +192,12 @@ print.rpf_map <- function(x, ...) {
 #' rpf_features(map, matrix(rnorm(4), 2), "square")
 #' @export
 rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
-  check_rpf_map(map)
+  map <- validate_rpf_map(map)
   x <- check_data(x, "x", map$d)
   fun <- as_periodic_function(fun, "fun")
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), map$n_features, "the feature matrix")
-  z <- .cpp_rpf_features(x, map$omega, map$dither, fun$bits, n_threads)
+  z <- core(.cpp_rpf_features(x, map$omega, map$dither, fun$bits, n_threads))
   if (!is.null(rownames(x))) rownames(z) <- rownames(x)
   z
 }
@@ -232,7 +234,7 @@ rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
 #' max(abs(K_hat - kernel_matrix(laplace_kernel(1.5), x)))
 #' @export
 rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_threads = NULL) {
-  check_rpf_map(map)
+  map <- validate_rpf_map(map)
   left <- as_periodic_function(left, "left")
   right <- as_periodic_function(right, "right")
   x_side <- periodic_side(x, "x", left, "left", map)
@@ -240,8 +242,8 @@ rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_t
   n_threads <- resolve_threads(n_threads)
   check_output_size(x_side$n, y_side$n, "the approximate kernel matrix")
   scale <- map$mass / rpf_inner_product(left, right)
-  K <- .cpp_rpf_gram(x_side$data, x_side$packed, y_side$data, y_side$packed, map$omega, map$dither,
-                     left$bits, right$bits, scale, n_threads)
+  K <- core(.cpp_rpf_gram(x_side$data, x_side$packed, y_side$data, y_side$packed, map$omega, map$dither,
+                     left$bits, right$bits, scale, n_threads))
   if (!is.null(x_side$names) || !is.null(y_side$names)) dimnames(K) <- list(x_side$names, y_side$names)
   K
 }
@@ -249,6 +251,7 @@ rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_t
 # Data, or packed bits on a square-wave side, as the C++ product reads them.
 periodic_side <- function(points, name, fun, fun_name, map) {
   if (inherits(points, "rpf_packed")) {
+    points <- validate_packed(points, name)
     if (fun$bits != 1L) {
       fail("`%s` is packed one-bit features, which only a square-wave side takes, but `%s` is %s.",
            name, fun_name, fun$name)
@@ -286,7 +289,7 @@ periodic_side <- function(points, name, fun, fun_name, map) {
 #' identical(as.matrix(packed), z)
 #' @export
 rpf_pack <- function(features, n_threads = NULL) {
-  if (!is.matrix(features) || !is.double(features) || nrow(features) < 1L || ncol(features) < 1L) {
+  if (!is.matrix(features) || !is.double(features) || is.object(features) || nrow(features) < 1L || ncol(features) < 1L) {
     fail("`features` must be a numeric matrix of square-wave features from rpf_features(map, x, \"square\").")
   }
   value <- 1 / sqrt(ncol(features))
@@ -294,13 +297,14 @@ rpf_pack <- function(features, n_threads = NULL) {
     fail("`features` must hold square-wave features: every entry +-1/sqrt(ncol(features)), as rpf_features(map, x, \"square\") gives.")
   }
   n_threads <- resolve_threads(n_threads)
-  structure(list(bits = .cpp_pack_signs(features, n_threads), n_features = ncol(features),
-                 names = rownames(features)),
+  structure(list(bits = core(.cpp_pack_signs(features, n_threads)), n_features = ncol(features),
+                 names = rownames(features), format_version = format_version),
             class = "rpf_packed")
 }
 
 #' @export
 print.rpf_packed <- function(x, ...) {
+  x <- validate_packed(x, "x")
   n <- ncol(x$bits)
   cat("<askrff packed square-wave features> ", format_count(n), " points x ", format_count(x$n_features),
       " one-bit features\n", sep = "")
@@ -311,7 +315,9 @@ print.rpf_packed <- function(x, ...) {
 
 #' @export
 as.matrix.rpf_packed <- function(x, ...) {
-  z <- .cpp_unpack_signs(x$bits, x$n_features, 1 / sqrt(x$n_features), resolve_threads(NULL))
+  x <- validate_packed(x, "x")
+  check_output_size(ncol(x$bits), x$n_features, "the unpacked features")
+  z <- core(.cpp_unpack_signs(x$bits, x$n_features, 1 / sqrt(x$n_features), resolve_threads(NULL)))
   if (!is.null(x$names)) rownames(z) <- x$names
   z
 }
@@ -350,7 +356,7 @@ as.matrix.rpf_packed <- function(x, ...) {
 #'       distorted = kernel_matrix(k_qq, u, matrix(0, 1, 2)))
 #' @export
 rpf_expected_kernel <- function(kernel, left = "square", right = "cos", tolerance = 1e-6) {
-  check_periodic_kernel(kernel)
+  kernel <- check_periodic_kernel(validate_kernel(kernel))
   left <- as_periodic_function(left, "left")
   right <- as_periodic_function(right, "right")
   if (!is_single_number(tolerance) || !is.finite(tolerance) || tolerance < 1e-6 || tolerance > 0.1) {

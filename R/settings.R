@@ -3,10 +3,10 @@
 
 # NULL means getOption("askrff.threads"), else RcppParallel's default.
 resolve_threads <- function(n_threads) {
-  if (is.null(n_threads)) {
-    n_threads <- getOption("askrff.threads", RcppParallel::defaultNumThreads())
-  }
-  check_count(n_threads, "n_threads", max = 1024)
+  if (!is.null(n_threads)) return(check_count(n_threads, "n_threads", max = 1024))
+  option <- getOption("askrff.threads")
+  if (is.null(option)) return(as.integer(RcppParallel::defaultNumThreads()))
+  check_count(option, "options(askrff.threads)", max = 1024)
 }
 
 # The core's 64-bit seed as two 32-bit words. NULL draws them from R's RNG, so

@@ -3,6 +3,7 @@
 #include <Rcpp.h>
 
 #include <cstdint>
+#include <stdexcept>
 
 #include "core/kernels.h"
 
@@ -39,6 +40,9 @@ inline KernelSpec kernel_spec(const Rcpp::List& kernel) {
 
 // Two 32-bit words drawn in R (from its RNG or from `seed`) make the 64-bit seed.
 inline std::uint64_t seed_from_words(const Rcpp::NumericVector& words) {
+  if (words.size() != 2 || !(words[0] >= 0 && words[0] < 4294967296.0) || !(words[1] >= 0 && words[1] < 4294967296.0)) {
+    throw std::invalid_argument("a seed is two whole numbers in [0, 2^32)");
+  }
   return (static_cast<std::uint64_t>(words[0]) << 32) | static_cast<std::uint64_t>(words[1]);
 }
 

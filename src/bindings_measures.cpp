@@ -2,6 +2,8 @@
 #include <Rcpp.h>
 
 #include "adapters.h"
+#include "guards.h"
+#include "parallel.h"
 #include "core/profiled_gaussian.h"
 #include "core/sampling.h"
 #include "core/special_functions.h"
@@ -9,6 +11,7 @@
 
 // [[Rcpp::export(.cpp_measure_parts)]]
 Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
+  askrff::require(d >= 1, "d must be at least 1");
   const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
   const R_xlen_t n = static_cast<R_xlen_t>(measure.size());
   Rcpp::CharacterVector name(n), density_variable(n), features(n);
@@ -36,6 +39,7 @@ Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
 
 // [[Rcpp::export(.cpp_part_density)]]
 Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::NumericVector at) {
+  askrff::require(d >= 1, "d must be at least 1");
   const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
   const askrff::PartSampler& law = *measure.at(static_cast<std::size_t>(part - 1)).sampler;
   Rcpp::NumericVector out(at.size());
@@ -48,22 +52,27 @@ Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::N
 // [[Rcpp::export(.cpp_sample_frequencies)]]
 Rcpp::List cpp_sample_frequencies(Rcpp::List kernel, int d, int n_features, std::string method,
                                   Rcpp::NumericVector seed_words) {
+  askrff::require(d >= 1 && n_features >= 1, "sampling needs d >= 1 and n_features >= 1");
+  askrff::require(method == "iid" || method == "orthogonal", "method must be \"iid\" or \"orthogonal\"");
+  askrff::require(seed_words.size() == 2, "a seed is two 32-bit words");
   const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
   const askrff::Method how = method == "orthogonal" ? askrff::Method::orthogonal : askrff::Method::iid;
   const std::uint64_t seed = askrff::seed_from_words(seed_words);
   const int n_parts = static_cast<int>(measure.size());
-  Rcpp::NumericMatrix omega(d, n_features * n_parts);
-  Rcpp::IntegerVector part(n_features * n_parts);
-  Rcpp::NumericVector phase(n_features * n_parts);
+  const int n_total = askrff::require_int(static_cast<double>(n_features) * n_parts, "the number of frequencies");
+  Rcpp::NumericMatrix omega(d, n_total);
+  Rcpp::IntegerVector part(n_total);
+  Rcpp::NumericVector phase(n_total);
+  askrff::InterruptPoll poll;
   for (int p = 0; p < n_parts; ++p) {
-    const Eigen::MatrixXd sampled =
-        askrff::sample_frequencies(*measure[p].sampler, d, n_features, how, seed, p);
-    std::copy(sampled.data(), sampled.data() + sampled.size(),
-              omega.begin() + static_cast<R_xlen_t>(p) * n_features * d);
-    std::fill(part.begin() + p * n_features, part.begin() + (p + 1) * n_features, p + 1);
+    double* sampled = omega.begin() + static_cast<R_xlen_t>(p) * n_features * d;
+    askrff::sample_frequencies(*measure[p].sampler, d, n_features, how, seed, p, sampled, std::ref(poll));
+    std::fill(part.begin() + static_cast<R_xlen_t>(p) * n_features,
+              part.begin() + static_cast<R_xlen_t>(p + 1) * n_features, p + 1);
     if (measure[p].left_phase) {
       for (int j = 0; j < n_features; ++j) {
-        phase[p * n_features + j] = measure[p].left_phase(sampled.col(j).data());
+        phase[static_cast<R_xlen_t>(p) * n_features + j] =
+            measure[p].left_phase(sampled + static_cast<R_xlen_t>(j) * d);
       }
     }
   }
@@ -79,7 +88,9 @@ double cpp_profile_mean(std::string profile, double s, double amplitude, std::st
       {"one", askrff::Profile::one}, {"cos_pos", askrff::Profile::cos_pos},
       {"cos_neg", askrff::Profile::cos_neg}, {"sin_pos", askrff::Profile::sin_pos},
       {"sinh_modulus", askrff::Profile::sinh_modulus}};
-  const askrff::Profile p = profiles.at(profile);
+  const auto found = profiles.find(profile);
+  askrff::require(found != profiles.end() && s >= 0, "unknown profile or negative s");
+  const askrff::Profile p = found->second;
   if (route == "series") return askrff::profile_mean_series(p, s);
   if (route == "quadrature") return askrff::profile_mean_quadrature(p, s, amplitude);
   return askrff::profile_mean(p, s, amplitude);
@@ -88,6 +99,7 @@ double cpp_profile_mean(std::string profile, double s, double amplitude, std::st
 // The signed radial density S_{d-1} r^{d-1} mu(r) of a rotation-invariant measure.
 // [[Rcpp::export(.cpp_radial_density)]]
 Rcpp::NumericVector cpp_radial_density(Rcpp::List kernel, int d, Rcpp::NumericVector radius) {
+  askrff::require(d >= 1, "d must be at least 1");
   const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
   Rcpp::NumericVector out(radius.size());
   for (R_xlen_t i = 0; i < radius.size(); ++i) out[i] = k->radial_density(d, radius[i]);
@@ -108,6 +120,7 @@ Rcpp::NumericVector cpp_lp_target(Rcpp::List kernel, Rcpp::NumericVector z) {
 // Omega_d(r_j z_i) for every pair: the columns of the linear program.
 // [[Rcpp::export(.cpp_omega_matrix)]]
 Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::NumericVector radius) {
+  askrff::require(d >= 1, "d must be at least 1");
   Rcpp::NumericMatrix out(z.size(), radius.size());
   for (R_xlen_t j = 0; j < radius.size(); ++j)
     for (R_xlen_t i = 0; i < z.size(); ++i) out(i, j) = askrff::omega_d(d, z[i] * radius[j]);

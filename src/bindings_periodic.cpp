@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "adapters.h"
+#include "guards.h"
 #include "blocked_jobs.h"
 #include "core/periodic.h"
 #include "core/random.h"
@@ -17,6 +18,8 @@ constexpr std::uint64_t kDitherPart = std::numeric_limits<std::uint32_t>::max();
 
 std::unique_ptr<askrff::FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
                                                  int bits) {
+  askrff::require(omega.nrow() >= 1 && omega.ncol() >= 1, "a periodic map needs at least one frequency");
+  askrff::require_length(dither.size(), omega.ncol(), "dither");
   return askrff::make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), bits);
 }
 
@@ -46,12 +49,17 @@ Side make_side(SEXP data, SEXP packed, int bits, const Rcpp::NumericMatrix& omeg
                int n_threads) {
   Side side{bits, Rcpp::NumericMatrix(), {}, 0};
   if (!Rf_isNull(packed)) {
+    askrff::require(bits == 1 && TYPEOF(packed) == RAWSXP && Rf_isMatrix(packed), "packed bits must be a raw matrix on a square-wave side");
     const Rcpp::RawMatrix raw(packed);
+    askrff::require(static_cast<std::size_t>(raw.nrow()) == askrff::sign_bytes(omega.ncol()) && raw.ncol() >= 1,
+                    "packed bits must have ceiling(m / 8) rows, one column per point");
     side.signs.assign(raw.begin(), raw.end());
     side.n = raw.ncol();
     return side;
   }
+  askrff::require(TYPEOF(data) == REALSXP && Rf_isMatrix(data), "data must be a numeric matrix");
   side.data = Rcpp::NumericMatrix(data);
+  askrff::require_data(side.data, omega.nrow(), "data");
   side.n = side.data.nrow();
   if (side.square()) side.signs = packed_signs(askrff::features(side.data, *periodic_map(omega, dither, 1), n_threads), n_threads);
   return side;
@@ -61,6 +69,7 @@ Side make_side(SEXP data, SEXP packed, int bits, const Rcpp::NumericMatrix& omeg
 
 // [[Rcpp::export(.cpp_sample_dither)]]
 Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m) {
+  askrff::require(m >= 1, "m must be at least 1");
   askrff::Stream stream(askrff::seed_from_words(seed_words), kDitherPart, 0);
   Rcpp::NumericVector out(m);
   for (double& xi : out) xi = 2.0 * M_PI * stream.uniform();
@@ -70,6 +79,7 @@ Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m) {
 // F_1..F_k_max of the periodic map with `bits` (0 = cosine).
 // [[Rcpp::export(.cpp_periodic_coefficients)]]
 Rcpp::NumericVector cpp_periodic_coefficients(int bits, int k_max) {
+  askrff::require(k_max >= 1 && k_max <= 1000000, "k_max must lie in 1..1e6");
   const std::vector<double> f = askrff::PeriodicFunction(bits).coefficients(k_max);
   return Rcpp::NumericVector(f.begin(), f.end());
 }
@@ -90,12 +100,16 @@ Rcpp::NumericVector cpp_periodic_values(int bits, Rcpp::NumericVector t) {
 // [[Rcpp::export(.cpp_rpf_features)]]
 Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither,
                                      int bits, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require_data(x, omega.nrow(), "x");
   return askrff::features(x, *periodic_map(omega, dither, bits), n_threads);
 }
 
 // Bits of +-1 features as an R raw matrix, one column of bytes per point.
 // [[Rcpp::export(.cpp_pack_signs)]]
 Rcpp::RawMatrix cpp_pack_signs(Rcpp::NumericMatrix features, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require(features.nrow() >= 1 && features.ncol() >= 1, "features must have rows and columns");
   const std::vector<std::uint8_t> bits = packed_signs(features, n_threads);
   Rcpp::RawMatrix out(static_cast<int>(askrff::sign_bytes(features.ncol())), features.nrow());
   std::copy(bits.begin(), bits.end(), out.begin());
@@ -104,6 +118,9 @@ Rcpp::RawMatrix cpp_pack_signs(Rcpp::NumericMatrix features, int n_threads) {
 
 // [[Rcpp::export(.cpp_unpack_signs)]]
 Rcpp::NumericMatrix cpp_unpack_signs(Rcpp::RawMatrix bits, int m, double value, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require(m >= 1 && static_cast<std::size_t>(bits.nrow()) == askrff::sign_bytes(m) && bits.ncol() >= 1,
+                  "packed bits must have ceiling(m / 8) rows, one column per point");
   const askrff::SignRows side(bits.begin(), bits.ncol(), m, value);
   return askrff::features(side, n_threads);
 }
@@ -115,6 +132,9 @@ Rcpp::NumericMatrix cpp_unpack_signs(Rcpp::RawMatrix bits, int m, double value, 
 Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y_packed, Rcpp::NumericMatrix omega,
                                  Rcpp::NumericVector dither, int left_bits, int right_bits, double scale,
                                  int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require(omega.nrow() >= 1 && omega.ncol() >= 1 && dither.size() == omega.ncol(),
+                  "the map needs frequencies and one dither per frequency");
   const int m = omega.ncol();
   const double value = 1.0 / std::sqrt(static_cast<double>(m));
   const Side left = make_side(x_data, x_packed, left_bits, omega, dither, n_threads);

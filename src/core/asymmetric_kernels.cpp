@@ -32,7 +32,7 @@ class AsymmetricGaussianKernel : public Kernel {
     // Cosh is A times the Shift measure (SPEC 1.1: k3 = A k1(r = -sigma^2 beta))
     // and Sinh is mu_g (1 + i A sin(a'w)).
     const Eigen::VectorXd a = family_ == Family::shift ? expand(vector_, d) : Eigen::VectorXd(-sigma_ * sigma_ * expand(vector_, d));
-    const double s = a.norm() / sigma_;
+    const double s = a.stableNorm() / sigma_;
     const double amplitude = family_ == Family::shift ? 1.0 : std::exp(0.5 * s * s);
     const auto part = [&](const char* name, Profile profile, double factor, double coefficient, double right_phase) {
       auto law = std::make_shared<LiftedGaussianSampler>(sigma_, a, profile, amplitude);
@@ -61,22 +61,25 @@ class AsymmetricGaussianKernel : public Kernel {
     const Eigen::Index rows = row_end - row_begin;
     const Eigen::VectorXd v = expand(vector_, static_cast<int>(x.cols()));
     const double scale = -0.5 / (sigma_ * sigma_);
+    // exp(-||x - y + r||^2 / (2 sigma^2)) for a shift r.
+    const auto shifted = [&](const Eigen::VectorXd& r) {
+      const Eigen::MatrixXd moved = x.middleRows(row_begin, rows).rowwise() + r.transpose();
+      return Eigen::MatrixXd((squared_distances(moved, y, y_sqnorm) * scale).array().exp());
+    };
     OutputBlock block = output_block(out, x.rows(), row_begin, rows, y.rows());
     if (family_ == Family::shift) {
-      const Eigen::MatrixXd shifted = x.middleRows(row_begin, rows).rowwise() + v.transpose();
-      block = (squared_distances(shifted, y, y_sqnorm) * scale).array().exp().matrix();
+      block = shifted(v);
       return;
     }
-    const auto x_rows = x.middleRows(row_begin, rows);
-    const Eigen::ArrayXXd log_gauss = squared_distances(x_rows, y, y_sqnorm).array() * scale;
-    // beta'(x_i - y_j), combined with the Gaussian factor inside each exp so
-    // that no factor overflows where the product does not.
-    const Eigen::ArrayXXd skew = ((x_rows * v).replicate(1, y.rows()) -
-                                  (y * v).transpose().replicate(rows, 1)).array();
+    // Completing the square, G(D) exp(+-beta'D) = A exp(-||D -+ sigma^2 beta||^2 / (2 sigma^2))
+    // with A = exp(sigma^2 ||beta||^2 / 2) (SPEC 1.1): no factor can overflow
+    // where the kernel does not, whatever the scale of the data.
+    const double amplitude = std::exp(0.5 * sigma_ * sigma_ * v.squaredNorm());
+    const Eigen::VectorXd r = -sigma_ * sigma_ * v;
     if (family_ == Family::cosh) {
-      block = (log_gauss + skew).exp().matrix();
+      block = amplitude * shifted(r);
     } else {
-      block = (log_gauss.exp() + 0.5 * ((log_gauss + skew).exp() - (log_gauss - skew).exp())).matrix();
+      block = shifted(Eigen::VectorXd::Zero(v.size())) + 0.5 * amplitude * (shifted(r) - shifted(-r));
     }
   }
 
@@ -105,7 +108,7 @@ std::unique_ptr<Kernel> make_asymmetric_kernel(const KernelSpec& spec) {
   if (decomposition != "jordan" && decomposition != "phase") {
     throw std::invalid_argument("unknown decomposition '" + decomposition + "'");
   }
-  return std::make_unique<AsymmetricGaussianKernel>(family, spec.scalar("sigma"), spec.vector(vector_name),
+  return std::make_unique<AsymmetricGaussianKernel>(family, spec.positive("sigma"), spec.vector(vector_name),
                                                     decomposition == "phase");
 }
 

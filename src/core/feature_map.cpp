@@ -1,5 +1,6 @@
 #include "feature_map.h"
 
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -56,18 +57,22 @@ Projection projection_kind(const std::string& kind) {
 std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const double* omega,
                                              const double* phase, const double* weight, int d,
                                              int n_frequencies) {
+  if (d < 1 || n_frequencies < 1 || feature_columns(kind, d, n_frequencies) > INT_MAX) {
+    throw std::invalid_argument("a feature map needs d >= 1 and 1 to 2^31 - 1 feature columns");
+  }
   if (kind == "trig") return std::make_unique<TrigFeatureMap>(omega, phase, weight, d, n_frequencies);
   return std::make_unique<ProjectionFeatureMap>(projection_kind(kind), omega, weight, d, n_frequencies);
 }
 
 std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const double* dither, int d, int m,
                                                       int bits) {
+  if (d < 1 || m < 1) throw std::invalid_argument("a periodic map needs d >= 1 and a frequency");
   return std::make_unique<PeriodicFeatureMap>(omega, dither, d, m, bits);
 }
 
-int feature_columns(const std::string& kind, int d, int n_frequencies) {
-  if (kind == "trig") return 2 * n_frequencies;
-  if (kind == "ntk") return (d + 1) * n_frequencies;
+std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies) {
+  if (kind == "trig") return 2 * static_cast<std::int64_t>(n_frequencies);
+  if (kind == "ntk") return (static_cast<std::int64_t>(d) + 1) * n_frequencies;
   projection_kind(kind);
   return n_frequencies;
 }

@@ -5,6 +5,7 @@
 // approximate Gram matrices are computed through this one interface.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,6 @@ std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const
                                                       int bits);
 
 // Number of feature columns of a map of this kind.
-int feature_columns(const std::string& kind, int d, int n_frequencies);
+std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies);
 
 }  // namespace askrff

@@ -4,6 +4,7 @@
 // 004 eq. 20 omits the (2 pi)^{-d/2}), so every part is a law of the radius.
 #pragma once
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "kernels.h"
@@ -63,7 +64,12 @@ class GaussianMixtureLaw : public PartSampler {
 class GaussianMixtureKernel : public Kernel {
  public:
   GaussianMixtureKernel(std::vector<double> weights, std::vector<double> sigmas, bool jordan)
-      : weights_(std::move(weights)), sigmas_(std::move(sigmas)), jordan_(jordan) {}
+      : weights_(std::move(weights)), sigmas_(std::move(sigmas)), jordan_(jordan) {
+    if (weights_.size() != sigmas_.size()) throw std::invalid_argument("a Gaussian mixture needs one sigma per weight");
+    for (double sigma : sigmas_) {
+      if (!(sigma > 0.0)) throw std::invalid_argument("a Gaussian mixture needs positive sigmas");
+    }
+  }
   Measure measure(int d) const override;
   double radial_density(int d, double radius) const override;
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,

@@ -1,19 +1,38 @@
 // Pieces shared by the exact kernels' Gram blocks.
 #pragma once
 #include <Eigen/Dense>
+#include <cmath>
 
 #include "kernels.h"
 
 namespace askrff {
 
-// ||x_i - y_j||^2 for a block of rows of x, by the GEMM expansion; clamped at
-// 0 because rounding can make it slightly negative for near-identical points.
+// ||x_i - y_j||^2 for a block of rows of x, by the GEMM expansion
+// ||x||^2 + ||y||^2 - 2 x'y. Its rounding error is about eps (||x||^2 + ||y||^2),
+// so where the distance is below 1e-6 of that (near-identical points) or the
+// expansion overflows, the entry is recomputed from the differences: exact zero
+// for equal points, and +Inf, not NaN, for points too far apart to square.
+// Callers centre the data first (kernel_matrix does), which keeps the
+// expansion accurate under any common offset.
 inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows,
                                          const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm) {
+  const Eigen::VectorXd x_sqnorm = x_rows.rowwise().squaredNorm();
   Eigen::MatrixXd dist2 = -2.0 * (x_rows * y.transpose());
-  dist2.colwise() += x_rows.rowwise().squaredNorm();
+  dist2.colwise() += x_sqnorm;
   dist2.rowwise() += y_sqnorm.transpose();
-  return dist2.cwiseMax(0.0);
+  for (Eigen::Index j = 0; j < dist2.cols(); ++j) {
+    for (Eigen::Index i = 0; i < dist2.rows(); ++i) {
+      const double value = dist2(i, j);
+      if (std::isfinite(value) && value >= 1e-6 * (x_sqnorm[i] + y_sqnorm[j])) continue;
+      double direct = 0.0;
+      for (Eigen::Index k = 0; k < y.cols(); ++k) {
+        const double diff = x_rows(i, k) - y(j, k);
+        direct += diff * diff;
+      }
+      dist2(i, j) = direct;
+    }
+  }
+  return dist2;
 }
 
 // Rows [row_begin, row_begin + rows) of the column-major n_x by n_y result.

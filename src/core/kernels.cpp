@@ -11,18 +11,37 @@
 
 namespace askrff {
 
+// Every parameter the core reads is finite; R checks the finer rules first.
 double KernelSpec::scalar(const std::string& key) const {
   const auto it = params.find(key);
-  if (it == params.end() || it->second.size() != 1) {
-    throw std::invalid_argument("kernel '" + name + "' needs one number '" + key + "'");
+  if (it == params.end() || it->second.size() != 1 || !std::isfinite(it->second[0])) {
+    throw std::invalid_argument("kernel '" + name + "' needs one finite number '" + key + "'");
   }
   return it->second[0];
+}
+
+double KernelSpec::positive(const std::string& key) const {
+  const double value = scalar(key);
+  if (value <= 0.0) throw std::invalid_argument("kernel '" + name + "' needs a positive '" + key + "'");
+  return value;
+}
+
+int KernelSpec::whole(const std::string& key, int lowest, int highest) const {
+  const double value = scalar(key);
+  if (value != std::floor(value) || value < lowest || value > highest) {
+    throw std::invalid_argument("kernel '" + name + "' needs a whole number '" + key + "' from " +
+                                std::to_string(lowest) + " to " + std::to_string(highest));
+  }
+  return static_cast<int>(value);
 }
 
 const std::vector<double>& KernelSpec::vector(const std::string& key) const {
   const auto it = params.find(key);
   if (it == params.end() || it->second.empty()) {
     throw std::invalid_argument("kernel '" + name + "' needs numbers '" + key + "'");
+  }
+  for (double value : it->second) {
+    if (!std::isfinite(value)) throw std::invalid_argument("kernel '" + name + "' needs finite '" + key + "'");
   }
   return it->second;
 }
@@ -88,8 +107,8 @@ class LaplaceKernel : public Kernel {
 }  // namespace
 
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec) {
-  if (spec.name == "gaussian") return std::make_unique<GaussianKernel>(spec.scalar("sigma"));
-  if (spec.name == "laplace") return std::make_unique<LaplaceKernel>(spec.scalar("sigma"));
+  if (spec.name == "gaussian") return std::make_unique<GaussianKernel>(spec.positive("sigma"));
+  if (spec.name == "laplace") return std::make_unique<LaplaceKernel>(spec.positive("sigma"));
   if (spec.name == "delta_gaussian") {
     const std::string decomposition = spec.option("decomposition", "jordan");
     if (decomposition != "jordan" && decomposition != "components") {

@@ -19,6 +19,8 @@ struct KernelSpec {
   std::map<std::string, std::vector<double>> params;
   std::map<std::string, std::string> options;
   double scalar(const std::string& key) const;
+  double positive(const std::string& key) const;
+  int whole(const std::string& key, int lowest, int highest) const;
   const std::vector<double>& vector(const std::string& key) const;
   std::string option(const std::string& key, const std::string& fallback) const;
 };

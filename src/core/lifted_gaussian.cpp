@@ -7,7 +7,7 @@ namespace askrff {
 LiftedGaussianSampler::LiftedGaussianSampler(double sigma, Eigen::VectorXd a, Profile profile,
                                              double amplitude)
     : sigma_(sigma),
-      a_norm_(a.norm()),
+      a_norm_(a.stableNorm()),
       unit_a_(a_norm_ > 0.0 ? Eigen::VectorXd(a / a_norm_) : Eigen::VectorXd::Unit(a.size(), 0)),
       profile_(profile),
       law_(a_norm_ / sigma, profile, amplitude) {}

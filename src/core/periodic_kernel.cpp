@@ -133,7 +133,7 @@ std::unique_ptr<Kernel> make_expected_periodic_kernel(const KernelSpec& spec) {
   const std::string base = spec.option("base", "");
   RayFamily family;
   if (base == "gaussian" || base == "laplace") {
-    family = RayFamily{base == "laplace", {1.0}, {spec.scalar("sigma")}};
+    family = RayFamily{base == "laplace", {1.0}, {spec.positive("sigma")}};
   } else if (base == "delta_gaussian") {
     family = RayFamily{false, spec.vector("weights"), spec.vector("sigmas")};
     for (double a : family.weights) {
@@ -142,9 +142,10 @@ std::unique_ptr<Kernel> make_expected_periodic_kernel(const KernelSpec& spec) {
   } else {
     throw std::invalid_argument("no expected periodic kernel for base kernel '" + base + "'");
   }
-  return std::make_unique<ExpectedPeriodicKernel>(std::move(family), static_cast<int>(spec.scalar("left_bits")),
-                                                  static_cast<int>(spec.scalar("right_bits")),
-                                                  spec.scalar("tolerance"));
+  const double tolerance = spec.scalar("tolerance");
+  if (tolerance < 1e-6 || tolerance > 0.1) throw std::invalid_argument("the series tolerance must lie in [1e-6, 0.1]");
+  return std::make_unique<ExpectedPeriodicKernel>(std::move(family), spec.whole("left_bits", 0, 8),
+                                                  spec.whole("right_bits", 0, 8), tolerance);
 }
 
 }  // namespace askrff

@@ -68,9 +68,14 @@ double profile_mean_series(Profile profile, double s) {
   }
 }
 
+// In the standardized variable u = t / s, so that no 1 / s^2 can overflow
+// however small s is, and each arc is clipped to within 40 of its point
+// nearest 0 (beyond, the Gaussian factor is below exp(-800) of the arc's
+// largest): a Gaussian far narrower than an arc is then integrated where it
+// lives, not missed by the adaptive rule (the masses at s <= 1e-4).
 double profile_mean_quadrature(Profile profile, double s, double amplitude) {
+  constexpr double kReach = 40.0;
   const Arcs arcs = arcs_of(profile);
-  const double inv_two_var = 0.5 / (s * s);
   // Each arc's integral is exp(log_scale) * J with J computed from the
   // integrand divided by its largest Gaussian factor exp(log_scale).
   std::vector<std::pair<double, double>> pieces;  // (log_scale, J)
@@ -78,24 +83,23 @@ double profile_mean_quadrature(Profile profile, double s, double amplitude) {
   const long first = static_cast<long>(std::floor(-arcs.offset / M_PI));  // arc holding 0
   for (int direction : {1, -1}) {
     for (long k = direction == 1 ? first : first - 1;; k += direction) {
-      const double a = arcs.offset + k * M_PI, b = a + M_PI;
+      const double a = (arcs.offset + k * M_PI) / s, b = (arcs.offset + (k + 1) * M_PI) / s;
       const double nearest = (a <= 0.0 && b >= 0.0) ? 0.0 : std::min(std::abs(a), std::abs(b));
-      const double log_scale = -nearest * nearest * inv_two_var;
-      if (log_scale < best - kLogUnderflow) break;
+      const double log_scale = -0.5 * nearest * nearest;
+      if (!std::isfinite(log_scale) || !(log_scale >= best - kLogUnderflow)) break;
       const bool carries = arcs.all || ((k % 2 == 0) == arcs.even);
       if (!carries) continue;
+      const double lo = std::max(a, -nearest - kReach), hi = std::min(b, nearest + kReach);
       const double value = integrate(
-          [&](double t) {
-            return profile_value(profile, t, amplitude) * std::exp(-t * t * inv_two_var - log_scale);
-          },
-          a, b);
+          [&](double u) { return profile_value(profile, s * u, amplitude) * std::exp(-0.5 * u * u - log_scale); },
+          lo, hi);
       pieces.emplace_back(log_scale, value);
       best = std::max(best, log_scale);
     }
   }
   double sum = 0.0;
   for (const auto& piece : pieces) sum += std::exp(piece.first - best) * piece.second;
-  return std::exp(best - std::log(s) - kLogSqrtTwoPi) * sum;
+  return std::exp(best - kLogSqrtTwoPi) * sum;
 }
 
 double profile_mean(Profile profile, double s, double amplitude) {
@@ -111,7 +115,8 @@ ProfiledGaussian::ProfiledGaussian(double s, Profile profile, double amplitude)
 }
 
 double ProfiledGaussian::log_unnormalized(double t) const {
-  return std::log(profile_value(profile_, t, amplitude_)) - 0.5 * t * t / (s_ * s_);
+  const double u = t / s_;
+  return std::log(profile_value(profile_, t, amplitude_)) - 0.5 * u * u;
 }
 
 double ProfiledGaussian::density(double t) const {
@@ -127,7 +132,9 @@ void ProfiledGaussian::build_table() {
   std::vector<double> coarse(kCoarse + 1);
   for (int i = 0; i <= kCoarse; ++i) coarse[i] = log_unnormalized(-reach + i * coarse_step);
   const double peak = *std::max_element(coarse.begin(), coarse.end());
-  if (!std::isfinite(peak)) throw std::logic_error("profiled Gaussian law has no mass on its grid");
+  // No mass within reach of double precision: the part's total mass is 0, so
+  // its features have weight 0 and sample() may draw anything (see there).
+  if (!std::isfinite(peak)) return;
   int lo = 0, hi = kCoarse;
   while (coarse[lo] < peak - 60.0) ++lo;
   while (coarse[hi] < peak - 60.0) --hi;
@@ -169,6 +176,9 @@ double ProfiledGaussian::sample_table(double u) const {
 double ProfiledGaussian::sample(Stream& stream) const {
   if (s_ == 0.0) return 0.0;
   if (tabulated()) return sample_table(stream.uniform());
+  // A law too thin to tabulate belongs to a part of mass 0 (build_table):
+  // its frequencies carry weight 0, and a plain Gaussian draw stands in.
+  if (mean_ < kMinAcceptance) return s_ * stream.normal();
   // The acceptance is at least kMinAcceptance, so this cap is never reached
   // by chance (probability below 1e-4000); it only guards the invariant.
   for (long trial = 0; trial < 1000000; ++trial) {

@@ -10,15 +10,35 @@ namespace askrff {
 
 namespace {
 
-Eigen::MatrixXd haar_orthogonal(int d, Stream& stream) {
-  Eigen::MatrixXd gaussian(d, d);
-  for (Eigen::Index j = 0; j < d; ++j)
-    for (Eigen::Index i = 0; i < d; ++i) gaussian(i, j) = stream.normal();
-  Eigen::HouseholderQR<Eigen::MatrixXd> qr(gaussian);
-  Eigen::MatrixXd q = qr.householderQ();
-  const Eigen::MatrixXd& r = qr.matrixQR();
-  for (Eigen::Index j = 0; j < d; ++j) {
-    if (r(j, j) < 0.0) q.col(j) = -q.col(j);
+// The first `count` columns of a Haar orthogonal d by d matrix: Q of G = QR
+// for a d by count Gaussian G (drawn column by column, as the first columns of
+// the square one), with R's diagonal positive, which makes Q unique and its
+// law Haar. Blocked Gram-Schmidt, twice against the finished columns in
+// chunks, then a Householder QR inside each panel: memory d x count, never
+// d x d for a few columns, and a poll after every chunk's matrix product.
+Eigen::MatrixXd haar_columns(int d, int count, Stream& stream, const Poll& poll) {
+  constexpr int kPanel = 32, kChunk = 256;
+  Eigen::MatrixXd q(d, count);
+  for (Eigen::Index j = 0; j < count; ++j)
+    for (Eigen::Index i = 0; i < d; ++i) q(i, j) = stream.normal();
+  for (int first = 0; first < count; first += kPanel) {
+    const int width = std::min(kPanel, count - first);
+    auto panel = q.middleCols(first, width);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (int done = 0; done < first; done += kChunk) {
+        const auto basis = q.middleCols(done, std::min(kChunk, first - done));
+        const Eigen::MatrixXd coefficients = basis.transpose() * panel;
+        panel.noalias() -= basis * coefficients;
+        poll();
+      }
+    }
+    const Eigen::HouseholderQR<Eigen::MatrixXd> qr(panel);
+    Eigen::MatrixXd orthonormal = qr.householderQ() * Eigen::MatrixXd::Identity(d, width);
+    for (int j = 0; j < width; ++j) {
+      if (qr.matrixQR()(j, j) < 0.0) orthonormal.col(j) = -orthonormal.col(j);
+    }
+    panel = orthonormal;
+    poll();
   }
   return q;
 }
@@ -48,11 +68,10 @@ constexpr std::uint64_t kAllocationBlock = 0x7FFFFFFFFFFFFFFFULL;
 // an atom are orthogonal (SPEC 3.4). Every frequency is marginally a uniform
 // direction times the stratum's radius, and stratum j holds n p_j frequencies
 // on average, so weights mass / n keep the estimator unbiased.
-Eigen::MatrixXd sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_features,
-                                  Method method, std::uint64_t seed, int part_index) {
+void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_features, Method method,
+                       std::uint64_t seed, int part_index, Eigen::Map<Eigen::MatrixXd> omega, const Poll& poll) {
   Stream allocation(seed, static_cast<std::uint64_t>(part_index), kAllocationBlock);
   const std::vector<int> counts = systematic_counts(strata, n_features, allocation);
-  Eigen::MatrixXd omega(d, n_features);
   Eigen::VectorXd direction(d);
   int column = 0;
   std::uint64_t block = 0;
@@ -60,7 +79,7 @@ Eigen::MatrixXd sample_stratified(const std::vector<RadialStratum>& strata, int 
     for (int first = 0; first < counts[j]; first += d, ++block) {
       Stream stream(seed, static_cast<std::uint64_t>(part_index), block);
       const int count = std::min(d, counts[j] - first);
-      const Eigen::MatrixXd q = method == Method::orthogonal ? haar_orthogonal(d, stream) : Eigen::MatrixXd();
+      const Eigen::MatrixXd q = method == Method::orthogonal ? haar_columns(d, count, stream, poll) : Eigen::MatrixXd();
       for (int i = 0; i < count; ++i, ++column) {
         if (method == Method::orthogonal) {
           direction = q.col(i);
@@ -73,21 +92,25 @@ Eigen::MatrixXd sample_stratified(const std::vector<RadialStratum>& strata, int 
           omega.col(column) = direction * strata[j].radius;
         }
       }
+      poll();
     }
   }
-  return omega;
 }
 
 }  // namespace
 
-Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features, Method method,
-                                   std::uint64_t seed, int part_index) {
+void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
+                        int part_index, double* omega_out, const Poll& poll) {
+  if (d < 1 || n_features < 1) throw std::invalid_argument("sampling needs d >= 1 and n_features >= 1");
   if (method == Method::orthogonal && !law.supports_orthogonal()) {
     throw std::invalid_argument("this measure does not support orthogonal features");
   }
-  if (const auto* strata = law.strata()) return sample_stratified(*strata, d, n_features, method, seed, part_index);
-  Eigen::MatrixXd omega(d, n_features);
-  const int n_blocks = (n_features + d - 1) / d;
+  Eigen::Map<Eigen::MatrixXd> omega(omega_out, d, n_features);
+  if (const auto* strata = law.strata()) {
+    sample_stratified(*strata, d, n_features, method, seed, part_index, omega, poll);
+    return;
+  }
+  const int n_blocks = static_cast<int>((static_cast<long long>(n_features) + d - 1) / d);
   for (int block = 0; block < n_blocks; ++block) {
     Stream stream(seed, static_cast<std::uint64_t>(part_index), static_cast<std::uint64_t>(block));
     const int first = block * d;
@@ -95,11 +118,11 @@ Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features
     if (method == Method::iid) {
       for (int j = 0; j < count; ++j) law.sample(stream, omega.col(first + j).data());
     } else {
-      const Eigen::MatrixXd q = haar_orthogonal(d, stream);
+      const Eigen::MatrixXd q = haar_columns(d, count, stream, poll);
       for (int j = 0; j < count; ++j) law.sample_along(stream, q.col(j).data(), omega.col(first + j).data());
     }
+    poll();
   }
-  return omega;
 }
 
 }  // namespace askrff

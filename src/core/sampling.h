@@ -5,21 +5,25 @@
 #include <cstdint>
 
 #include "measure.h"
+#include "poll.h"
 
 namespace askrff {
 
 enum class Method { iid, orthogonal };
 
-// Returns the d by n_features matrix of frequencies (one per column).
-// Orthogonal: each block is a Haar-distributed orthogonal d by d matrix (QR of
-// a Gaussian matrix, columns multiplied by sign(diag R) so the law is exactly
-// Haar), each column completed to a frequency by the part's law: scaled by an
+// Writes the d by n_features matrix of frequencies (one per column,
+// column-major) to omega. Orthogonal: each block of d frequencies takes the
+// columns of a Haar-distributed orthogonal d by d matrix (Q of the QR of a
+// Gaussian matrix with R's diagonal positive, so the law is exactly Haar; a
+// last block of k < d frequencies draws only the k columns it needs, which
+// are the first k columns of such a matrix), each column completed to a frequency by the part's law: scaled by an
 // independent radius for a rotation-invariant law (Yu et al. 2016; SPEC 4.3),
 // used as the Gaussian direction of the lift for the asymmetric kernels'
 // parts. Every frequency keeps its exact marginal law, so the estimator is
 // unbiased for any n_features, below or above d. Radial mixtures (the LP
 // measures) are sampled stratified instead: see sampling.cpp.
-Eigen::MatrixXd sample_frequencies(const PartSampler& law, int d, int n_features, Method method,
-                                   std::uint64_t seed, int part_index);
+// poll is called every few milliseconds of work.
+void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
+                        int part_index, double* omega, const Poll& poll = no_poll);
 
 }  // namespace askrff

@@ -88,10 +88,11 @@ std::unique_ptr<SphereKernel> make_sphere_kernel(const KernelSpec& spec) {
   if (spec.name == "poly_sphere") {
     family = SphereFamily::poly;
     a = spec.scalar("a");
-    p = spec.scalar("p");
+    p = spec.positive("p");
+    if (a < 2.0 || p != std::floor(p) || p > 100) throw std::invalid_argument("the polynomial kernel needs a >= 2 and p in 1..100");
     route = "stationary";
   } else if (spec.name == "arccos") {
-    family = spec.scalar("order") == 0.0 ? SphereFamily::arccos0 : SphereFamily::arccos1;
+    family = spec.whole("order", 0, 1) == 0 ? SphereFamily::arccos0 : SphereFamily::arccos1;
   } else if (spec.name == "ntk") {
     family = SphereFamily::ntk;
   } else {

@@ -27,7 +27,7 @@ test_that("rff_map validates sizes, methods, settings and seeds", {
     expect_error(rff_map(k, bad, 10), "`d` must be a single positive whole number")
     expect_error(rff_map(k, 3, bad), "`n_features` must be a single positive whole number")
   }
-  expect_error(rff_map(k, 3, 10, method = "sobol"), "'arg' should be one of")
+  expect_error(rff_map(k, 3, 10, method = "sobol"), "`method` must be one of \"iid\", \"orthogonal\"", class = "askrff_error")
   expect_error(rff_map(k, 3, 10, decomposition = "phase"), "`...` has settings the Gaussian kernel \\(sigma = 1\\) does not take: decomposition")
   expect_error(rff_map(laplace_kernel(1), 3, 10, "orthogonal"), "needs a spectral measure that supports it")
   for (bad in list(-1, 1.5, NA, "a", 2^60, c(1, 2))) {
@@ -41,7 +41,7 @@ test_that("feature functions validate the map, side and threads", {
   x <- fixture_points(3, 2)
   expect_error(rff_features(list(), x), "`map` must be a map made by rff_map\\(\\)")
   expect_error(rff_kernel_matrix(NULL, x), "`map` must be a map made by rff_map\\(\\)")
-  expect_error(rff_features(map, x, side = "middle"), "'arg' should be one of")
+  expect_error(rff_features(map, x, side = "middle"), "`side` must be one of \"left\", \"right\"", class = "askrff_error")
   for (bad in list(0, -1, 1.5, NA, "2")) {
     expect_error(rff_features(map, x, n_threads = bad), "`n_threads` must be a single positive whole number")
     expect_error(kernel_matrix(gaussian_kernel(1), x, n_threads = bad), "`n_threads` must be")
