@@ -83,6 +83,18 @@ check_data <- function(x, name, d = NULL) {
   x
 }
 
+# The projections w'x of the data must stay finite, or their cosines are NaN:
+# |w'x| <= d max|w| max|x|. Far below overflow they are only imprecise, which
+# the papers' scaling of the data (and the kernel's bandwidth) avoids.
+check_projections <- function(x, omega, name) {
+  bound <- ncol(x) * max(abs(omega)) * max(abs(x))
+  if (!is.finite(bound) || bound > 1e300) {
+    fail("`%s` has entries so large (up to %s) that the projections w'x of the map's frequencies overflow; rescale the data.",
+         name, format(max(abs(x)), digits = 3))
+  }
+  invisible(x)
+}
+
 # Fails before allocating when a result of rows x cols doubles cannot fit: R
 # matrices need both dimensions below 2^31, and the bytes must be available.
 check_output_size <- function(rows, cols, what) {

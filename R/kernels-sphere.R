@@ -138,10 +138,12 @@ ntk_kernel <- function() {
 }
 
 # `tolerance` and `z_max` of the LP measure. Where the kernel has a
-# square-root singularity at z = 2, z_max must stay below 2.
+# square-root singularity at z = 2, z_max must stay below 2. Below z_max =
+# 0.001 the distance grid's spacing is too fine for the bias bound's second
+# differences, and no data set on the sphere needs it.
 lp_settings <- function(z_max, open, tolerance) {
-  list(tolerance = numeric_setting(tolerance, lower = 0, upper = 0.5),
-       z_max = numeric_setting(z_max, lower = 0, upper = 2, upper_open = open))
+  list(tolerance = numeric_setting(tolerance, lower = 1e-8, upper = 0.5),
+       z_max = numeric_setting(z_max, lower = 1e-3, upper = 2, upper_open = open))
 }
 
 sphere_kernels <- c("poly_sphere", "arccos", "ntk")

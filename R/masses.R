@@ -59,6 +59,7 @@ estimate_total_masses <- function(map, x_subset, n_threads = NULL) {
   map <- validate_map(map)
   x <- check_data(x_subset, "x_subset", map$d)
   if (nrow(x) < 2L) fail("`x_subset` must have at least 2 rows.")
+  check_projections(x, map$omega, "x_subset")
   n_threads <- resolve_threads(n_threads)
   parts <- map$parts
   K <- kernel_matrix(map$kernel, x, n_threads = n_threads)

@@ -194,6 +194,7 @@ print.rpf_map <- function(x, ...) {
 rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
   map <- validate_rpf_map(map)
   x <- check_data(x, "x", map$d)
+  check_projections(x, map$omega, "x")
   fun <- as_periodic_function(fun, "fun")
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), map$n_features, "the feature matrix")
@@ -263,6 +264,7 @@ periodic_side <- function(points, name, fun, fun_name, map) {
     return(list(data = NULL, packed = points$bits, n = ncol(points$bits), names = points$names))
   }
   points <- check_data(points, name, map$d)
+  check_projections(points, map$omega, name)
   list(data = points, packed = NULL, n = nrow(points), names = rownames(points))
 }
 

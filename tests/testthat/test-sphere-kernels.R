@@ -201,9 +201,9 @@ test_that("orthogonal directions lower the LP estimator's error (SPEC 3.4)", {
 })
 
 test_that("sphere kernel settings are checked", {
-  expect_error(rff_map(ntk_kernel(), 4, 10, route = "stationary", z_max = 2), "`z_max` must be a single number in \\(0, 2\\)")
-  expect_error(rff_map(poly_sphere_kernel(), 4, 10, z_max = 2.5), "`z_max` must be a single number in \\(0, 2\\]")
-  expect_error(rff_map(poly_sphere_kernel(), 4, 10, tolerance = 0), "`tolerance` must be a single number in \\(0, 0.5\\]")
+  expect_error(rff_map(ntk_kernel(), 4, 10, route = "stationary", z_max = 2), "`z_max` must be a single number in \\(0.001, 2\\)")
+  expect_error(rff_map(poly_sphere_kernel(), 4, 10, z_max = 2.5), "`z_max` must be a single number in \\(0.001, 2\\]")
+  expect_error(rff_map(poly_sphere_kernel(), 4, 10, tolerance = 0), "`tolerance` must be a single number in \\(1e-08, 0.5\\]")
   expect_error(rff_map(arccos_kernel(1), 4, 10, tolerance = 1e-3), "`tolerance` applies only to route = \"stationary\"")
   expect_error(rff_map(arccos_kernel(1), 4, 10, route = "exact"), "`route` must be one of \"dot_product\", \"stationary\"")
   expect_error(rff_map(poly_sphere_kernel(), 4, 10, route = "stationary"), "does not take: route")

@@ -1,0 +1,293 @@
+# Fuzzing every exported function: each case must end in a result free of NaN
+# and Inf, or in an error of class askrff_error whose message names the
+# argument or field at fault. A warning, a NaN, any other error, or an error
+# that names nothing is a failure; a crash or a hang ends the suite. Objects
+# (kernels, measures, maps, packed bits) are corrupted field by field, since
+# users save, edit and share them as plain lists.
+
+# What one case did: "ok", "named" (askrff_error naming a target), or the
+# failure: "warning", "nonfinite", "foreign_error", "unnamed".
+fuzz_outcome <- function(run, targets) {
+  warned <- FALSE
+  outcome <- withCallingHandlers(
+    tryCatch({
+      value <- run()
+      if (has_nonfinite(value)) "nonfinite" else "ok"
+    }, askrff_error = function(e) {
+      message <- conditionMessage(e)
+      if (any(vapply(targets, grepl, logical(1), x = message, fixed = TRUE)) || grepl("of memory", message)) "named" else "unnamed"
+    }, error = function(e) "foreign_error"),
+    warning = function(w) {
+      warned <<- TRUE
+      invokeRestart("muffleWarning")
+    })
+  if (warned) "warning" else outcome
+}
+
+has_nonfinite <- function(value) {
+  if (inherits(value, "rpf_packed")) return(FALSE)
+  if (is.list(value)) return(any(vapply(value, has_nonfinite, logical(1))))
+  is.numeric(value) && any(!is.finite(value))
+}
+
+# Runs the cases, records every outcome, and fails with the first few cases
+# of each failing kind.
+fuzz_check <- function(cases) {
+  outcomes <- vapply(cases, function(case) {
+    path <- tempfile(fileext = ".pdf")
+    grDevices::pdf(path)
+    on.exit({
+      grDevices::dev.off()
+      unlink(path)
+    })
+    fuzz_outcome(case$run, case$targets)
+  }, "")
+  bad <- !outcomes %in% c("ok", "named")
+  detail <- paste(sprintf("%s: %s", outcomes[bad], vapply(cases[bad], `[[`, "", "label")), collapse = "\n")
+  expect(!any(bad), sprintf("%d of %d fuzz cases failed:\n%s", sum(bad), length(cases), substr(detail, 1, 4000)))
+  fuzz_record$outcomes <- c(fuzz_record$outcomes, outcomes)
+  invisible(outcomes)
+}
+fuzz_record <- new.env()
+
+case <- function(label, run, targets) list(label = label, run = run, targets = targets)
+
+# The usual bad values of an argument.
+bad_values <- list(
+  `NULL` = NULL, `NA` = NA, `NaN` = NaN, `Inf` = Inf, `-Inf` = -Inf, zero = 0, negative = -1, huge = 1e300,
+  fraction = 2.5, character = "a", factor = factor("a"), logical = TRUE, list = list(1), empty = numeric(0),
+  pair = c(1, 2))
+
+# The usual bad (and unusual but legal) data for a d-column argument.
+bad_data <- function(d) {
+  x <- matrix(seq_len(3 * d) / (3 * d), 3, d)
+  list(zero_rows = x[0, , drop = FALSE], zero_cols = x[, 0, drop = FALSE], wide = cbind(x, 1),
+       integer = matrix(seq_len(3 * d), 3, d), data_frame = as.data.frame(x),
+       sparse = Matrix::Matrix(x, sparse = TRUE), character = matrix("a", 3, d), logical = x > 0.5,
+       vector = x[1, ], na = replace(x, 2, NA), nan = replace(x, 2, NaN), inf = replace(x, 2, Inf),
+       huge = x * 1e155, enormous = x * 1e300, tiny = x * 1e-300, list = list(x))
+}
+
+# A call of `fun` with `args`, one argument replaced by each bad value. Data
+# that no longer match the other data set may be blamed on that one.
+argument_cases <- function(name, fun, args, arg, values) {
+  targets <- if (arg %in% c("x", "y")) intersect(c("x", "y"), names(args)) else arg
+  lapply(names(values), function(value_name) {
+    changed <- args
+    if (is.null(values[[value_name]])) changed[arg] <- list(NULL) else changed[[arg]] <- values[[value_name]]
+    case(sprintf("%s(%s = <%s>)", name, arg, value_name), function() do.call(fun, changed), targets)
+  })
+}
+
+# Each field of an object removed, truncated, extended, NA-filled, retyped,
+# and the object saved and reloaded after the edit.
+corruptions <- list(
+  removed = function(v) NULL,
+  truncated = function(v) if (is.matrix(v)) v[, -1L, drop = FALSE] else if (is.data.frame(v)) v[-1L, , drop = FALSE] else utils::head(v, -1L),
+  extended = function(v) if (is.matrix(v)) cbind(v, v[, 1L]) else if (is.data.frame(v)) rbind(v, v[1L, ]) else c(v, v[1L]),
+  na_filled = function(v) {
+    if (is.list(v) && !is.data.frame(v)) return(lapply(v, function(e) NA))
+    if (is.raw(v)) return(structure(rep(NA, length(v)), dim = dim(v)))
+    v[] <- NA
+    v
+  },
+  retyped = function(v) if (is.data.frame(v)) as.list(v) else if (is.list(v)) unlist(v) else as.character(v),
+  negated = function(v) if (is.numeric(v)) -v else v,
+  zeroed = function(v) if (is.numeric(v)) v * 0 else v,
+  enlarged = function(v) if (is.numeric(v)) v * 1e300 else v)
+
+corrupted_objects <- function(object, fields = names(unclass(object))) {
+  out <- list()
+  for (f in fields) {
+    for (how in names(corruptions)) {
+      edited <- object
+      value <- corruptions[[how]](object[[f]])
+      if (is.null(value)) edited[f] <- NULL else edited[[f]] <- value
+      out[[sprintf("%s %s", f, how)]] <- list(object = edited, field = f)
+    }
+  }
+  path <- tempfile(fileext = ".rds")
+  on.exit(unlink(path))
+  for (label in utils::head(names(out), 8L)) {
+    saveRDS(out[[label]]$object, path)
+    out[[paste(label, "(reloaded)")]] <- list(object = readRDS(path), field = out[[label]]$field)
+  }
+  out
+}
+
+object_cases <- function(object, consumers, arg, extra_targets = character()) {
+  edits <- corrupted_objects(object)
+  unlist(lapply(names(edits), function(label) {
+    lapply(names(consumers), function(consumer) {
+      edit <- edits[[label]]
+      case(sprintf("%s on %s with %s", consumer, arg, label), function() consumers[[consumer]](edit$object),
+           c(edit$field, arg, extra_targets))
+    })
+  }), recursive = FALSE)
+}
+
+x3 <- fixture_points(5, 3, seed = 3)
+sphere3 <- normalize_rows(x3)
+
+test_that("kernel constructors end in a kernel or a named error for every bad value", {
+  constructors <- list(
+    gaussian_kernel = list(fun = gaussian_kernel, args = list(sigma = 1)),
+    laplace_kernel = list(fun = laplace_kernel, args = list(sigma = 1)),
+    delta_gaussian_kernel = list(fun = delta_gaussian_kernel, args = list(weights = c(1, -1), sigmas = c(1, 10))),
+    poly_sphere_kernel = list(fun = poly_sphere_kernel, args = list(a = 2, p = 1)),
+    arccos_kernel = list(fun = arccos_kernel, args = list(order = 0)),
+    shift_gaussian_kernel = list(fun = shift_gaussian_kernel, args = list(sigma = 1, shift = 0.3)),
+    sinh_gaussian_kernel = list(fun = sinh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
+    cosh_gaussian_kernel = list(fun = cosh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
+    rpf_quantizer = list(fun = rpf_quantizer, args = list(bits = 2)),
+    rpf_expected_kernel = list(fun = rpf_expected_kernel,
+                               args = list(kernel = gaussian_kernel(1), left = "square", right = "cos", tolerance = 1e-3)))
+  cases <- unlist(lapply(names(constructors), function(name) {
+    spec <- constructors[[name]]
+    unlist(lapply(names(spec$args), function(arg) argument_cases(name, spec$fun, spec$args, arg, bad_values)),
+           recursive = FALSE)
+  }), recursive = FALSE)
+  fuzz_check(cases)
+})
+
+test_that("every function taking data or settings ends in a result or a named error", {
+  k <- gaussian_kernel(1)
+  map <- rff_map(k, 3, 16, seed = 1)
+  pmap <- rpf_map(k, 3, 16, seed = 1)
+  packed <- rpf_pack(rpf_features(pmap, x3, "square"))
+  calls <- list(
+    kernel_matrix = list(fun = kernel_matrix, args = list(kernel = k, x = x3, y = x3, n_threads = 1)),
+    spectral_measure = list(fun = spectral_measure, args = list(kernel = k, d = 3)),
+    rff_map = list(fun = rff_map, args = list(kernel = k, d = 3, n_features = 8, method = "iid", seed = 1)),
+    rff_features = list(fun = rff_features, args = list(map = map, x = x3, side = "left", n_threads = 1)),
+    rff_kernel_matrix = list(fun = rff_kernel_matrix, args = list(map = map, x = x3, y = x3, n_threads = 1)),
+    total_masses = list(fun = total_masses, args = list(map = map)),
+    estimate_total_masses = list(fun = estimate_total_masses, args = list(map = map, x_subset = x3, n_threads = 1)),
+    radial_density = list(fun = radial_density, args = list(kernel = k, d = 3, radius = c(0, 1))),
+    normalize_rows = list(fun = normalize_rows, args = list(x = x3)),
+    relative_error = list(fun = relative_error, args = list(K = diag(2), K_hat = diag(2))),
+    rpf_map = list(fun = rpf_map, args = list(kernel = k, d = 3, n_features = 8, seed = 1)),
+    rpf_features = list(fun = rpf_features, args = list(map = pmap, x = x3, fun = "square", n_threads = 1)),
+    rpf_kernel_matrix = list(fun = rpf_kernel_matrix,
+                             args = list(map = pmap, x = x3, y = x3, left = "square", right = "cos", n_threads = 1)),
+    rpf_pack = list(fun = rpf_pack, args = list(features = rpf_features(pmap, x3, "square"), n_threads = 1)),
+    rpf_coefficients = list(fun = rpf_coefficients, args = list(fun = "square", k = 1:3)),
+    rpf_inner_product = list(fun = rpf_inner_product, args = list(left = "square", right = "cos")))
+  data_args <- c("x", "y", "x_subset", "K", "K_hat", "features")
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% data_args) c(bad_values, bad_data(3)) else bad_values
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  cases <- c(cases, argument_cases("rpf_kernel_matrix", rpf_kernel_matrix,
+                                   list(map = pmap, x = packed, y = x3, left = "square", right = "cos"), "left",
+                                   c(bad_values, list(cos = "cos", quantizer = rpf_quantizer(2)))))
+  fuzz_check(cases)
+  expect_error(rff_features(map, x3, n_threads = 1e9), "`n_threads` must be at most 1,024", class = "askrff_error")
+  withr_option <- options(askrff.threads = 0)
+  on.exit(options(withr_option))
+  expect_error(rff_features(map, x3), "`options(askrff.threads)` must be", fixed = TRUE, class = "askrff_error")
+})
+
+test_that("corrupted kernels and measures end in a result or a named error", {
+  kernels <- list(gaussian_kernel(1), laplace_kernel(2), delta_gaussian_kernel(), shift_gaussian_kernel(1, 0.3),
+                  sinh_gaussian_kernel(1, 0.2), cosh_gaussian_kernel(1, 0.2), arccos_kernel(1), ntk_kernel(),
+                  rpf_expected_kernel(laplace_kernel(1), "square", "square", tolerance = 1e-3))
+  consumers <- list(
+    kernel_matrix = function(k) kernel_matrix(k, if (k$name %in% c("arccos", "ntk")) sphere3 else x3),
+    rff_map = function(k) rff_map(k, 3, 4, seed = 1),
+    spectral_measure = function(k) spectral_measure(k, 3),
+    print = function(k) utils::capture.output(print(k)),
+    radial_density = function(k) radial_density(k, 3, c(0.5, 1)))
+  cases <- unlist(lapply(kernels, object_cases, consumers = consumers, arg = "kernel",
+                         extra_targets = c("sigma", "shift", "beta", "weights", "sigmas", "order", "bits", "tolerance")),
+                  recursive = FALSE)
+  measure <- spectral_measure(shift_gaussian_kernel(1, 0.3), 3)
+  measure_consumers <- list(print = function(m) utils::capture.output(print(m)), plot = function(m) plot(m))
+  cases <- c(cases, object_cases(measure, measure_consumers, "x", c("kernel", "parts", "sigma", "shift")))
+  fuzz_check(cases)
+})
+
+test_that("corrupted maps of every kind end in a result or a named error", {
+  maps <- list(
+    rff_map(gaussian_kernel(1), 3, 8, seed = 1),
+    rff_map(gaussian_kernel(1), 3, 8, method = "orthogonal", seed = 1),
+    rff_map(laplace_kernel(1), 3, 8, seed = 1),
+    rff_map(shift_gaussian_kernel(1, 0.3), 3, 8, seed = 1),
+    rff_map(cosh_gaussian_kernel(1, 0.2), 3, 8, decomposition = "phase", seed = 1),
+    rff_map(delta_gaussian_kernel(), 3, 8, seed = 1),
+    rff_map(arccos_kernel(0), 3, 8, seed = 1),
+    rff_map(ntk_kernel(), 3, 8, seed = 1))
+  consumers <- list(
+    rff_features = function(m) rff_features(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
+    rff_kernel_matrix = function(m) rff_kernel_matrix(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
+    total_masses = function(m) total_masses(m),
+    print = function(m) utils::capture.output(print(m), print(summary(m))))
+  cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
+                         extra_targets = c("x$", "object$", "sigma", "shift", "beta", "weights", "part", "parts")),
+                  recursive = FALSE)
+  fuzz_check(cases)
+})
+
+test_that("corrupted random periodic maps and packed bits end in a result or a named error", {
+  pmap <- rpf_map(delta_gaussian_kernel(c(1, 0.5), c(1, 2)), 3, 12, seed = 1)
+  packed <- rpf_pack(rpf_features(pmap, x3, "square"))
+  map_consumers <- list(
+    rpf_features = function(m) rpf_features(m, x3, "square", n_threads = 1),
+    rpf_kernel_matrix = function(m) rpf_kernel_matrix(m, x3, x3, n_threads = 1),
+    print = function(m) utils::capture.output(print(m)))
+  packed_consumers <- list(
+    rpf_kernel_matrix = function(p) rpf_kernel_matrix(pmap, p, x3, n_threads = 1),
+    both_packed = function(p) rpf_kernel_matrix(pmap, p, p, right = "square", n_threads = 1),
+    as_matrix = function(p) as.matrix(p),
+    print = function(p) utils::capture.output(print(p)))
+  quantizer_consumers <- list(
+    rpf_features = function(q) rpf_features(pmap, x3, q, n_threads = 1),
+    print = function(q) utils::capture.output(print(q)))
+  fuzz_check(c(object_cases(pmap, map_consumers, "map", c("x$", "kernel", "weights", "sigmas")),
+               object_cases(packed, packed_consumers, "x", c("y$", "p$", "bits", "n_features")),
+               object_cases(rpf_quantizer(3), quantizer_consumers, "fun", c("x$", "bits"))))
+})
+
+test_that("the memory errors, hangs and NaNs the first campaign found are gone", {
+  map <- rff_map(gaussian_kernel(1), 3, 20, seed = 1)
+  pmap <- rpf_map(gaussian_kernel(1), 3, 20, seed = 1)
+  packed <- rpf_pack(rpf_features(pmap, x3, "square"))
+  edit <- function(object, field, value) {
+    object[[field]] <- value
+    object
+  }
+  cases <- list(
+    case("omega with an extra column", function() rff_features(edit(map, "omega", cbind(map$omega, 1)), x3), "map$omega"),
+    case("part index 0", function() rff_features(edit(map, "part", replace(map$part, 1, 0L)), x3), "map$part"),
+    case("part truncated", function() rff_features(edit(map, "part", map$part[1:10]), x3), "map$part"),
+    case("phase truncated", function() rff_features(edit(map, "phase", map$phase[1:10]), x3), "map$phase"),
+    case("d edited", function() rff_features(edit(map, "d", 2L), x3[, 1:2]), "map$"),
+    case("n_features 0", function() rff_features(edit(map, "n_features", 0), x3), "map$n_features"),
+    case("n_features 1000", function() rff_features(edit(map, "n_features", 1000), x3), "map$omega"),
+    case("negative mass", function() rff_features(edit(map, "parts", transform(map$parts, mass = -1)), x3), "mass"),
+    case("NA coefficient", function() rff_features(edit(map, "parts", transform(map$parts, coefficient = NA)), x3), "coefficient"),
+    case("NA omega", function() rff_features(edit(map, "omega", replace(map$omega, 1, NA)), x3), "map$omega"),
+    case("short dither", function() rpf_features(edit(pmap, "dither", pmap$dither[1:3]), x3), "map$dither"),
+    case("extra omega rows", function() rpf_features(edit(pmap, "omega", rbind(pmap$omega, 1)), x3), "map$omega"),
+    case("packed with fewer rows", function() rpf_kernel_matrix(pmap, edit(packed, "bits", packed$bits[1, , drop = FALSE]), x3), "x$bits"),
+    case("packed with fewer points", function() as.matrix(edit(packed, "bits", packed$bits[, 0, drop = FALSE])), "x$bits"),
+    case("numeric packed bits", function() as.matrix(edit(packed, "bits", matrix(1, 3, 5))), "x$bits"),
+    case("short sigmas", function() kernel_matrix(edit(delta_gaussian_kernel(), "params", list(weights = c(1, -1), sigmas = 1)), x3), "sigmas"),
+    case("quantizer with 99 bits", function() rpf_features(pmap, x3, edit(rpf_quantizer(2), "bits", 99)), "fun$bits"),
+    case("huge shift ratio", function() rff_map(shift_gaussian_kernel(1e300, 0.3), 3, 4, seed = 1), "sigma"),
+    case("NA shift", function() spectral_measure(edit(shift_gaussian_kernel(1, 0.3), "params", list(sigma = 1, shift = NA)), 3), "shift"),
+    case("shifted data far apart", function() kernel_matrix(shift_gaussian_kernel(1, 0.3), x3 * 1e155), "x"),
+    case("tiny z_max", function() rff_map(arccos_kernel(0), 3, 4, route = "stationary", z_max = 1e-300, seed = 1), "z_max"),
+    case("masses of badly scaled data", function() estimate_total_masses(rff_map(shift_gaussian_kernel(1, 0.3), 3, 64, seed = 1), x3 * 1e155), "x_subset"),
+    case("huge shift", function() rff_map(shift_gaussian_kernel(1, 1e300), 3, 4, seed = 1), "shift"))
+  fuzz_check(cases)
+})
+
+test_that("the campaign is as large as it claims", {
+  counts <- table(fuzz_record$outcomes)
+  message("fuzz cases: ", paste(names(counts), counts, sep = " = ", collapse = ", "))
+  expect_gt(length(fuzz_record$outcomes), 2000)
+})
