@@ -95,17 +95,18 @@ check_projections <- function(x, omega, name) {
   invisible(x)
 }
 
-# Fails before allocating when a result of rows x cols doubles cannot fit: R
-# matrices need both dimensions below 2^31, and the bytes must be available.
-check_output_size <- function(rows, cols, what) {
-  if (cols > .Machine$integer.max) {
-    fail("%s would have %s columns; R matrices allow at most %s.", what,
-         format_count(cols), format_count(.Machine$integer.max))
+# Fails before allocating when a result of rows x cols doubles, with the
+# intermediates of `extra` bytes the computation holds beside it, cannot fit:
+# R matrices need both dimensions below 2^31, and the bytes must be available.
+check_output_size <- function(rows, cols, what, extra = 0) {
+  if (rows > .Machine$integer.max || cols > .Machine$integer.max) {
+    fail("%s would be %s x %s; R matrices allow at most %s rows and columns.", what,
+         format_count(rows), format_count(cols), format_count(.Machine$integer.max))
   }
-  bytes <- 8 * as.double(rows) * as.double(cols)
+  bytes <- 8 * as.double(rows) * as.double(cols) + extra
   available <- available_memory()
   if (!is.na(available) && bytes > available) {
-    fail("%s (%s x %s) needs %s of memory, but only %s is available.", what,
+    fail("%s (%s x %s) needs %s of memory with its intermediates, but only %s is available.", what,
          format_count(rows), format_count(cols),
          format_bytes(bytes), format_bytes(available))
   }

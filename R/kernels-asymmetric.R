@@ -47,7 +47,12 @@ shift_gaussian_kernel <- function(sigma, shift) {
 #' @param beta The skew direction \eqn{\beta}: a numeric vector with one entry
 #'   per coordinate, or a single number meaning that value in every coordinate.
 #'   \eqn{\sigma\|\beta\|} must be at most 37, beyond which the total masses
-#'   overflow double precision.
+#'   overflow double precision. The masses, and with them the error of the
+#'   random features, grow like \eqn{e^{\sigma^2\|\beta\|^2/2}}: a map prints
+#'   the bound on each entry's standard deviation. With 256 frequencies per
+#'   part it is about 0.06 at \eqn{\sigma\|\beta\| = 1}, 14 at 3 and
+#'   1.3e4 at 5, against \eqn{k(0) = 1}; the features are of use only
+#'   for small \eqn{\sigma\|\beta\|}.
 #' @return A kernel object of class `c("sinh_gaussian_kernel", "askrff_kernel")`.
 #' @family kernels
 #' @family asymmetric kernels

@@ -156,7 +156,7 @@ check_on_sphere <- function(kernel, x, name) {
   off <- which(abs(norm2 - 1) > 1e-6)
   if (length(off) > 0L) {
     fail("`%s` must have rows of unit norm for the %s; row %d has norm %s. Use normalize_rows(%s).",
-         name, kernel_label(kernel), off[1L], format(sqrt(norm2[off[1L]]), digits = 6), name)
+         name, kernel_label(kernel), off[1L], format(sqrt(norm2[off[1L]]), digits = 12), name)
   }
   invisible(x)
 }

@@ -99,7 +99,8 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   check_on_sphere(kernel, x, "x")
   check_on_sphere(kernel, y, "y")
   n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x), nrow(y), "the kernel matrix")
+  check_output_size(nrow(x), nrow(y), "the kernel matrix",
+                    extra = 8 * (as.double(nrow(x) + nrow(y)) * ncol(x) + 4 * 64 * as.double(nrow(y)) * n_threads))
   K <- core(.cpp_kernel_matrix(kernel, x, y, n_threads))
   set_point_names(K, x, y)
 }

@@ -76,7 +76,9 @@ rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ...,
     fail("`method = \"orthogonal\"` needs a spectral measure that supports it; the %s (a product of Cauchy laws) does not. Use `method = \"iid\"`.",
          kernel_label(kernel))
   }
-  check_output_size(d, as.double(n_features) * nrow(parts), "the frequency matrix")
+  block <- if (method == "orthogonal") 2 * as.double(d) * min(d, n_features) else 0
+  check_output_size(d, as.double(n_features) * nrow(parts), "the frequency matrix",
+                    extra = 8 * (block + 4 * as.double(d) * nrow(parts)))
   sampled <- core(.cpp_sample_frequencies(spec, d, n_features, method, seed_words))
   structure(list(kernel = kernel, d = d, method = method, n_features = n_features, settings = settings,
                  seed = seed_words, parts = parts, omega = sampled$omega, part = sampled$part,
@@ -120,7 +122,20 @@ print.askrff_map <- function(x, ...) {
                           ifelse(x$parts$exact, "", " (estimated)")), collapse = ", ")
   cat("  total masses: ", masses, "\n", sep = "")
   if (!is.null(x$bias_bound)) cat("  ", bias_bound_line(x$bias_bound, x$settings$z_max), "\n", sep = "")
+  if (feature_kind(x) == "trig") {
+    cat(sprintf("  error scale: each entry's standard deviation is at most %s, k(0) = %s\n",
+                format(entry_sd_bound(x), digits = 3), format(kernel_at_zero(x$kernel, x$d), digits = 4)))
+  }
   invisible(x)
+}
+
+# Each part contributes coefficient * mass times a mean of n_p cosines, so
+# (parts being sampled independently) an entry of the approximate Gram matrix
+# has variance at most sum_p (coefficient_p mass_p)^2 / n_p. Masses that grow,
+# as exp(sigma^2 ||beta||^2 / 2) for the Sinh- and Cosh-Gaussian, raise it.
+entry_sd_bound <- function(map) {
+  n_p <- tabulate(map$part, nrow(map$parts))
+  sqrt(sum((map$parts$coefficient * map$parts$mass)^2 / pmax(n_p, 1)))
 }
 
 #' @export

@@ -62,41 +62,63 @@ estimate_total_masses <- function(map, x_subset, n_threads = NULL) {
   check_projections(x, map$omega, "x_subset")
   n_threads <- resolve_threads(n_threads)
   parts <- map$parts
-  K <- kernel_matrix(map$kernel, x, n_threads = n_threads)
-  design <- vapply(seq_len(nrow(parts)), function(p) {
-    parts$coefficient[p] * as.vector(unit_mass_gram(map, p, x, n_threads))
-  }, numeric(length(K)))
+  normal <- mass_normal_equations(map, x, n_threads)
   # Parts of the real measure sampled without phase carry k(0) between them.
   real <- parts$right_phase == 0 & !parts$phased
   k0 <- kernel_at_zero(map$kernel, map$d)
   constraint <- if (any(real)) ifelse(real, parts$coefficient, 0) else NULL
-  map$parts$mass <- active_set_least_squares(design, as.vector(K), constraint, k0)
+  masses <- active_set_least_squares(normal$H, normal$g, normal$bb, constraint, k0)
+  if (is.null(masses)) {
+    fail("`x_subset` gives no feasible mass estimate (the sampled Gram matrices are degenerate on it); use total_masses(map), which is exact.")
+  }
+  map$parts$mass <- masses
   map$parts$exact <- FALSE
   map
 }
 
+# The normal equations of min ||vec(K) - A xi||^2, column p of A being part
+# p's unit-mass Gram matrix times its coefficient: H = A'A, g = A'vec(K) and
+# vec(K)'vec(K), summed over blocks of rows of K so that only a block of each
+# Gram matrix exists at a time (about 32 MB each).
+mass_normal_equations <- function(map, x, n_threads, block = max(1L, floor(2^22 / nrow(x)))) {
+  n_parts <- nrow(map$parts)
+  H <- matrix(0, n_parts, n_parts)
+  g <- numeric(n_parts)
+  bb <- 0
+  for (start in seq(1L, nrow(x), by = block)) {
+    rows <- x[start:min(nrow(x), start + block - 1L), , drop = FALSE]
+    K <- as.vector(kernel_matrix(map$kernel, rows, x, n_threads = n_threads))
+    A <- vapply(seq_len(n_parts), function(p) {
+      map$parts$coefficient[p] * as.vector(unit_mass_gram(map, p, rows, x, n_threads))
+    }, numeric(length(K)))
+    H <- H + crossprod(A)
+    g <- g + drop(crossprod(A, K))
+    bb <- bb + sum(K^2)
+  }
+  list(H = H, g = g, bb = bb)
+}
+
 # Part p's estimator term with unit mass and coefficient one: the mean of
-# cos(w'(x_i - x_j) + phase_left - phase_right) over its frequencies.
-unit_mass_gram <- function(map, p, x, n_threads) {
+# cos(w'(x_i - y_j) + phase_left - phase_right) over its frequencies.
+unit_mass_gram <- function(map, p, x, y, n_threads) {
   columns <- map$part == p
   n <- sum(columns)
   unit <- rep(sqrt(1 / n), n)
-  core(.cpp_approx_gram(x, x, map$omega[, columns, drop = FALSE], map$phase[columns], unit,
+  core(.cpp_approx_gram(x, y, map$omega[, columns, drop = FALSE], map$phase[columns], unit,
                    rep(map$parts$right_phase[p], n), unit, feature_kind(map), n_threads))
 }
 
-# min ||b - A xi||^2 over xi >= 0, with constraint' xi = target when a
-# constraint is given. A convex quadratic program's optimum is the
-# equality-constrained least-squares solution on its own active set, so try
-# every set of free variables (at most 2^3), solve the KKT system of each, and
-# keep the best solution that is feasible.
-active_set_least_squares <- function(A, b, constraint, target) {
-  n <- ncol(A)
-  H <- crossprod(A)
-  g <- drop(crossprod(A, b))
+# min ||b - A xi||^2 = bb - 2 g'xi + xi'H xi over xi >= 0, with
+# constraint' xi = target when a constraint is given, from the normal
+# equations H = A'A, g = A'b, bb = b'b. A convex quadratic program's optimum
+# is the equality-constrained least-squares solution on its own active set,
+# so try every set of free variables (at most 2^3), solve the KKT system of
+# each, and keep the best solution that is feasible.
+active_set_least_squares <- function(H, g, bb, constraint, target) {
+  n <- ncol(H)
   # Without a constraint, all masses zero is a candidate too.
   best <- if (is.null(constraint)) numeric(n) else NULL
-  best_objective <- if (is.null(constraint)) sum(b^2) else Inf
+  best_objective <- if (is.null(constraint)) bb else Inf
   for (mask in seq_len(2^n - 1)) {
     free <- which(bitwAnd(mask, 2^(seq_len(n) - 1)) > 0)
     if (!is.null(constraint) && all(constraint[free] == 0)) next
@@ -112,7 +134,7 @@ active_set_least_squares <- function(A, b, constraint, target) {
     xi <- numeric(n)
     xi[free] <- solution[seq_along(free)]
     if (any(xi < 0)) next
-    objective <- sum((b - A %*% xi)^2)
+    objective <- bb - 2 * sum(g * xi) + drop(crossprod(xi, H %*% xi))
     if (objective < best_objective) {
       best <- xi
       best_objective <- objective

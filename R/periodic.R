@@ -197,7 +197,7 @@ rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
   check_projections(x, map$omega, "x")
   fun <- as_periodic_function(fun, "fun")
   n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x), map$n_features, "the feature matrix")
+  check_output_size(nrow(x), map$n_features, "the feature matrix", extra = 8 * length(map$omega))
   z <- core(.cpp_rpf_features(x, map$omega, map$dither, fun$bits, n_threads))
   if (!is.null(rownames(x))) rownames(z) <- rownames(x)
   z
@@ -241,12 +241,24 @@ rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_t
   x_side <- periodic_side(x, "x", left, "left", map)
   y_side <- periodic_side(y, "y", right, "right", map)
   n_threads <- resolve_threads(n_threads)
-  check_output_size(x_side$n, y_side$n, "the approximate kernel matrix")
+  check_output_size(x_side$n, y_side$n, "the approximate kernel matrix",
+                    extra = periodic_gram_bytes(x_side$n, y_side$n, map$n_features, left$bits == 1L,
+                                                right$bits == 1L, n_threads))
   scale <- map$mass / rpf_inner_product(left, right)
   K <- core(.cpp_rpf_gram(x_side$data, x_side$packed, y_side$data, y_side$packed, map$omega, map$dither,
                      left$bits, right$bits, scale, n_threads))
   if (!is.null(x_side$names) || !is.null(y_side$names)) dimnames(K) <- list(x_side$names, y_side$names)
   K
+}
+
+# What rpf_kernel_matrix() holds beside its result: two copies of the bits of
+# every square-wave side (bytes and words), the doubles of the side stored
+# whole (the left one when only the right side is a square wave, else the
+# right one), and a block of unpacked rows per thread.
+periodic_gram_bytes <- function(n_x, n_y, m, left_square, right_square, n_threads) {
+  bits <- 2 * ceiling(m / 8) * (left_square * as.double(n_x) + right_square * as.double(n_y))
+  stored <- if (left_square && right_square) 0 else if (right_square) n_x else n_y
+  bits + 8 * as.double(m) * (stored + 64 * n_threads)
 }
 
 # Data, or packed bits on a square-wave side, as the C++ product reads them.

@@ -35,6 +35,23 @@ std::vector<std::uint8_t> packed_signs(const Rcpp::NumericMatrix& features, int 
   return bits;
 }
 
+// Square-wave features of data, packed block by block: the doubles of one
+// block of rows exist at a time, never the whole n x m matrix.
+std::vector<std::uint8_t> packed_signs_of_data(const Rcpp::NumericMatrix& x, const askrff::FeatureMap& square,
+                                               int n_threads) {
+  const std::size_t n = x.nrow();
+  const int m = square.n_columns();
+  const std::size_t bytes = askrff::sign_bytes(m);
+  std::vector<std::uint8_t> bits(n * bytes);
+  askrff::run_blocks(askrff::n_blocks(n, askrff::kFeatureBlockRows), n_threads, [&](std::size_t b) {
+    const std::size_t begin = b * askrff::kFeatureBlockRows, rows = std::min(n, begin + askrff::kFeatureBlockRows) - begin;
+    std::vector<double> block(rows * static_cast<std::size_t>(m));
+    square.rows(x.begin(), n, begin, begin + rows, block.data(), rows);
+    askrff::pack_signs(block.data(), rows, m, 0, rows, bits.data() + begin * bytes);
+  });
+  return bits;
+}
+
 // One side of a product: data through its periodic map, or (for the square
 // wave) packed bits, given or made from the data.
 struct Side {
@@ -61,7 +78,7 @@ Side make_side(SEXP data, SEXP packed, int bits, const Rcpp::NumericMatrix& omeg
   side.data = Rcpp::NumericMatrix(data);
   askrff::require_data(side.data, omega.nrow(), "data");
   side.n = side.data.nrow();
-  if (side.square()) side.signs = packed_signs(askrff::features(side.data, *periodic_map(omega, dither, 1), n_threads), n_threads);
+  if (side.square()) side.signs = packed_signs_of_data(side.data, *periodic_map(omega, dither, 1), n_threads);
   return side;
 }
 

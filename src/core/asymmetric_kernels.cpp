@@ -63,8 +63,7 @@ class AsymmetricGaussianKernel : public Kernel {
     const double scale = -0.5 / (sigma_ * sigma_);
     // exp(-||x - y + r||^2 / (2 sigma^2)) for a shift r.
     const auto shifted = [&](const Eigen::VectorXd& r) {
-      const Eigen::MatrixXd moved = x.middleRows(row_begin, rows).rowwise() + r.transpose();
-      return Eigen::MatrixXd((squared_distances(moved, y, y_sqnorm) * scale).array().exp());
+      return Eigen::MatrixXd((squared_distances(x.middleRows(row_begin, rows), y, y_sqnorm, &r) * scale).array().exp());
     };
     OutputBlock block = output_block(out, x.rows(), row_begin, rows, y.rows());
     if (family_ == Family::shift) {

@@ -13,11 +13,15 @@ namespace askrff {
 // expansion overflows, the entry is recomputed from the differences: exact zero
 // for equal points, and +Inf, not NaN, for points too far apart to square.
 // Callers centre the data first (kernel_matrix does), which keeps the
-// expansion accurate under any common offset.
+// expansion accurate under any common offset. With a shift r the distances
+// are ||x_i - y_j + r||^2, the differences taken before r is added so that
+// r is not lost to the scale of the data.
 inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows,
-                                         const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm) {
-  const Eigen::VectorXd x_sqnorm = x_rows.rowwise().squaredNorm();
-  Eigen::MatrixXd dist2 = -2.0 * (x_rows * y.transpose());
+                                         const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+                                         const Eigen::VectorXd* shift = nullptr) {
+  const Eigen::MatrixXd moved = shift ? Eigen::MatrixXd(x_rows.rowwise() + shift->transpose()) : Eigen::MatrixXd(x_rows);
+  const Eigen::VectorXd x_sqnorm = moved.rowwise().squaredNorm();
+  Eigen::MatrixXd dist2 = -2.0 * (moved * y.transpose());
   dist2.colwise() += x_sqnorm;
   dist2.rowwise() += y_sqnorm.transpose();
   for (Eigen::Index j = 0; j < dist2.cols(); ++j) {
@@ -26,7 +30,7 @@ inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>
       if (std::isfinite(value) && value >= 1e-6 * (x_sqnorm[i] + y_sqnorm[j])) continue;
       double direct = 0.0;
       for (Eigen::Index k = 0; k < y.cols(); ++k) {
-        const double diff = x_rows(i, k) - y(j, k);
+        const double diff = x_rows(i, k) - y(j, k) + (shift ? (*shift)[k] : 0.0);
         direct += diff * diff;
       }
       dist2(i, j) = direct;

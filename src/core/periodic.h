@@ -28,6 +28,8 @@ class PeriodicFunction {
   std::vector<double> coefficients(long k_max) const;
   // Total variation over one period; |F_k| <= variation / (2 pi k).
   static constexpr double kVariation = 4.0;
+  // The points of [0, 2 pi) where a quantizer jumps (none for the cosine).
+  std::vector<double> jumps_over_period() const;
 
  private:
   int bits_, levels_;
@@ -37,5 +39,14 @@ class PeriodicFunction {
 
 // <f, g> = (1/2pi) int f g dt = sum_k F_k G_k, in closed form.
 double inner_product(const PeriodicFunction& f, const PeriodicFunction& g);
+
+// The cross-correlation h(tau) = (1/2pi) int f(t + tau) g(t) dt of two
+// quantizers near tau = 0: it is piecewise linear and even, so
+// h(tau) = h(0) + slope |tau| for |tau| <= reach, where reach is its
+// nearest breakpoint other than 0 and h(0) = <f, g>.
+struct CorrelationNearZero {
+  double at_zero, slope, reach;
+};
+CorrelationNearZero correlation_near_zero(const PeriodicFunction& f, const PeriodicFunction& g);
 
 }  // namespace askrff

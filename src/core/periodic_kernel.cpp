@@ -70,6 +70,7 @@ class ExpectedPeriodicKernel : public Kernel {
     const std::vector<double> f = left_.coefficients(table), g = right_.coefficients(table);
     weights_.resize(static_cast<std::size_t>(table));
     for (long k = 0; k < table; ++k) weights_[k] = 2.0 * f[k] * g[k] / norm_;
+    if (left_bits > 0 && right_bits > 0) near_zero_ = correlation_near_zero(left_, right_);
   }
 
   Measure measure(int) const override {
@@ -108,6 +109,7 @@ class ExpectedPeriodicKernel : public Kernel {
   double at_distance(double s) const {
     const double k0 = family_.at_zero();
     if (s == 0.0) return k0;
+    if (const double near = near_zero(s); !std::isnan(near)) return near;
     RayWalk walk(family_, s);
     double sum = 0.0;
     for (long k = 1; k <= k_max_; k += 2) {
@@ -119,8 +121,26 @@ class ExpectedPeriodicKernel : public Kernel {
     return sum;
   }
 
+  // The series needs about 6 / sd terms where T = w'(x - y) has standard
+  // deviation sd, without bound as points approach each other. There the
+  // expectation E h(T) / <f, g> of the cross-correlation h is exact instead:
+  // for a Gaussian component, T ~ N(0, sd^2) with sd = ||u|| / sigma_c, and
+  // while 40 sd stays within h's linear reach, E h(T) = h(0) + slope sd
+  // sqrt(2 / pi) (to exp(-800)). NaN where this does not apply.
+  double near_zero(double s) const {
+    if (family_.l1 || near_zero_.reach <= 0.0) return std::nan("");
+    double sum = 0.0;
+    for (std::size_t c = 0; c < family_.weights.size(); ++c) {
+      const double sd = std::sqrt(s) / family_.sigmas[c];
+      if (40.0 * sd > near_zero_.reach) return std::nan("");
+      sum += family_.weights[c] * (near_zero_.at_zero + near_zero_.slope * sd * std::sqrt(2.0 / kPi));
+    }
+    return sum / norm_;
+  }
+
   RayFamily family_;
   PeriodicFunction left_, right_;
+  CorrelationNearZero near_zero_{0.0, 0.0, 0.0};
   double tolerance_, norm_, tail_;
   long k_max_;
   std::vector<double> weights_;

@@ -139,18 +139,23 @@ test_that("estimate_total_masses keeps the constraint and recovers the masses at
   expect_lt(abs(mean(estimates[, 1]) - exact[["real_pos"]]), 0.03)
 })
 
+# The estimator's solver works on the normal equations of min ||b - A xi||.
+least_squares_masses <- function(A, b, constraint, target) {
+  askrff:::active_set_least_squares(crossprod(A), drop(crossprod(A, b)), sum(b^2), constraint, target)
+}
+
 test_that("the printed sign of eq. 12 sends xi3 to zero; the corrected sign does not", {
   d <- 16
   kernel <- shift_gaussian_kernel(2, 2 / d)
   map <- rff_map(kernel, d, 1024, seed = 3)
   x <- fixture_points(50, d)
   K <- kernel_matrix(kernel, x)
-  grams <- lapply(1:3, function(p) as.vector(askrff:::unit_mass_gram(map, p, x, 1L)))
+  grams <- lapply(1:3, function(p) as.vector(askrff:::unit_mass_gram(map, p, x, x, 1L)))
   corrected <- cbind(grams[[1]], -grams[[2]], -2 * grams[[3]])
   printed <- cbind(grams[[1]], -grams[[2]], 2 * grams[[3]])
   k0 <- kernel_matrix(kernel, matrix(0, 1, d))[1, 1]
-  xi_printed <- askrff:::active_set_least_squares(printed, as.vector(K), c(1, -1, 0), k0)
-  xi_corrected <- askrff:::active_set_least_squares(corrected, as.vector(K), c(1, -1, 0), k0)
+  xi_printed <- least_squares_masses(printed, as.vector(K), c(1, -1, 0), k0)
+  xi_corrected <- least_squares_masses(corrected, as.vector(K), c(1, -1, 0), k0)
   expect_identical(xi_printed[3], 0)
   expect_equal(xi_corrected[3], 0.0976834882, tolerance = 0.05)
   expect_equal(total_masses(estimate_total_masses(map, x)), stats::setNames(xi_corrected, names(total_masses(map))))
@@ -173,12 +178,12 @@ test_that("the active-set solver matches a brute-force grid search", {
   set.seed(12)
   A <- matrix(stats::rnorm(60), 20)
   b <- stats::rnorm(20)
-  xi <- askrff:::active_set_least_squares(A, b, c(1, -1, 0), 0.5)
+  xi <- least_squares_masses(A, b, c(1, -1, 0), 0.5)
   objective <- function(v) sum((b - A %*% v)^2)
   grid <- expand.grid(x2 = seq(0, 3, by = 0.01), x3 = seq(0, 3, by = 0.01))
   values <- apply(grid, 1, function(g) objective(c(0.5 + g[1], g[1], g[2])))
   expect_lte(objective(xi), min(values) + 1e-12)
   expect_equal(xi[1] - xi[2], 0.5)
-  unconstrained <- askrff:::active_set_least_squares(A, b, NULL, NA)
+  unconstrained <- least_squares_masses(A, b, NULL, NA)
   expect_true(all(unconstrained >= 0))
 })

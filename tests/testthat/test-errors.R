@@ -55,10 +55,31 @@ test_that("requests larger than memory fail before allocating", {
   skip_if(is.na(askrff:::available_memory()), "no /proc/meminfo to read available memory from")
   x <- matrix(0, 1e6, 2)
   expect_error(kernel_matrix(gaussian_kernel(1), x),
-               "the kernel matrix \\(1,000,000 x 1,000,000\\) needs .* of memory, but only .* is available")
+               "the kernel matrix \\(1,000,000 x 1,000,000\\) needs .* of memory with its intermediates, but only .* is available")
   map <- rff_map(gaussian_kernel(1), 2, 1e6, seed = 1)
   expect_error(rff_features(map, x), "the feature matrix \\(1,000,000 x 2,000,000\\) needs")
   expect_error(rff_map(gaussian_kernel(1), 2, 2^31), "`n_features` must be at most 2,147,483,647")
+  expect_error(rff_map(gaussian_kernel(1), 1e9, 1), "the frequency matrix \\(1,000,000,000 x 1\\) needs .* with its intermediates")
+})
+
+test_that("the memory guard counts intermediates, and large maps draw only what they need", {
+  skip_if(is.na(askrff:::available_memory()), "no /proc/meminfo to read available memory from")
+  # A 2 x 1e6 result (16 MB) whose cosine side, 1e6 x 4000 doubles, would be stored whole.
+  map <- rpf_map(gaussian_kernel(1), 2, 4000, seed = 1)
+  expect_error(rpf_kernel_matrix(map, matrix(0, 2, 2), matrix(0, 1e6, 2)),
+               "the approximate kernel matrix \\(2 x 1,000,000\\) needs .* with its intermediates", class = "askrff_error")
+  # One orthogonal frequency in d = 20000 draws one column, not a 20000 x 20000 block (3.2 GB).
+  wide <- rff_map(gaussian_kernel(1), 20000, 1, method = "orthogonal", seed = 1)
+  expect_equal(dim(wide$omega), c(20000, 1))
+  expect_true(all(is.finite(wide$omega)))
+})
+
+test_that("the mass estimator's blocks of rows give the same normal equations as one block", {
+  map <- rff_map(shift_gaussian_kernel(2, 0.2), 4, 64, seed = 5)
+  x <- fixture_points(30, 4)
+  whole <- askrff:::mass_normal_equations(map, x, 1L, block = 30L)
+  blocked <- askrff:::mass_normal_equations(map, x, 2L, block = 7L)
+  expect_equal(blocked, whole, tolerance = 1e-12)
 })
 
 test_that("relative_error checks its matrices", {

@@ -142,6 +142,23 @@ test_that("the distorted Gaussian kernel is 0.8307 at u/sigma = 1/3 and falls wi
   expect_identical(at(0), 1)
 })
 
+test_that("near the origin the expected Gaussian kernel of quantizer pairs is exact in closed form", {
+  # Close points need about 6 sigma / ||u|| terms of the series; the core
+  # switches to h(0) + slope E|T| there. Both against an independent R series
+  # from rpf_coefficients() with 2e5 odd terms (enough for sd >= 1e-4).
+  origin <- matrix(0, 1, 2)
+  odd <- seq(1, 4e5, by = 2)
+  for (pair in list(list(rpf_quantizer(2), rpf_quantizer(3)), list("square", rpf_quantizer(8)),
+                    list(rpf_quantizer(8), rpf_quantizer(8)))) {
+    weights <- 2 * rpf_coefficients(pair[[1]], odd) * rpf_coefficients(pair[[2]], odd) /
+      rpf_inner_product(pair[[1]], pair[[2]])
+    k_fg <- rpf_expected_kernel(gaussian_kernel(2), pair[[1]], pair[[2]])
+    sd <- c(1e-4, 3e-4, 1e-3, 3e-3)
+    series <- vapply(sd, function(s) sum(weights * exp(-odd^2 * s^2 / 2)), 0)
+    expect_equal(kernel_matrix(k_fg, cbind(2 * sd, 0), origin)[, 1], series, tolerance = 2e-6)
+  }
+})
+
 test_that("expected kernels: a cosine side gives k itself; Laplace has a closed-form series", {
   x <- periodic_points(6, 6)
   kernel <- laplace_kernel(1.5)
