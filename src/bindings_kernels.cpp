@@ -1,6 +1,8 @@
 // Exact Gram matrices, exported to R.
 #include <Rcpp.h>
 
+#include <vector>
+
 #include "adapters.h"
 #include "guards.h"
 #include "parallel.h"
@@ -10,6 +12,8 @@
 // the midrange of their coordinates first: a common offset of any size then
 // costs no accuracy in the distance expansion, and every centred coordinate
 // stays finite (at most half the range), so differences never form Inf - Inf.
+// The result is computed in tiles of rows of x by columns (rows of y), sized
+// by the kernel's cost so that each tile takes milliseconds.
 // [[Rcpp::export(.cpp_kernel_matrix)]]
 Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x,
                                       Rcpp::NumericMatrix y, int n_threads) {
@@ -17,20 +21,40 @@ Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x,
   askrff::require(x.nrow() >= 1 && y.nrow() >= 1 && x.ncol() >= 1 && x.ncol() == y.ncol(),
                   "x and y must have rows and the same number of columns");
   const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
-  const Eigen::RowVectorXd lo = askrff::as_map(x).colwise().minCoeff().cwiseMin(askrff::as_map(y).colwise().minCoeff());
-  const Eigen::RowVectorXd hi = askrff::as_map(x).colwise().maxCoeff().cwiseMax(askrff::as_map(y).colwise().maxCoeff());
+  const askrff::ConstMatrixMap x_in = askrff::as_map(x), y_in = askrff::as_map(y);
+  const Eigen::RowVectorXd lo = x_in.colwise().minCoeff().cwiseMin(y_in.colwise().minCoeff());
+  const Eigen::RowVectorXd hi = x_in.colwise().maxCoeff().cwiseMax(y_in.colwise().maxCoeff());
   const Eigen::RowVectorXd centre = 0.5 * lo + 0.5 * hi;
-  const Eigen::MatrixXd xc = askrff::as_map(x).rowwise() - centre, yc = askrff::as_map(y).rowwise() - centre;
-  const askrff::ConstMatrixMap xm(xc.data(), xc.rows(), xc.cols()), ym(yc.data(), yc.rows(), yc.cols());
-  const Eigen::VectorXd y_sqnorm = ym.rowwise().squaredNorm();
+  const Eigen::MatrixXd xc = x_in.rowwise() - centre;
+  const askrff::ConstMatrixMap xm(xc.data(), xc.rows(), xc.cols());
+
+  const Eigen::Index n_x = x.nrow(), n_y = y.nrow();
+  constexpr Eigen::Index kTileRows = 64;
+  const double cost = k->entry_cost(x.ncol());
+  const Eigen::Index tile_cols = static_cast<Eigen::Index>(
+      std::min<double>(n_y, std::max(1.0, std::floor(askrff::kBlockFlops / (kTileRows * cost)))));
+  struct Columns {
+    Eigen::Index begin;
+    Eigen::MatrixXd points;
+    Eigen::VectorXd sqnorm;
+  };
+  std::vector<Columns> tiles;
+  for (Eigen::Index begin = 0; begin < n_y; begin += tile_cols) {
+    const Eigen::Index width = std::min(tile_cols, n_y - begin);
+    Eigen::MatrixXd points = y_in.middleRows(begin, width).rowwise() - centre;
+    Eigen::VectorXd sqnorm = points.rowwise().squaredNorm();
+    tiles.push_back({begin, std::move(points), std::move(sqnorm)});
+  }
+  const std::size_t rows = askrff::rows_per_block(cost * static_cast<double>(tile_cols), kTileRows);
+  const std::size_t row_tiles = (static_cast<std::size_t>(n_x) + rows - 1) / rows;
+
   Rcpp::NumericMatrix out = askrff::uninitialized_matrix(x.nrow(), y.nrow());
   double* op = out.begin();
-  constexpr Eigen::Index kBlockRows = 64;
-  const Eigen::Index n = xm.rows();
-  askrff::run_blocks(static_cast<std::size_t>((n + kBlockRows - 1) / kBlockRows), n_threads,
-                     [&](std::size_t b) {
-                       const Eigen::Index begin = static_cast<Eigen::Index>(b) * kBlockRows;
-                       k->gram_rows(xm, ym, y_sqnorm, begin, std::min(n, begin + kBlockRows), op);
-                     });
+  askrff::run_blocks(row_tiles * tiles.size(), n_threads, [&](std::size_t b) {
+    const Columns& tile = tiles[b % tiles.size()];
+    const Eigen::Index begin = static_cast<Eigen::Index>((b / tiles.size()) * rows);
+    const askrff::ConstMatrixMap ym(tile.points.data(), tile.points.rows(), tile.points.cols());
+    k->gram_rows(xm, ym, tile.sqnorm, begin, std::min<Eigen::Index>(n_x, begin + rows), op + tile.begin * n_x);
+  });
   return out;
 }

@@ -28,9 +28,8 @@ std::vector<std::uint8_t> packed_signs(const Rcpp::NumericMatrix& features, int 
   const std::size_t n = features.nrow();
   const int m = features.ncol();
   std::vector<std::uint8_t> bits(n * askrff::sign_bytes(m));
-  askrff::run_blocks(askrff::n_blocks(n, askrff::kFeatureBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * askrff::kFeatureBlockRows;
-    askrff::pack_signs(features.begin(), n, m, begin, std::min(n, begin + askrff::kFeatureBlockRows), bits.data());
+  askrff::run_row_blocks(n, m, askrff::kFeatureBlockRows, n_threads, [&](std::size_t begin, std::size_t end) {
+    askrff::pack_signs(features.begin(), n, m, begin, end, bits.data());
   });
   return bits;
 }
@@ -43,8 +42,9 @@ std::vector<std::uint8_t> packed_signs_of_data(const Rcpp::NumericMatrix& x, con
   const int m = square.n_columns();
   const std::size_t bytes = askrff::sign_bytes(m);
   std::vector<std::uint8_t> bits(n * bytes);
-  askrff::run_blocks(askrff::n_blocks(n, askrff::kFeatureBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * askrff::kFeatureBlockRows, rows = std::min(n, begin + askrff::kFeatureBlockRows) - begin;
+  askrff::run_row_blocks(n, square.row_cost(), askrff::kFeatureBlockRows, n_threads,
+                         [&](std::size_t begin, std::size_t end) {
+    const std::size_t rows = end - begin;
     std::vector<double> block(rows * static_cast<std::size_t>(m));
     square.rows(x.begin(), n, begin, begin + rows, block.data(), rows);
     askrff::pack_signs(block.data(), rows, m, 0, rows, bits.data() + begin * bytes);
@@ -161,11 +161,10 @@ Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y
     const askrff::SignWords rw(askrff::SignRows(right.signs.data(), right.n, m, value));
     Rcpp::NumericMatrix out = askrff::uninitialized_matrix(static_cast<int>(left.n), static_cast<int>(right.n));
     double* op = out.begin();
-    askrff::run_blocks(askrff::n_blocks(left.n, askrff::kGramBlockRows), n_threads, [&](std::size_t b) {
-      const std::size_t begin = b * askrff::kGramBlockRows;
-      askrff::sign_gram_rows(lw, rw, m, begin, std::min(left.n, begin + askrff::kGramBlockRows), scale / m, op,
-                             left.n);
-    });
+    askrff::run_row_blocks(left.n, static_cast<double>(right.n) * lw.n_words * 4.0, askrff::kGramBlockRows, n_threads,
+                           [&](std::size_t begin, std::size_t end) {
+                             askrff::sign_gram_rows(lw, rw, m, begin, end, scale / m, op, left.n);
+                           });
     return out;
   }
   if (right.square()) {

@@ -14,17 +14,13 @@ namespace askrff {
 constexpr std::size_t kFeatureBlockRows = 128;
 constexpr std::size_t kGramBlockRows = 64;
 
-inline std::size_t n_blocks(std::size_t rows, std::size_t block) { return (rows + block - 1) / block; }
-
 // Every row of `side` as an R matrix.
 inline Rcpp::NumericMatrix features(const FeatureRows& side, int n_threads) {
   const std::size_t n = side.n_rows();
   Rcpp::NumericMatrix out = uninitialized_matrix(static_cast<int>(n), side.n_columns());
   double* op = out.begin();
-  run_blocks(n_blocks(n, kFeatureBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * kFeatureBlockRows;
-    side.rows(begin, std::min(n, begin + kFeatureBlockRows), op + begin, n);
-  });
+  run_row_blocks(n, side.row_cost(), kFeatureBlockRows, n_threads,
+                 [&](std::size_t begin, std::size_t end) { side.rows(begin, end, op + begin, n); });
   return out;
 }
 
@@ -40,9 +36,9 @@ inline Rcpp::NumericMatrix gram_by_left_rows(const FeatureRows& left, const Cons
   const std::size_t n = left.n_rows();
   Rcpp::NumericMatrix out = uninitialized_matrix(static_cast<int>(n), static_cast<int>(right_features.rows()));
   double* op = out.begin();
-  run_blocks(n_blocks(n, kGramBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * kGramBlockRows;
-    approx_gram_rows(left, begin, std::min(n, begin + kGramBlockRows), right_features, scale, op, n);
+  const double row_cost = left.row_cost() + 2.0 * right_features.rows() * left.n_columns();
+  run_row_blocks(n, row_cost, kGramBlockRows, n_threads, [&](std::size_t begin, std::size_t end) {
+    approx_gram_rows(left, begin, end, right_features, scale, op, n);
   });
   return out;
 }
@@ -54,9 +50,9 @@ inline Rcpp::NumericMatrix gram_by_right_rows(const ConstFeatures& left_features
   const std::size_t n_x = static_cast<std::size_t>(left_features.rows());
   Rcpp::NumericMatrix out = uninitialized_matrix(static_cast<int>(n_x), static_cast<int>(n));
   double* op = out.begin();
-  run_blocks(n_blocks(n, kGramBlockRows), n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * kGramBlockRows;
-    approx_gram_columns(left_features, right, begin, std::min(n, begin + kGramBlockRows), scale, op, n_x);
+  const double row_cost = right.row_cost() + 2.0 * n_x * right.n_columns();
+  run_row_blocks(n, row_cost, kGramBlockRows, n_threads, [&](std::size_t begin, std::size_t end) {
+    approx_gram_columns(left_features, right, begin, end, scale, op, n_x);
   });
   return out;
 }

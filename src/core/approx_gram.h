@@ -15,6 +15,8 @@ class FeatureRows {
   virtual ~FeatureRows() = default;
   virtual std::size_t n_rows() const = 0;
   virtual int n_columns() const = 0;
+  // Flops per row, about (see FeatureMap::row_cost).
+  virtual double row_cost() const { return 4.0 * n_columns(); }
   // Rows [row_begin, row_end) into rows 0.. of out (leading dimension ld_out).
   virtual void rows(std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) const = 0;
 };
@@ -25,6 +27,7 @@ class MappedRows : public FeatureRows {
   MappedRows(const FeatureMap& map, const double* x, std::size_t n) : map_(map), x_(x), n_(n) {}
   std::size_t n_rows() const override { return n_; }
   int n_columns() const override { return map_.n_columns(); }
+  double row_cost() const override { return map_.row_cost(); }
   void rows(std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) const override {
     map_.rows(x_, n_, row_begin, row_end, out, ld_out);
   }

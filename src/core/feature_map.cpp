@@ -18,6 +18,7 @@ class TrigFeatureMap : public FeatureMap {
   TrigFeatureMap(const double* omega, const double* phase, const double* weight, int d, int n_frequencies)
       : packed_(omega, phase, weight, d, n_frequencies) {}
   int n_columns() const override { return 2 * packed_.n_frequencies(); }
+  double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
             std::size_t ld_out) const override {
     trig_features(packed_, x, ld_x, row_begin, row_end, out, ld_out);
@@ -34,6 +35,7 @@ class PeriodicFeatureMap : public FeatureMap {
         fun_(bits),
         scale_(1.0 / std::sqrt(static_cast<double>(m))) {}
   int n_columns() const override { return packed_.n_frequencies(); }
+  double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
             std::size_t ld_out) const override {
     periodic_features(packed_, fun_, scale_, x, ld_x, row_begin, row_end, out, ld_out);

@@ -15,6 +15,9 @@ class FeatureMap {
  public:
   virtual ~FeatureMap() = default;
   virtual int n_columns() const = 0;
+  // Flops per row of features, about: the projection on every frequency and
+  // its function; jobs use it to cut rows into blocks of bounded time.
+  virtual double row_cost() const = 0;
   // Features of rows [row_begin, row_end) of x (column-major, leading
   // dimension ld_x) into rows 0.. of out (leading dimension ld_out).
   virtual void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,

@@ -37,6 +37,9 @@ class Kernel {
   virtual void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y,
                          const Eigen::VectorXd& y_sqnorm, Eigen::Index row_begin,
                          Eigen::Index row_end, double* out) const = 0;
+  // Flops per entry of the Gram matrix, about, so jobs can be cut into
+  // blocks of bounded time.
+  virtual double entry_cost(int d) const { return 4.0 * d + 40.0; }
 };
 
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec);

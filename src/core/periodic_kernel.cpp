@@ -73,6 +73,9 @@ class ExpectedPeriodicKernel : public Kernel {
     if (left_bits > 0 && right_bits > 0) near_zero_ = correlation_near_zero(left_, right_);
   }
 
+  // The series may run to k_max terms for close points (the Laplace family).
+  double entry_cost(int d) const override { return 3.0 * d + 4.0 * static_cast<double>(k_max_); }
+
   Measure measure(int) const override {
     throw std::invalid_argument(
         "the expected kernel of random periodic features has no sampler; sample the original kernel");

@@ -19,6 +19,7 @@ class ProjectionFeatureMap : public FeatureMap {
  public:
   ProjectionFeatureMap(Projection kind, const double* omega, const double* weight, int d, int n_frequencies);
   int n_columns() const override;
+  double row_cost() const override { return omega_.cols() * 2.0 * omega_.rows() + 4.0 * n_columns(); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
             std::size_t ld_out) const override;
 

@@ -1,0 +1,64 @@
+# A user's Ctrl-C must stop every long computation within a second and leave
+# the session usable. Each case runs in a child R process that is sent
+# SIGINT one second after its long call starts; the child records when the
+# interrupt reached R and then computes something small.
+
+interrupt_delay <- function(setup, call, timeout = 60) {
+  dir <- tempfile("interrupt")
+  dir.create(dir)
+  on.exit(unlink(dir, recursive = TRUE))
+  files <- file.path(dir, c("pid", "started", "result"))
+  script <- file.path(dir, "child.R")
+  writeLines(c(
+    "suppressMessages(library(askrff))",
+    sprintf("writeLines(as.character(Sys.getpid()), %s)", deparse(files[1])),
+    setup,
+    sprintf("writeLines('go', %s)", deparse(files[2])),
+    "stopped <- tryCatch({", call, "; NA_real_ }, interrupt = function(e) as.numeric(Sys.time()))",
+    "usable <- kernel_matrix(gaussian_kernel(1), diag(2))[1, 2]",
+    sprintf("writeLines(format(c(stopped, usable), digits = 17), %s)", deparse(files[3]))), script)
+  system2(file.path(R.home("bin"), "Rscript"), c("--vanilla", script), wait = FALSE, stdout = FALSE, stderr = FALSE)
+  wait_for <- function(path) {
+    deadline <- Sys.time() + timeout
+    while (!file.exists(path) && Sys.time() < deadline) Sys.sleep(0.05)
+    file.exists(path)
+  }
+  if (!wait_for(files[2])) stop("the child never started its long call")
+  pid <- as.integer(readLines(files[1]))
+  Sys.sleep(1)
+  signalled <- as.numeric(Sys.time())
+  tools::pskill(pid, tools::SIGINT)
+  if (!wait_for(files[3])) {
+    tools::pskill(pid, tools::SIGKILL)
+    return(c(delay = Inf, usable = NA))
+  }
+  Sys.sleep(0.1)
+  result <- as.numeric(readLines(files[3]))
+  c(delay = result[1] - signalled, usable = result[2])
+}
+
+test_that("long computations stop within a second of SIGINT and leave R usable", {
+  skip_on_os("windows")
+  skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "timings mean nothing under the sanitizers")
+  cases <- list(
+    features = c("map <- rff_map(gaussian_kernel(30), 2000, 4096, seed = 1)",
+                 "x <- matrix(runif(1e4 * 2000), 1e4)",
+                 "rff_features(map, x, n_threads = 2)"),
+    laplace_gram = c("x <- matrix(runif(5000 * 2000), 5000)",
+                     "kernel_matrix(laplace_kernel(1), x, n_threads = 2)"),
+    approx_gram = c("map <- rff_map(gaussian_kernel(10), 500, 4096, seed = 1)",
+                    "x <- matrix(runif(8000 * 500), 8000)",
+                    "rff_kernel_matrix(map, x, n_threads = 2)"),
+    wide_gaussian_gram = c("x <- matrix(runif(3000 * 10000), 3000)",
+                           "kernel_matrix(gaussian_kernel(30), x, n_threads = 2)"),
+    orthogonal_map = c("NULL", "rff_map(gaussian_kernel(1), 4000, 4000, method = 'orthogonal', seed = 1)"),
+    expected_kernel_gram = c("x <- matrix(rnorm(300 * 3) * 1e-7, 300)",
+                             "kernel_matrix(rpf_expected_kernel(laplace_kernel(1), 'square', 'square'), x, n_threads = 2)"))
+  for (name in names(cases)) {
+    lines <- cases[[name]]
+    outcome <- interrupt_delay(utils::head(lines, -1L), utils::tail(lines, 1L))
+    expect(outcome[["delay"]] < 1, sprintf("%s stopped %.2f s after SIGINT", name, outcome[["delay"]]))
+    if (nzchar(Sys.getenv("ASKRFF_SHOW_DELAYS"))) message(sprintf("%s: %.3f s", name, outcome[["delay"]]))
+    expect_equal(outcome[["usable"]], exp(-1))
+  }
+})
