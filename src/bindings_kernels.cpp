@@ -21,11 +21,16 @@ Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x,
   askrff::require(x.nrow() >= 1 && y.nrow() >= 1 && x.ncol() >= 1 && x.ncol() == y.ncol(),
                   "x and y must have rows and the same number of columns");
   const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
+  // Wide data make these passes take a while: poll between them.
+  askrff::InterruptPoll poll;
   const askrff::ConstMatrixMap x_in = askrff::as_map(x), y_in = askrff::as_map(y);
   const Eigen::RowVectorXd lo = x_in.colwise().minCoeff().cwiseMin(y_in.colwise().minCoeff());
+  poll();
   const Eigen::RowVectorXd hi = x_in.colwise().maxCoeff().cwiseMax(y_in.colwise().maxCoeff());
+  poll();
   const Eigen::RowVectorXd centre = 0.5 * lo + 0.5 * hi;
   const Eigen::MatrixXd xc = x_in.rowwise() - centre;
+  poll();
   const askrff::ConstMatrixMap xm(xc.data(), xc.rows(), xc.cols());
 
   const Eigen::Index n_x = x.nrow(), n_y = y.nrow();
@@ -44,6 +49,7 @@ Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x,
     Eigen::MatrixXd points = y_in.middleRows(begin, width).rowwise() - centre;
     Eigen::VectorXd sqnorm = points.rowwise().squaredNorm();
     tiles.push_back({begin, std::move(points), std::move(sqnorm)});
+    poll();
   }
   const std::size_t rows = askrff::rows_per_block(cost * static_cast<double>(tile_cols), kTileRows);
   const std::size_t row_tiles = (static_cast<std::size_t>(n_x) + rows - 1) / rows;

@@ -41,8 +41,8 @@ test_that("long computations stop within a second of SIGINT and leave R usable",
   skip_on_os("windows")
   skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "timings mean nothing under the sanitizers")
   cases <- list(
-    features = c("map <- rff_map(gaussian_kernel(30), 2000, 4096, seed = 1)",
-                 "x <- matrix(runif(1e4 * 2000), 1e4)",
+    features = c("map <- rff_map(gaussian_kernel(30), 4000, 4096, seed = 1)",
+                 "x <- matrix(runif(5000 * 4000), 5000)",
                  "rff_features(map, x, n_threads = 2)"),
     laplace_gram = c("x <- matrix(runif(5000 * 2000), 5000)",
                      "kernel_matrix(laplace_kernel(1), x, n_threads = 2)"),
