@@ -6,7 +6,7 @@ PKG := askrff
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps install demo test docs bench clean
+.PHONY: deps install demo test sanitize docs bench clean
 
 deps:
 	$(RSCRIPT) tools/install-deps.R
@@ -25,6 +25,11 @@ test: deps
 	_R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual $(TARBALL)
 	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
 
+# The test suite on a build with AddressSanitizer and UndefinedBehaviorSanitizer;
+# fails on any report (tools/sanitize.sh).
+sanitize: deps
+	bash tools/sanitize.sh
+
 # Regenerates RcppExports, NAMESPACE and man/ after a change to roxygen comments or exports.
 docs:
 	$(RSCRIPT) tools/install-deps.R --dev
@@ -35,4 +40,4 @@ bench: install
 	$(RSCRIPT) bench/periodic.R
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG)_*.tar.gz src/*.o src/*.so src/core/*.o askrff-demo.png
+	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz src/*.o src/*.so src/core/*.o askrff-demo.png
