@@ -36,7 +36,7 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
   n_threads <- resolve_threads(n_threads)
   check_on_sphere(map$kernel, x, "x")
   check_projections(x, map$omega, "x")
-  check_output_size(nrow(x), n_feature_columns(map), "the feature matrix", extra = 8 * length(map$omega))
+  check_output_size(nrow(x), map_columns(map), "the feature matrix", extra = 8 * length(map$omega))
   weights <- side_weights(map, side)
   core(.cpp_features(x, map$omega, weights$phase, weights$weight, feature_kind(map), n_threads))
 }
@@ -60,8 +60,8 @@ rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
   check_projections(x, map$omega, "x")
   check_projections(y, map$omega, "y")
   n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x) + n_feature_columns(map), nrow(y), "the approximate kernel matrix",
-                    extra = 16 * length(map$omega) + 8 * 64 * as.double(n_feature_columns(map)) * n_threads)
+  check_output_size(nrow(x) + map_columns(map), nrow(y), "the approximate kernel matrix",
+                    extra = 16 * length(map$omega) + 8 * 64 * as.double(map_columns(map)) * n_threads)
   left <- side_weights(map, "left")
   right <- side_weights(map, "right")
   K <- core(.cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight,

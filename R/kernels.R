@@ -25,6 +25,13 @@ kernel_label <- function(kernel) {
 #' normal law \eqn{N(0, \sigma^{-2} I)}, which is rotation invariant, so both
 #' i.i.d. and orthogonal random features apply.
 #'
+#' Other packages write the same kernel with an inverse width:
+#' kernlab's `rbfdot(sigma = s)` is \eqn{\exp(-s\|x - y\|^2)} and
+#' scikit-learn's `RBFSampler(gamma = g)` is \eqn{\exp(-g\|x - y\|^2)}, so
+#' \eqn{s = g = 1/(2\sigma^2)} and \eqn{\sigma = 1/\sqrt{2s}}. A common
+#' default for \eqn{\sigma} is the median distance between points,
+#' [median_bandwidth()].
+#'
 #' @param sigma Bandwidth, a single positive number.
 #' @return A kernel object of class `c("gaussian_kernel", "askrff_kernel")`.
 #' @family kernels

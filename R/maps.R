@@ -43,7 +43,9 @@
 #' @param d Dimension of the data.
 #' @param n_features Number of frequencies drawn for each positive part. Each
 #'   frequency gives two features (cosine and sine), except on the
-#'   dot-product route of the arc-cosine kernels (one) and the NTK (`d + 1`).
+#'   dot-product route of the arc-cosine kernels (one) and the NTK (`d + 1`);
+#'   so a map has `2 * n_features * parts` feature columns on each side (see
+#'   [n_feature_columns()], and the parts of [spectral_measure()]).
 #' @param method `"iid"` or `"orthogonal"`.
 #' @param ... Kernel-specific settings, by name: `decomposition`, `route`,
 #'   `tolerance`, `z_max` (see Details).
@@ -106,7 +108,62 @@ n_frequencies <- function(map) ncol(map$omega)
 # step, ReLU and NTK features of the dot-product kernels on the sphere.
 feature_kind <- function(map) map$parts$features[1L]
 
-n_feature_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map)))
+# Feature columns of each side of a validated map.
+map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map)))
+
+#' Number of feature columns of each side of a map
+#'
+#' How many columns [rff_features()] (or [rpf_features()]) returns: for a map
+#' of [rff_map()], two per frequency (cosine and sine) with `n_features`
+#' frequencies per positive part, so `2 * n_features * parts`; one per
+#' frequency on the dot-product route of the arc-cosine kernels and
+#' `d + 1` per frequency for the NTK. For a map of [rpf_map()], one per
+#' frequency.
+#'
+#' @param map A map from [rff_map()] or [rpf_map()].
+#' @return A named integer vector, `c(left = , right = )`.
+#' @family maps
+#' @examples
+#' n_feature_columns(rff_map(shift_gaussian_kernel(1, 0.5), d = 3, n_features = 10, seed = 1))
+#' @export
+n_feature_columns <- function(map) {
+  n <- if (inherits(map, "rpf_map")) validate_rpf_map(map)$n_features else map_columns(validate_map(map))
+  c(left = as.integer(n), right = as.integer(n))
+}
+
+#' Features of new data from a map
+#'
+#' The R form of applying a fitted transform: `predict(map, newdata)` is
+#' [rff_features()] of `newdata` (the left side unless `side = "right"`), and
+#' for a random periodic map [rpf_features()] with the periodic map `fun`.
+#'
+#' @param object A map from [rff_map()] or [rpf_map()].
+#' @param newdata Numeric matrix or data frame with `object$d` columns.
+#' @param side `"left"` or `"right"` (maps of [rff_map()]).
+#' @param fun `"cos"`, `"square"` or a quantizer (maps of [rpf_map()]).
+#' @param ... Unused.
+#' @inheritParams kernel_matrix
+#' @return The feature matrix, one row per row of `newdata`.
+#' @family maps
+#' @examples
+#' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 50, seed = 1)
+#' dim(predict(map, matrix(rnorm(10), 5)))
+#' @export
+predict.askrff_map <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
+  object <- validate_map(object, "object")
+  newdata <- check_data(newdata, "newdata", object$d)
+  check_projections(newdata, object$omega, "newdata")
+  rff_features(object, newdata, side, n_threads)
+}
+
+#' @rdname predict.askrff_map
+#' @export
+predict.rpf_map <- function(object, newdata, fun = "cos", n_threads = NULL, ...) {
+  object <- validate_rpf_map(object, "object")
+  newdata <- check_data(newdata, "newdata", object$d)
+  check_projections(newdata, object$omega, "newdata")
+  rpf_features(object, newdata, fun, n_threads)
+}
 
 #' @export
 print.askrff_map <- function(x, ...) {
@@ -116,7 +173,7 @@ print.askrff_map <- function(x, ...) {
     cat("  settings: ", paste(names(x$settings), unlist(x$settings), sep = " = ", collapse = ", "), "\n", sep = "")
   }
   cat(sprintf("  %s frequencies: %d per part x %d part%s = %s features per side\n", x$method,
-              x$n_features, nrow(x$parts), if (nrow(x$parts) == 1L) "" else "s", format_count(n_feature_columns(x))))
+              x$n_features, nrow(x$parts), if (nrow(x$parts) == 1L) "" else "s", format_count(map_columns(x))))
   if (feature_kind(x) != "trig") cat("  features: ", feature_description[[feature_kind(x)]], "\n", sep = "")
   masses <- paste(sprintf("%s = %s%s", x$parts$part, format(x$parts$mass, digits = 6),
                           ifelse(x$parts$exact, "", " (estimated)")), collapse = ", ")

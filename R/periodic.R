@@ -165,8 +165,8 @@ rpf_map <- function(kernel, d, n_features, seed = NULL) {
 print.rpf_map <- function(x, ...) {
   x <- validate_rpf_map(x, "x")
   cat("<askrff random periodic map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
-  cat("  ", format_count(x$n_features), " frequencies with dither U[0, 2 pi); total mass ",
-      format(x$mass, digits = 6), "\n", sep = "")
+  cat("  ", format_count(x$n_features), " frequencies with dither U[0, 2 pi) = ", format_count(x$n_features),
+      " features per side; total mass ", format(x$mass, digits = 6), "\n", sep = "")
   invisible(x)
 }
 

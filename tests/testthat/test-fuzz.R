@@ -172,8 +172,11 @@ test_that("every function taking data or settings ends in a result or a named er
                              args = list(map = pmap, x = x3, y = x3, left = "square", right = "cos", n_threads = 1)),
     rpf_pack = list(fun = rpf_pack, args = list(features = rpf_features(pmap, x3, "square"), n_threads = 1)),
     rpf_coefficients = list(fun = rpf_coefficients, args = list(fun = "square", k = 1:3)),
-    rpf_inner_product = list(fun = rpf_inner_product, args = list(left = "square", right = "cos")))
-  data_args <- c("x", "y", "x_subset", "K", "K_hat", "features")
+    rpf_inner_product = list(fun = rpf_inner_product, args = list(left = "square", right = "cos")),
+    predict = list(fun = getS3method("predict", "askrff_map"), args = list(object = map, newdata = x3, side = "left", n_threads = 1)),
+    n_feature_columns = list(fun = n_feature_columns, args = list(map = map)),
+    median_bandwidth = list(fun = median_bandwidth, args = list(x = x3, max_points = 3, seed = 1)))
+  data_args <- c("x", "y", "x_subset", "K", "K_hat", "features", "newdata")
   cases <- unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {

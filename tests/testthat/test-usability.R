@@ -1,0 +1,48 @@
+# The conveniences of a first hour: predict(), feature counts, a bandwidth rule.
+
+test_that("predict() of a map is its features of new data", {
+  x <- fixture_points(6, 3)
+  map <- rff_map(shift_gaussian_kernel(1, 0.2), 3, 8, seed = 1)
+  expect_identical(predict(map, x), rff_features(map, x))
+  expect_identical(predict(map, x, side = "right", n_threads = 1), rff_features(map, x, "right"))
+  pmap <- rpf_map(gaussian_kernel(1), 3, 16, seed = 1)
+  expect_identical(predict(pmap, x), rpf_features(pmap, x, "cos"))
+  expect_identical(predict(pmap, x, fun = "square"), rpf_features(pmap, x, "square"))
+  expect_error(predict(map, x, side = "up"), "`side` must be one of", class = "askrff_error")
+})
+
+test_that("n_feature_columns() counts each side's columns for every map class", {
+  x <- normalize_rows(fixture_points(4, 3))
+  cases <- list(
+    list(rff_map(gaussian_kernel(1), 3, 10, seed = 1), 20L),
+    list(rff_map(shift_gaussian_kernel(1, 0.3), 3, 10, seed = 1), 60L),
+    list(rff_map(shift_gaussian_kernel(1, 0.3), 3, 10, decomposition = "phase", seed = 1), 20L),
+    list(rff_map(delta_gaussian_kernel(), 3, 10, seed = 1), 40L),
+    list(rff_map(arccos_kernel(1), 3, 10, seed = 1), 10L),
+    list(rff_map(ntk_kernel(), 3, 10, seed = 1), 40L),
+    list(rpf_map(gaussian_kernel(1), 3, 10, seed = 1), 10L))
+  for (case in cases) {
+    expect_identical(n_feature_columns(case[[1]]), c(left = case[[2]], right = case[[2]]))
+    expect_identical(ncol(predict(case[[1]], x)), case[[2]])
+  }
+  expect_output(print(cases[[2]][[1]]), "60 features per side")
+  expect_output(print(cases[[7]][[1]]), "10 features per side")
+  expect_error(n_feature_columns(list()), "`map` must be a map made by rff_map", class = "askrff_error")
+})
+
+test_that("median_bandwidth() is the median pairwise distance of (a sample of) the rows", {
+  x <- fixture_points(50, 3)
+  expect_equal(median_bandwidth(x), stats::median(stats::dist(x)), tolerance = 1e-14)
+  expect_equal(median_bandwidth(x * 1e200), 1e200 * median_bandwidth(x), tolerance = 1e-12)
+  big <- fixture_points(3000, 2)
+  expect_identical(median_bandwidth(big, max_points = 500, seed = 4), median_bandwidth(big, max_points = 500, seed = 4))
+  set.seed(1)
+  first <- median_bandwidth(big, max_points = 500)
+  set.seed(1)
+  expect_identical(median_bandwidth(big, max_points = 500), first)
+  # A sample of 500 rows estimates the median of all pairs to about 2 %.
+  expect_equal(first, stats::median(stats::dist(big[1:2000, ])), tolerance = 0.05)
+  expect_error(median_bandwidth(matrix(1, 5, 2)), "median distance is 0", class = "askrff_error")
+  expect_error(median_bandwidth(x[1, , drop = FALSE]), "at least 2 rows", class = "askrff_error")
+  expect_error(median_bandwidth(x, max_points = 1), "`max_points` must be at least 2", class = "askrff_error")
+})
