@@ -12,19 +12,22 @@ library(askrff)
 x <- as.matrix(datasets::quakes)
 x <- sweep(sweep(x, 2, apply(x, 2, min)), 2, apply(x, 2, function(v) diff(range(v))), "/")
 d <- ncol(x)
+# The median distance between points, the usual bandwidth of the Gaussian family.
+sigma <- median_bandwidth(x, seed = 1)
+cat(sprintf("median_bandwidth(x) = %.3f, the sigma of the Gaussian kernels below\n\n", sigma))
 
 # The Shift-Gaussian kernel is asymmetric, k(x, y) != k(y, x): its kernel
 # matrix is estimated by different left and right feature maps, from the three
 # positive parts of its complex spectral measure ("jordan") or from |mu| with
 # a phase ("phase").
-shift <- shift_gaussian_kernel(0.5, shift = 0.2)
+shift <- shift_gaussian_kernel(sigma, shift = 0.2)
 # The Delta-Gaussian kernel is indefinite: its spectral measure is signed, and
 # the map samples its positive and negative parts (GRFF), in orthogonal
 # blocks per part (GORF).
-delta <- delta_gaussian_kernel(weights = c(1, -1), sigmas = c(0.5, 5))
+delta <- delta_gaussian_kernel(weights = c(1, -1), sigmas = c(sigma, 10 * sigma))
 settings <- list(
-  "Gaussian, i.i.d."          = list(kernel = gaussian_kernel(0.5), method = "iid"),
-  "Gaussian, orthogonal"      = list(kernel = gaussian_kernel(0.5), method = "orthogonal"),
+  "Gaussian, i.i.d."          = list(kernel = gaussian_kernel(sigma), method = "iid"),
+  "Gaussian, orthogonal"      = list(kernel = gaussian_kernel(sigma), method = "orthogonal"),
   "Laplace, i.i.d."           = list(kernel = laplace_kernel(1), method = "iid"),
   "Shift-Gaussian, jordan"    = list(kernel = shift, method = "orthogonal", decomposition = "jordan"),
   "Shift-Gaussian, phase"     = list(kernel = shift, method = "orthogonal", decomposition = "phase"),
@@ -33,8 +36,8 @@ settings <- list(
   # Random periodic features: x through the one-bit square wave, y through the
   # cosine; (pi/2) <z_q(x), z_cos(y)> is unbiased for k. With both sides
   # quantized the product estimates a distorted kernel, so its error stalls.
-  "Gaussian, 1-bit x cos"     = list(kernel = gaussian_kernel(0.5), periodic = c("square", "cos")),
-  "Gaussian, 1-bit x 1-bit"   = list(kernel = gaussian_kernel(0.5), periodic = c("square", "square"))
+  "Gaussian, 1-bit x cos"     = list(kernel = gaussian_kernel(sigma), periodic = c("square", "cos")),
+  "Gaussian, 1-bit x 1-bit"   = list(kernel = gaussian_kernel(sigma), periodic = c("square", "square"))
 )
 n_features <- 2^(2:10)
 replicates <- 5
@@ -62,12 +65,18 @@ cat("feature, but one feature per side for the random periodic features)\n")
 print(structure(t(round(errors, 3)), dimnames = list(names(settings), n_features)))
 
 png_file <- file.path(getwd(), "askrff-demo.png")
-grDevices::png(png_file, width = 900, height = 600, res = 110)
-graphics::matplot(n_features, errors, log = "xy", type = "b", pch = 19, lty = 1, col = seq_along(settings),
+grDevices::png(png_file, width = 1100, height = 600, res = 110)
+# A wide right margin holds the legend clear of the curves.
+graphics::par(mar = c(4.5, 4.5, 3, 14))
+# Every curve its own colour, line type and symbol.
+colours <- grDevices::hcl.colors(length(settings), "Dark 3")
+line_types <- rep_len(c(1, 2, 4, 5, 6), length(settings))
+symbols <- rep_len(c(19, 17, 15, 18, 1, 2, 0), length(settings))
+graphics::matplot(n_features, errors, log = "xy", type = "b", pch = symbols, lty = line_types, col = colours,
                   xlab = "frequencies per positive part", ylab = "relative Frobenius error",
                   main = "askrff on datasets::quakes")
 graphics::lines(n_features, errors[1, 1] * sqrt(n_features[1] / n_features), lty = 3, col = "grey40")
-graphics::legend("bottomleft", c(names(settings), "slope -1/2"), col = c(seq_along(settings), "grey40"),
-                 lty = c(rep(1, length(settings)), 3), pch = c(rep(19, length(settings)), NA), bty = "n")
+graphics::legend("topleft", inset = c(1.02, 0), xpd = TRUE, c(names(settings), "slope -1/2"),
+                 col = c(colours, "grey40"), lty = c(line_types, 3), pch = c(symbols, NA), bty = "n", cex = 0.85)
 grDevices::dev.off()
 cat("\nPlot saved to", png_file, "\n")
