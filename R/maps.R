@@ -195,6 +195,68 @@ entry_sd_bound <- function(map) {
   sqrt(sum((map$parts$coefficient * map$parts$mass)^2 / pmax(n_p, 1)))
 }
 
+#' Plot the sampled frequencies of a map
+#'
+#' One panel per positive part: the histogram of the part's sampled
+#' frequencies, through the variable its law is described by (the radius
+#' \eqn{\|\omega\|} of a rotation-invariant law, the projection
+#' \eqn{a'\omega/\|a\|} on the kernel's direction \eqn{a} for the
+#' asymmetric kernels, the first coordinate of a product law), over the exact
+#' density of that variable under the part's law. A coordinate's heavy tails
+#' are cut at its 0.5 and 99.5 percentiles. For an LP measure the exact curve
+#' is the split-off cusp law alone; the atoms are where the bars pile up.
+#'
+#' @param x A map from [rff_map()].
+#' @param n_points Number of points of each density curve.
+#' @param ... Further arguments to [graphics::plot()] of each histogram.
+#' @return `x`, invisibly.
+#' @family maps
+#' @examples
+#' plot(rff_map(shift_gaussian_kernel(1, 0.5), d = 3, n_features = 500, seed = 1))
+#' @export
+plot.askrff_map <- function(x, n_points = 200, ...) {
+  x <- validate_map(x, "x")
+  n_points <- check_count(n_points, "n_points", max = 1e6)
+  spec <- kernel_with_settings(x$kernel, x$settings, x$d)
+  parts <- x$parts
+  old <- graphics::par(mfrow = c(1L, nrow(parts)))
+  on.exit(graphics::par(old))
+  direction <- projection_direction(x$kernel, x$d)
+  for (p in seq_len(nrow(parts))) {
+    w <- x$omega[, x$part == p, drop = FALSE]
+    variable <- parts$density_variable[p]
+    values <- switch(variable, radius = sqrt(colSums(w^2)), projection = drop(crossprod(w, direction)), w[1L, ])
+    limits <- if (variable == "coordinate") stats::quantile(values, c(0.005, 0.995), names = FALSE) else range(values)
+    limits <- limits + c(-0.05, 0.05) * max(diff(limits), 1e-12)
+    if (variable == "radius") limits[1L] <- max(0, limits[1L])
+    shown <- values >= limits[1L] & values <= limits[2L]
+    bars <- graphics::hist(values[shown], breaks = 30, plot = FALSE)
+    bars$density <- bars$density * mean(shown)
+    grid <- seq(limits[1L], limits[2L], length.out = n_points)
+    exact <- core(.cpp_part_density(spec, x$d, p, grid))
+    graphics::plot(bars, freq = FALSE, col = "grey85", border = "grey60", xlim = limits,
+                   ylim = c(0, max(bars$density, exact) * 1.1), xlab = variable_label[[variable]],
+                   main = sprintf("%s: %s frequencies", parts$part[p], format_count(ncol(w))), ...)
+    graphics::lines(grid, exact, col = "firebrick", lwd = 2)
+    graphics::legend("topright", c("sampled", "exact density"), fill = c("grey85", NA), border = c("grey60", NA),
+                     col = c(NA, "firebrick"), lwd = c(NA, 2), bty = "n", cex = 0.8)
+  }
+  invisible(x)
+}
+
+variable_label <- c(radius = "radius ||w||", projection = "projection a'w / ||a||", coordinate = "first coordinate w_1")
+
+# The unit direction a / ||a|| the asymmetric kernels' parts are tilted along:
+# the shift, or -sigma^2 beta (SPEC 1.1); the first axis where a = 0.
+projection_direction <- function(kernel, d) {
+  a <- if (!is.null(kernel$params$shift)) rep_len(kernel$params$shift, d)
+       else if (!is.null(kernel$params$beta)) -kernel$params$sigma^2 * rep_len(kernel$params$beta, d)
+       else numeric(d)
+  scale <- max(abs(a))
+  if (scale == 0) return(c(1, numeric(d - 1L)))
+  a / (scale * sqrt(sum((a / scale)^2)))
+}
+
 #' @export
 summary.askrff_map <- function(object, ...) {
   object <- validate_map(object, "object")

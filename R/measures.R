@@ -81,6 +81,28 @@ print.askrff_measure <- function(x, ...) {
   invisible(x)
 }
 
+#' @export
+summary.askrff_measure <- function(object, ...) {
+  object <- validate_measure(object, "object")
+  parts <- object$parts
+  structure(list(kernel = object$kernel, d = object$d,
+                 parts = data.frame(part = parts$part, mass = parts$mass, exact = parts$exact,
+                                    coefficient = parts$coefficient, law = law_description[parts$density_variable],
+                                    stringsAsFactors = FALSE),
+                 total_mass = sum(abs(parts$coefficient) * parts$mass), k0 = kernel_at_zero(object$kernel, object$d),
+                 bias_bound = object$lp$bias_bound),
+            class = "summary.askrff_measure")
+}
+
+#' @export
+print.summary.askrff_measure <- function(x, ...) {
+  cat("<askrff measure summary> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  print(x$parts, row.names = FALSE)
+  cat(sprintf("sum of |coefficient| x mass: %s; k(0) = %s\n", format(x$total_mass, digits = 6), format(x$k0, digits = 6)))
+  if (!is.null(x$bias_bound)) cat(sprintf("bias bound of the LP measure: %s\n", formatC(x$bias_bound, format = "e", digits = 2)))
+  invisible(x)
+}
+
 #' Plot a spectral measure
 #'
 #' Draws each positive part's density times its mass, parts with a negative
@@ -117,9 +139,7 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
   upper <- max(vapply(seq_len(nrow(parts)), function(p) density_extent(spec, x$d, p), 0))
   grid <- if (variable == "radius") seq(0, upper, length.out = n_points) else seq(-upper, upper, length.out = n_points)
   curves <- part_curves(x, spec, grid)
-  xlab <- switch(variable, radius = "radius ||w||", projection = "projection a'w / ||a||",
-                 "first coordinate w_1")
-  graphics::matplot(grid, curves, type = "l", lty = 1, col = seq_len(nrow(parts)), xlab = xlab,
+  graphics::matplot(grid, curves, type = "l", lty = 1, col = seq_len(nrow(parts)), xlab = variable_label[[variable]],
                     ylab = "mass x density", main = title, ...)
   graphics::abline(h = 0, col = "grey")
   graphics::legend("topright", legend = parts$part, col = seq_len(nrow(parts)), lty = 1, bty = "n")

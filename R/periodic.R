@@ -170,6 +170,25 @@ print.rpf_map <- function(x, ...) {
   invisible(x)
 }
 
+#' @export
+summary.rpf_map <- function(object, ...) {
+  object <- validate_rpf_map(object, "object")
+  radius <- sqrt(colSums(object$omega^2))
+  structure(list(kernel = object$kernel, d = object$d, n_features = object$n_features, mass = object$mass,
+                 radius = stats::quantile(radius, c(0, 0.25, 0.5, 0.75, 1)),
+                 dither = range(object$dither)),
+            class = "summary.rpf_map")
+}
+
+#' @export
+print.summary.rpf_map <- function(x, ...) {
+  cat("<askrff random periodic map summary> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  cat("  ", format_count(x$n_features), " frequencies; total mass ", format(x$mass, digits = 6), "\n", sep = "")
+  cat("  radius ||w|| quartiles: ", paste(format(x$radius, digits = 4), collapse = ", "), "\n", sep = "")
+  cat("  dither in [", format(x$dither[1], digits = 4), ", ", format(x$dither[2], digits = 4), "]\n", sep = "")
+  invisible(x)
+}
+
 #' Random periodic features
 #'
 #' \eqn{z_f(x) = m^{-1/2} f(\Omega^\top x + \xi)} for every row of `x`: one

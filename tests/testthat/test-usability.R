@@ -46,3 +46,24 @@ test_that("median_bandwidth() is the median pairwise distance of (a sample of) t
   expect_error(median_bandwidth(x[1, , drop = FALSE]), "at least 2 rows", class = "askrff_error")
   expect_error(median_bandwidth(x, max_points = 1), "`max_points` must be at least 2", class = "askrff_error")
 })
+
+test_that("plot() of every kind of map draws its parts, and measures and periodic maps summarize", {
+  maps <- list(rff_map(gaussian_kernel(1), 3, 64, seed = 1), rff_map(laplace_kernel(1), 3, 64, seed = 1),
+               rff_map(shift_gaussian_kernel(1, 0.5), 3, 64, seed = 1),
+               rff_map(cosh_gaussian_kernel(1, 0.3), 3, 64, decomposition = "phase", seed = 1),
+               rff_map(delta_gaussian_kernel(), 3, 64, method = "orthogonal", seed = 1),
+               rff_map(arccos_kernel(0), 3, 64, seed = 1),
+               rff_map(arccos_kernel(0), 3, 64, route = "stationary", seed = 1))
+  for (map in maps) expect_identical(on_pdf_device(plot(map)), map)
+  # The sampled radii of a Gaussian part follow its exact density: the
+  # histogram's mass between 1 and 2 against the chi_3 probability.
+  map <- rff_map(gaussian_kernel(1), 3, 4000, seed = 2)
+  radius <- sqrt(colSums(map$omega^2))
+  expected <- stats::pchisq(4, 3) - stats::pchisq(1, 3)
+  # Binomial standard error of a proportion of 4000 draws: at most 0.008.
+  expect_lt(abs(mean(radius > 1 & radius < 2) - expected), 4 * sqrt(expected * (1 - expected) / 4000))
+  measure_summary <- summary(spectral_measure(shift_gaussian_kernel(1, 0.5), 3))
+  expect_equal(measure_summary$k0, exp(-3 * 0.25 / 2))
+  expect_output(print(measure_summary), "real_pos")
+  expect_output(print(summary(rpf_map(gaussian_kernel(1), 3, 32, seed = 1))), "32 frequencies")
+})
