@@ -11,8 +11,12 @@ TARBALL := $(PKG)_$(VERSION).tar.gz
 deps:
 	$(RSCRIPT) tools/install-deps.R
 
+# Installs from the built tarball, as a user's R CMD INSTALL of it would, so
+# the vignettes are built and installed too.
 install: deps
-	$(R) CMD INSTALL --preclean .
+	rm -f $(TARBALL)
+	$(R) CMD build .
+	$(R) CMD INSTALL --preclean $(TARBALL)
 
 demo: install
 	$(RSCRIPT) -e 'demo("askrff", package = "askrff", ask = FALSE, echo = FALSE)'

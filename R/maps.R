@@ -235,7 +235,7 @@ plot.askrff_map <- function(x, n_points = 200, ...) {
     grid <- seq(limits[1L], limits[2L], length.out = n_points)
     exact <- core(.cpp_part_density(spec, x$d, p, grid))
     graphics::plot(bars, freq = FALSE, col = "grey85", border = "grey60", xlim = limits,
-                   ylim = c(0, max(bars$density, exact) * 1.1), xlab = variable_label[[variable]],
+                   ylim = c(0, max(bars$density, exact) * 1.1), xlab = axis_label(x$kernel, x$d, variable),
                    main = sprintf("%s: %s frequencies", parts$part[p], format_count(ncol(w))), ...)
     graphics::lines(grid, exact, col = "firebrick", lwd = 2)
     graphics::legend("topright", c("sampled", "exact density"), fill = c("grey85", NA), border = c("grey60", NA),
@@ -244,7 +244,14 @@ plot.askrff_map <- function(x, n_points = 200, ...) {
   invisible(x)
 }
 
-variable_label <- c(radius = "radius ||w||", projection = "projection a'w / ||a||", coordinate = "first coordinate w_1")
+# The x-axis of a density: a projection names the vector it projects on.
+axis_label <- function(kernel, d, variable) {
+  if (variable == "radius") return("radius ||w||")
+  if (variable == "coordinate" || all(c(kernel$params$shift, kernel$params$beta) == 0)) return("first coordinate w_1")
+  vector <- if (!is.null(kernel$params$shift)) sprintf("a = shift = %s", format_parameter(kernel$params$shift))
+            else sprintf("a = -sigma^2 beta, beta = %s", format_parameter(kernel$params$beta))
+  sprintf("projection a'w / ||a||, %s", vector)
+}
 
 # The unit direction a / ||a|| the asymmetric kernels' parts are tilted along:
 # the shift, or -sigma^2 beta (SPEC 1.1); the first axis where a = 0.

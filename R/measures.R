@@ -110,14 +110,16 @@ print.summary.askrff_measure <- function(x, ...) {
 #' (with its \eqn{S_{d-1} r^{d-1}} Jacobian) for a rotation-invariant part, of
 #' the projection \eqn{a'\omega/\|a\|} on the kernel's direction \eqn{a}
 #' (the shift, or \eqn{-\sigma^2\beta}) for the asymmetric kernels, of the
-#' first coordinate otherwise.
+#' first coordinate otherwise. The x-axis names the variable (and the
+#' direction projected on), and its range ends where every part's density
+#' has fallen below 1e-3 of its peak.
 #'
 #' An LP measure (kernels on the sphere) is drawn in two panels: left, the
 #' exact measure's radial densities \eqn{\mu^\pm} from [radial_density()],
 #' the picture of Fig. 1 of Liu et al. (with the Jacobian their figure omits,
 #' which is why these masses are infinite); right, the measure askrff samples,
-#' its atoms as spikes of height \eqn{c_j} and the split-off cusp law, if any,
-#' as a curve.
+#' its atoms as spikes of height \eqn{c_j}, coloured by part, and the
+#' split-off cusp law, if any, as a dashed curve, with a legend.
 #'
 #' @param x An `"askrff_measure"` from [spectral_measure()].
 #' @param n_points Number of grid points.
@@ -136,14 +138,29 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
   title <- sprintf("%s, d = %d", kernel_label(x$kernel), x$d)
   if (!is.null(x$lp)) return(plot_lp_measure(x, spec, n_points, title, ...))
   variable <- parts$density_variable[1]
-  upper <- max(vapply(seq_len(nrow(parts)), function(p) density_extent(spec, x$d, p), 0))
-  grid <- if (variable == "radius") seq(0, upper, length.out = n_points) else seq(-upper, upper, length.out = n_points)
+  grid <- mass_range(x, spec, variable, n_points)
   curves <- part_curves(x, spec, grid)
-  graphics::matplot(grid, curves, type = "l", lty = 1, col = seq_len(nrow(parts)), xlab = variable_label[[variable]],
-                    ylab = "mass x density", main = title, ...)
+  colours <- part_colours(nrow(parts))
+  graphics::matplot(grid, curves, type = "l", lty = 1, lwd = 2, col = colours,
+                    xlab = axis_label(x$kernel, x$d, variable), ylab = "mass x density", main = title, ...)
   graphics::abline(h = 0, col = "grey")
-  graphics::legend("topright", legend = parts$part, col = seq_len(nrow(parts)), lty = 1, bty = "n")
+  graphics::legend("topright", legend = parts$part, col = colours, lty = 1, lwd = 2, bty = "n")
   invisible(x)
+}
+
+part_colours <- function(n) grDevices::hcl.colors(max(n, 2L), "Dark 3")[seq_len(n)]
+
+# A grid over where the parts' mass lies: from 0 (radius) or symmetric about
+# 0, out to where every density has fallen below 1e-3 of its peak, then
+# trimmed to where some curve is still above that level, so a measure
+# tilted to one side is not drawn with an empty half.
+mass_range <- function(x, spec, variable, n_points) {
+  upper <- max(vapply(seq_len(nrow(x$parts)), function(p) density_extent(spec, x$d, p), 0))
+  if (variable == "radius") return(seq(0, upper, length.out = n_points))
+  wide <- seq(-upper, upper, length.out = 4L * n_points)
+  height <- apply(abs(part_curves(x, spec, wide)), 1L, max)
+  inside <- range(which(height > 1e-3 * max(height)))
+  seq(wide[max(1L, inside[1L] - 1L)], wide[min(length(wide), inside[2L] + 1L)], length.out = n_points)
 }
 
 # Each part's density times its mass, negative parts below the axis.
@@ -154,25 +171,31 @@ part_curves <- function(x, spec, grid) {
   }, numeric(length(grid)))
 }
 
+# Two panels under one title: the exact measure's radial densities, and the
+# atoms askrff samples, coloured by part, with the split-off cusp law.
 plot_lp_measure <- function(x, spec, n_points, title, ...) {
-  old <- graphics::par(mfrow = c(1L, 2L))
+  old <- graphics::par(mfrow = c(1L, 2L), oma = c(0, 0, 2, 0))
   on.exit(graphics::par(old))
   upper <- max(x$lp$radius) * 1.1
   grid <- seq(0, upper, length.out = n_points)
   exact <- radial_density(x$kernel, x$d, grid)
-  graphics::matplot(grid, cbind(pmax(exact, 0), -pmax(-exact, 0)), type = "l", lty = 1, col = 1:2,
+  colours <- part_colours(2L)
+  graphics::matplot(grid, cbind(pmax(exact, 0), -pmax(-exact, 0)), type = "l", lty = 1, lwd = 2, col = colours,
                     xlab = "radius ||w||", ylab = "radial density", main = "exact measure (infinite mass)", ...)
   graphics::abline(h = 0, col = "grey")
-  graphics::legend("topleft", legend = c("mu+", "-mu-"), col = 1:2, lty = 1, bty = "n")
+  graphics::legend("topleft", legend = c("mu+", "-mu-"), col = colours, lty = 1, lwd = 2, bty = "n")
   cusp <- part_curves(x, spec, grid)[, 1L]
   limits <- range(c(x$lp$weight, cusp, 0))
-  graphics::plot(x$lp$radius, x$lp$weight, type = "h", lwd = 2, col = ifelse(x$lp$weight > 0, 1, 2),
+  graphics::plot(x$lp$radius, x$lp$weight, type = "h", lwd = 2, col = ifelse(x$lp$weight > 0, colours[1L], colours[2L]),
                  xlim = c(0, upper), ylim = limits, xlab = "radius ||w||", ylab = "atom weight",
                  main = sprintf("sampled: %d atoms, bias <= %s", length(x$lp$radius),
                                 formatC(x$lp$bias_bound, format = "e", digits = 1)))
-  if (any(cusp > 0)) graphics::lines(grid, cusp, col = 3)
   graphics::abline(h = 0, col = "grey")
-  graphics::mtext(title, side = 3, outer = TRUE, line = -1.2, cex = 0.9)
+  has_cusp <- any(cusp > 0)
+  if (has_cusp) graphics::lines(grid, cusp, col = "grey30", lwd = 2, lty = 2)
+  graphics::legend("topright", legend = c("atoms of pos", "atoms of neg", if (has_cusp) "cusp law (pos)"),
+                   col = c(colours, if (has_cusp) "grey30"), lty = c(1, 1, if (has_cusp) 2), lwd = 2, bty = "n")
+  graphics::mtext(title, side = 3, outer = TRUE, line = 0.5, font = 2)
   invisible(x)
 }
 

@@ -27,3 +27,13 @@ on_pdf_device <- function(code) {
   })
   force(code)
 }
+
+# Every string a plot draws (titles, axis labels, legends), from its display list.
+plotted_text <- function(code) {
+  grDevices::pdf(NULL)
+  on.exit(grDevices::dev.off())
+  grDevices::dev.control("enable")
+  force(code)
+  calls <- grDevices::recordPlot()[[1]]
+  unlist(lapply(calls, function(call) Filter(is.character, unlist(call[[2]], recursive = TRUE))), use.names = FALSE)
+}

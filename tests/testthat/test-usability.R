@@ -67,3 +67,39 @@ test_that("plot() of every kind of map draws its parts, and measures and periodi
   expect_output(print(measure_summary), "real_pos")
   expect_output(print(summary(rpf_map(gaussian_kernel(1), 3, 32, seed = 1))), "32 frequencies")
 })
+
+test_that("plots of measures name their axis direction, trim to the mass, and label the LP atoms", {
+  expect_identical(askrff:::axis_label(shift_gaussian_kernel(1, c(0.5, 0.2)), 2, "projection"),
+                   "projection a'w / ||a||, a = shift = (0.5, 0.2)")
+  expect_match(askrff:::axis_label(cosh_gaussian_kernel(2, 0.1), 3, "projection"), "a = -sigma\\^2 beta, beta = 0.1")
+  expect_identical(askrff:::axis_label(shift_gaussian_kernel(1, 0), 2, "projection"), "first coordinate w_1")
+  # The x-range ends where the parts' densities fall to about 1e-3 of their
+  # peak: no empty margin, and no mass cut off.
+  measure <- spectral_measure(cosh_gaussian_kernel(1, 3), 1)
+  spec <- askrff:::kernel_with_settings(measure$kernel, measure$settings, 1)
+  grid <- askrff:::mass_range(measure, spec, "projection", 200)
+  height <- apply(abs(askrff:::part_curves(measure, spec, grid)), 1L, max)
+  ends <- height[c(1L, length(grid))] / max(height)
+  expect_true(all(ends > 1e-4 & ends < 1e-2))
+  labels <- plotted_text(plot(spectral_measure(ntk_kernel(), 4, route = "stationary")))
+  expect_true(all(c("atoms of pos", "atoms of neg", "cusp law (pos)") %in% labels))
+  expect_true("projection a'w / ||a||, a = shift = 0.5" %in%
+                plotted_text(plot(spectral_measure(shift_gaussian_kernel(1, 0.5), 2))))
+})
+
+test_that("the installed vignettes exist and need no network: no script, style or font from elsewhere", {
+  doc <- system.file("doc", package = "askrff")
+  pages <- list.files(doc, pattern = "\\.html$", full.names = TRUE)
+  pages <- pages[basename(pages) != "index.html"]
+  # Only an installation from the built tarball has them (R CMD check's does).
+  skip_if(length(pages) == 0L, "installed from the source tree, without vignettes")
+  expect_setequal(sub("\\.html$", "", basename(pages)),
+                  c("getting-started", "asymmetric-kernels", "indefinite-kernels", "quantized-features"))
+  for (page in pages) {
+    html <- paste(readLines(page, warn = FALSE), collapse = "\n")
+    expect_false(grepl("<(script|link|img)[^>]+(src|href)=\"(https?:)?//", html), info = basename(page))
+    expect_false(grepl("url\\((https?:)?//", html), info = basename(page))
+    # KaTeX's style, script and typesetting are embedded, as base64 text.
+    expect_gte(lengths(regmatches(html, gregexpr('<script>eval(atob("', html, fixed = TRUE))), 3L)
+  }
+})
