@@ -37,8 +37,7 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
   check_on_sphere(map$kernel, x, "x")
   check_projections(x, map$omega, "x")
   check_output_size(nrow(x), map_columns(map), "the feature matrix", extra = 8 * length(map$omega))
-  weights <- side_weights(map, side)
-  core(.cpp_features(x, map$omega, weights$phase, weights$weight, feature_kind(map), n_threads))
+  core(.cpp_map_features(map, x, side, n_threads))
 }
 
 #' Approximate kernel matrix from random features
@@ -62,9 +61,6 @@ rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x) + map_columns(map), nrow(y), "the approximate kernel matrix",
                     extra = 16 * length(map$omega) + 8 * 64 * as.double(map_columns(map)) * n_threads)
-  left <- side_weights(map, "left")
-  right <- side_weights(map, "right")
-  K <- core(.cpp_approx_gram(x, y, map$omega, left$phase, left$weight, right$phase, right$weight,
-                        feature_kind(map), n_threads))
+  K <- core(.cpp_map_gram(map, x, y, n_threads))
   set_point_names(K, x, y)
 }

@@ -46,6 +46,5 @@ delta_gaussian_kernel <- function(weights = c(1, -1), sigmas = c(1, 10)) {
   }
   if (anyDuplicated(sigmas)) fail("`sigmas` must be distinct; add up the weights of equal bandwidths.")
   new_kernel("delta_gaussian", list(weights = as.double(weights), sigmas = as.double(sigmas)),
-             "Delta-Gaussian", "sum_i weights_i exp(-||x - y||^2 / (2 sigmas_i^2))",
-             setting_choices = list(decomposition = c("jordan", "components")))
+             "Delta-Gaussian", "sum_i weights_i exp(-||x - y||^2 / (2 sigmas_i^2))")
 }

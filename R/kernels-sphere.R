@@ -55,8 +55,7 @@ poly_sphere_kernel <- function(a = 2, p = 1) {
   if (!is_single_number(a) || !is.finite(a) || a < 2) fail("`a` must be a single number of at least 2.")
   p <- check_count(p, "p", max = 100)
   new_kernel("poly_sphere", list(a = as.double(a), p = as.double(p)), "polynomial-on-sphere",
-             "(1 - ||x - y||^2 / a^2)^p, ||x|| = ||y|| = 1",
-             setting_choices = lp_settings(z_max = 2, open = FALSE, tolerance = 1e-4))
+             "(1 - ||x - y||^2 / a^2)^p, ||x|| = ||y|| = 1")
 }
 
 #' Arc-cosine kernel on the unit sphere
@@ -97,12 +96,9 @@ poly_sphere_kernel <- function(a = 2, p = 1) {
 #' @export
 arccos_kernel <- function(order = 0) {
   if (!is_single_number(order) || !order %in% c(0, 1)) fail("`order` must be 0 or 1.")
-  cusp <- order == 0
   new_kernel("arccos", list(order = as.double(order)), "arc-cosine",
-             if (cusp) "1 - arccos(x'y) / pi, ||x|| = ||y|| = 1"
-             else "(x'y (pi - arccos(x'y)) + sqrt(1 - (x'y)^2)) / pi, ||x|| = ||y|| = 1",
-             setting_choices = c(list(route = c("dot_product", "stationary")),
-                                 lp_settings(z_max = if (cusp) 1.9 else 2, open = cusp, tolerance = 1e-3)))
+             if (order == 0) "1 - arccos(x'y) / pi, ||x|| = ||y|| = 1"
+             else "(x'y (pi - arccos(x'y)) + sqrt(1 - (x'y)^2)) / pi, ||x|| = ||y|| = 1")
 }
 
 #' Neural tangent kernel of a two-layer ReLU network on the unit sphere
@@ -132,26 +128,13 @@ arccos_kernel <- function(order = 0) {
 #' @export
 ntk_kernel <- function() {
   new_kernel("ntk", list(), "two-layer ReLU NTK",
-             "(x'y) kappa_0(x'y) + kappa_1(x'y), ||x|| = ||y|| = 1",
-             setting_choices = c(list(route = c("dot_product", "stationary")),
-                                 lp_settings(z_max = 1.9, open = TRUE, tolerance = 1e-3)))
+             "(x'y) kappa_0(x'y) + kappa_1(x'y), ||x|| = ||y|| = 1")
 }
-
-# `tolerance` and `z_max` of the LP measure. Where the kernel has a
-# square-root singularity at z = 2, z_max must stay below 2. Below z_max =
-# 0.001 the distance grid's spacing is too fine for the bias bound's second
-# differences, and no data set on the sphere needs it.
-lp_settings <- function(z_max, open, tolerance) {
-  list(tolerance = numeric_setting(tolerance, lower = 1e-8, upper = 0.5),
-       z_max = numeric_setting(z_max, lower = 1e-3, upper = 2, upper_open = open))
-}
-
-sphere_kernels <- c("poly_sphere", "arccos", "ntk")
 
 # Kernels on the sphere take unit vectors only: say which row is not one and
 # how to fix it, rather than return values of a kernel that is not defined there.
 check_on_sphere <- function(kernel, x, name) {
-  if (!kernel$name %in% sphere_kernels) return(invisible(x))
+  if (!kernel_traits(kernel)$on_sphere) return(invisible(x))
   norm2 <- rowSums(x^2)
   off <- which(abs(norm2 - 1) > 1e-6)
   if (length(off) > 0L) {

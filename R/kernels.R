@@ -1,12 +1,27 @@
 # Kernel objects: a name the C++ core knows, validated parameters, and how to
-# print them. The core computes exact Gram matrices and spectral measures.
-
-# `setting_choices` lists the kernel-specific settings rff_map() accepts in
-# `...`, each with its choices, the default first.
-new_kernel <- function(name, params, label, formula, setting_choices = list()) {
-  structure(list(name = name, params = params, label = label, formula = formula,
-                 setting_choices = setting_choices, format_version = format_version),
+# print them. The core computes exact Gram matrices and spectral measures,
+# and holds what each family declares (kernel_traits()).
+new_kernel <- function(name, params, label, formula) {
+  structure(list(name = name, params = params, label = label, formula = formula, format_version = format_version),
             class = c(paste0(name, "_kernel"), "askrff_kernel"))
+}
+
+# What the kernel's family declares in the core registry, under its
+# parameters and `settings`: `params` (its constructor's arguments),
+# `coordinate_params`, `measure` ("positive", "signed", "complex" or "none"),
+# `radial`, `on_sphere`, `periodic`, `methods`, `settings` (each with its
+# `choices`, or a numeric `default` in (`lower`, `upper`], and what it
+# `needs`) and `features`.
+kernel_traits <- function(kernel, settings = list()) {
+  kernel$settings[names(settings)] <- settings
+  core(.cpp_kernel_traits(kernel))
+}
+
+# The vector parameters have one value per coordinate (or one for all), and
+# each family's rules that need the dimension hold (kernel_family.h).
+check_kernel_dimension <- function(kernel, d) {
+  core(.cpp_check_kernel_dimension(kernel, d))
+  invisible(kernel)
 }
 
 kernel_label <- function(kernel) {

@@ -4,10 +4,23 @@
 
 #' Sample a random Fourier feature map
 #'
-#' Draws `n_features` frequencies from each positive part of the kernel's
+#' Draws `n_features` frequencies from the positive parts of the kernel's
 #' spectral measure. The map gives a left and a right feature matrix
 #' ([rff_features()]) whose product approximates the kernel matrix without
 #' bias; for a positive definite kernel the two are equal.
+#'
+#' `n_features` is the total number of frequencies, shared among the parts.
+#' With `allocation = "mass"` (the default) part \eqn{p} receives a share
+#' proportional to its weight in the estimator, \eqn{|c_p| m_p} (coefficient
+#' times total mass), by systematic sampling: its count is the floor or
+#' the ceiling of `n_features` times its share, the counts sum to
+#' `n_features`, and a part of zero mass gets none. Each frequency is then
+#' weighted by \eqn{\sqrt{M / n}} with \eqn{M = \sum_p |c_p| m_p}, which keeps
+#' every part's estimator unbiased, however its count fell. A part of
+#' negligible mass (the Shift-Gaussian's `real_neg` at small shifts) no
+#' longer takes its equal share of the columns. `allocation = "equal"` gives
+#' every part the same count (`n_features` divided by the number of parts),
+#' as the papers do.
 #'
 #' `method = "iid"` draws independent frequencies. `method = "orthogonal"`
 #' stacks independent Haar-distributed orthogonal \eqn{d \times d} blocks
@@ -41,21 +54,24 @@
 #'
 #' @param kernel A kernel object, such as [gaussian_kernel()].
 #' @param d Dimension of the data.
-#' @param n_features Number of frequencies drawn for each positive part. Each
-#'   frequency gives two features (cosine and sine), except on the
-#'   dot-product route of the arc-cosine kernels (one) and the NTK (`d + 1`);
-#'   so a map has `2 * n_features * parts` feature columns on each side (see
-#'   [n_feature_columns()], and the parts of [spectral_measure()]).
+#' @param n_features Total number of frequencies of the map, shared among the
+#'   positive parts as `allocation` says. Each frequency gives two features
+#'   (cosine and sine), except on the dot-product route of the arc-cosine
+#'   kernels (one) and the NTK (`d + 1`); so a map has `2 * n_features`
+#'   feature columns on each side (see [n_feature_columns()]).
 #' @param method `"iid"` or `"orthogonal"`.
 #' @param ... Kernel-specific settings, by name: `decomposition`, `route`,
 #'   `tolerance`, `z_max` (see Details).
+#' @param allocation `"mass"` (shares proportional to the parts' masses) or
+#'   `"equal"` (the same count for every part, at least one each).
 #' @param seed `NULL` (draw from R's random number generator, so [set.seed()]
 #'   makes the map reproducible) or a whole number giving the same map on
 #'   every call, whatever the number of threads.
 #' @return An object of class `"askrff_map"`: a list holding the kernel, `d`,
-#'   `method`, `n_features`, `settings`, the parts table of
-#'   [spectral_measure()], the frequencies `omega` (one column each), the
-#'   `part` each belongs to, its left `phase`, and for LP measures the
+#'   `method`, `allocation`, `n_features`, `settings`, the parts table of
+#'   [spectral_measure()] with each part's `share` (the expected fraction of
+#'   the frequencies it receives), the frequencies `omega` (one column each),
+#'   the `part` each belongs to, its left `phase`, and for LP measures the
 #'   `bias_bound`.
 #' @family maps
 #' @examples
@@ -64,42 +80,30 @@
 #' x <- matrix(runif(30), 10)
 #' relative_error(kernel_matrix(gaussian_kernel(1), x), rff_kernel_matrix(map, x))
 #' @export
-rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ..., seed = NULL) {
+rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ..., allocation = c("mass", "equal"),
+                    seed = NULL) {
   kernel <- check_has_measure(validate_kernel(kernel))
   d <- check_count(d, "d")
   n_features <- check_count(n_features, "n_features")
   method <- check_choice(method, c("iid", "orthogonal"), "method")
+  allocation <- check_choice(allocation, c("mass", "equal"), "allocation")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
+  if (!method %in% kernel_traits(kernel, settings)$methods) {
+    fail("`method = \"%s\"` needs a spectral measure that supports it; the %s (a product of Cauchy laws) does not. Use `method = \"iid\"`.",
+         method, kernel_label(kernel))
+  }
   seed_words <- resolve_seed(seed)
   spec <- kernel_with_settings(kernel, settings, d)
-  parts <- core(.cpp_measure_parts(spec, d))
-  if (method == "orthogonal" && !all(parts$orthogonal)) {
-    fail("`method = \"orthogonal\"` needs a spectral measure that supports it; the %s (a product of Cauchy laws) does not. Use `method = \"iid\"`.",
-         kernel_label(kernel))
-  }
   block <- if (method == "orthogonal") 2 * as.double(d) * min(d, n_features) else 0
-  check_output_size(d, as.double(n_features) * nrow(parts), "the frequency matrix",
-                    extra = 8 * (block + 4 * as.double(d) * nrow(parts)))
-  sampled <- core(.cpp_sample_frequencies(spec, d, n_features, method, seed_words))
-  structure(list(kernel = kernel, d = d, method = method, n_features = n_features, settings = settings,
-                 seed = seed_words, parts = parts, omega = sampled$omega, part = sampled$part,
-                 phase = sampled$phase, bias_bound = spec$lp$bias_bound, format_version = format_version),
+  check_output_size(d, n_features, "the frequency matrix", extra = 8 * (block + 4 * as.double(d)))
+  sampled <- core(.cpp_sample_map(spec, d, n_features, method, allocation, seed_words))
+  sampled$parts$share <- sampled$share
+  structure(list(kernel = kernel, d = d, method = method, allocation = allocation, n_features = n_features,
+                 settings = settings, seed = seed_words, parts = sampled$parts, omega = sampled$omega,
+                 part = sampled$part, phase = sampled$phase, bias_bound = spec$lp$bias_bound,
+                 format_version = format_version),
             class = "askrff_map")
-}
-
-# Per-frequency phase and weight of one side. Part p with coefficient c and
-# mass m contributes c * m * mean cos(w'(x - y) + phase_left - phase_right);
-# the left side carries sqrt(|c| m / n) and the phase of mu when the part
-# samples |mu|, the right side the sign of c and the part's right phase.
-side_weights <- function(map, side) {
-  parts <- map$parts[map$part, ]
-  magnitude <- sqrt(abs(parts$coefficient) * parts$mass / map$n_features)
-  if (side == "left") {
-    list(phase = map$phase, weight = magnitude)
-  } else {
-    list(phase = parts$right_phase, weight = sign(parts$coefficient) * magnitude)
-  }
 }
 
 n_frequencies <- function(map) ncol(map$omega)
@@ -114,8 +118,7 @@ map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d,
 #' Number of feature columns of each side of a map
 #'
 #' How many columns [rff_features()] (or [rpf_features()]) returns: for a map
-#' of [rff_map()], two per frequency (cosine and sine) with `n_features`
-#' frequencies per positive part, so `2 * n_features * parts`; one per
+#' of [rff_map()], two per frequency (cosine and sine), so `2 * n_features`; one per
 #' frequency on the dot-product route of the arc-cosine kernels and
 #' `d + 1` per frequency for the NTK. For a map of [rpf_map()], one per
 #' frequency.
@@ -172,8 +175,12 @@ print.askrff_map <- function(x, ...) {
   if (length(x$settings) > 0L) {
     cat("  settings: ", paste(names(x$settings), unlist(x$settings), sep = " = ", collapse = ", "), "\n", sep = "")
   }
-  cat(sprintf("  %s frequencies: %d per part x %d part%s = %s features per side\n", x$method,
-              x$n_features, nrow(x$parts), if (nrow(x$parts) == 1L) "" else "s", format_count(map_columns(x))))
+  counts <- tabulate(x$part, nrow(x$parts))
+  shared <- if (nrow(x$parts) == 1L) "" else
+    sprintf(" (%s: %s)", if (x$allocation == "mass") "shared by mass" else "equal shares",
+            paste(x$parts$part, counts, sep = " ", collapse = ", "))
+  cat(sprintf("  %s frequencies: %s%s = %s features per side\n", x$method, format_count(x$n_features), shared,
+              format_count(map_columns(x))))
   if (feature_kind(x) != "trig") cat("  features: ", feature_description[[feature_kind(x)]], "\n", sep = "")
   masses <- paste(sprintf("%s = %s%s", x$parts$part, format(x$parts$mass, digits = 6),
                           ifelse(x$parts$exact, "", " (estimated)")), collapse = ", ")
@@ -186,13 +193,15 @@ print.askrff_map <- function(x, ...) {
   invisible(x)
 }
 
-# Each part contributes coefficient * mass times a mean of n_p cosines, so
-# (parts being sampled independently) an entry of the approximate Gram matrix
-# has variance at most sum_p (coefficient_p mass_p)^2 / n_p. Masses that grow,
-# as exp(sigma^2 ||beta||^2 / 2) for the Sinh- and Cosh-Gaussian, raise it.
+# Each part contributes coefficient * mass times the mean of the cosines of
+# its n_p = n share_p expected frequencies, each bounded by one, so (parts
+# being sampled independently) an entry of the approximate Gram matrix has
+# variance at most about sum_p (coefficient_p mass_p)^2 / (n share_p). Masses
+# that grow, as exp(sigma^2 ||beta||^2 / 2) for the Sinh- and Cosh-Gaussian,
+# raise it.
 entry_sd_bound <- function(map) {
-  n_p <- tabulate(map$part, nrow(map$parts))
-  sqrt(sum((map$parts$coefficient * map$parts$mass)^2 / pmax(n_p, 1)))
+  shared <- map$parts$share > 0
+  sqrt(sum((map$parts$coefficient * map$parts$mass)[shared]^2 / (map$n_features * map$parts$share[shared])))
 }
 
 #' Plot the sampled frequencies of a map
@@ -271,17 +280,20 @@ summary.askrff_map <- function(object, ...) {
   per_part <- data.frame(
     part = object$parts$part,
     n_frequencies = tabulate(object$part, nrow(object$parts)),
+    share = object$parts$share,
     mass = object$parts$mass,
     exact = object$parts$exact,
     mean_radius = as.numeric(tapply(radius, factor(object$part, seq_len(nrow(object$parts))), mean)),
     stringsAsFactors = FALSE)
-  structure(list(kernel = object$kernel, d = object$d, method = object$method, parts = per_part),
+  structure(list(kernel = object$kernel, d = object$d, method = object$method, allocation = object$allocation,
+                 parts = per_part),
             class = "summary.askrff_map")
 }
 
 #' @export
 print.summary.askrff_map <- function(x, ...) {
-  cat("<askrff map summary> ", kernel_label(x$kernel), ", d = ", x$d, ", ", x$method, "\n", sep = "")
+  cat("<askrff map summary> ", kernel_label(x$kernel), ", d = ", x$d, ", ", x$method, ", allocation by ",
+      x$allocation, "\n", sep = "")
   print(x$parts, row.names = FALSE)
   invisible(x)
 }

@@ -39,7 +39,8 @@ total_masses <- function(map) {
 #' The exact masses of [total_masses()] are available for every kernel in
 #' askrff and should be preferred. The estimate is biased low when the number
 #' of frequencies is small, because the sampled Gram matrices are noisy
-#' regressors; at `d = 16` with 1024 frequencies per part it is within about
+#' regressors; at `d = 16` with 1024 frequencies per part (`n_features =
+#' 3072, allocation = "equal"`) it is within about
 #' 1% of the exact masses. The vignette "asymmetric-kernels" shows both.
 #'
 #' @param map A map from [rff_map()].
@@ -98,14 +99,21 @@ mass_normal_equations <- function(map, x, n_threads, block = max(1L, floor(2^22 
   list(H = H, g = g, bb = bb)
 }
 
-# Part p's estimator term with unit mass and coefficient one: the mean of
-# cos(w'(x_i - y_j) + phase_left - phase_right) over its frequencies.
+# Part p's estimator term with unit mass and coefficient one, as the map
+# weighs it: the sum of cos(w'(x_i - y_j) + phase_left - phase_right) over
+# its frequencies, divided by their expected number n share_p. It is the
+# map restricted to part p, with the share that keeps that weight.
 unit_mass_gram <- function(map, p, x, y, n_threads) {
   columns <- map$part == p
-  n <- sum(columns)
-  unit <- rep(sqrt(1 / n), n)
-  core(.cpp_approx_gram(x, y, map$omega[, columns, drop = FALSE], map$phase[columns], unit,
-                   rep(map$parts$right_phase[p], n), unit, feature_kind(map), n_threads))
+  # A part the allocation gave no frequency adds nothing, whatever its mass.
+  if (!any(columns)) return(matrix(0, nrow(x), nrow(y)))
+  unit <- map$parts[p, ]
+  unit$coefficient <- 1
+  unit$mass <- 1
+  unit$share <- map$n_features * map$parts$share[p] / sum(columns)
+  part_map <- list(omega = map$omega[, columns, drop = FALSE], part = rep(1L, sum(columns)),
+                   phase = map$phase[columns], parts = unit)
+  core(.cpp_map_gram(part_map, x, y, n_threads))
 }
 
 # min ||b - A xi||^2 = bb - 2 g'xi + xi'H xi over xi >= 0, with

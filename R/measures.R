@@ -239,11 +239,9 @@ radial_density <- function(kernel, d, radius) {
   if (!is.numeric(radius) || is.object(radius) || anyNA(radius) || any(!is.finite(radius)) || any(radius < 0)) {
     fail("`radius` must be a numeric vector of finite, nonnegative values.")
   }
-  if (!kernel$name %in% radial_kernels) {
+  if (!kernel_traits(kernel)$radial) {
     fail("The %s has no rotation-invariant spectral measure, so no radial density.", kernel_label(kernel))
   }
   check_kernel_dimension(kernel, d)
   core(.cpp_radial_density(kernel, d, as.double(radius)))
 }
-
-radial_kernels <- c("gaussian", "delta_gaussian", "poly_sphere", "arccos", "ntk")

@@ -106,9 +106,7 @@ rpf_inner_product <- function(left, right) {
 # The kernels whose k(t u) does not increase in t: what random periodic
 # features and their expected kernels need.
 check_periodic_kernel <- function(kernel) {
-  positive <- kernel$name %in% c("gaussian", "laplace") ||
-    (kernel$name == "delta_gaussian" && all(kernel$params$weights > 0))
-  if (!positive) {
+  if (!kernel_traits(kernel)$periodic) {
     fail("`kernel` must be positive definite with a probability-like spectral measure: gaussian_kernel(), laplace_kernel() or delta_gaussian_kernel() with positive weights; the %s is not.",
          kernel_label(kernel))
   }
@@ -116,9 +114,7 @@ check_periodic_kernel <- function(kernel) {
 }
 
 # k(0), the total mass of a periodic kernel's (positive) spectral measure.
-periodic_kernel_mass <- function(kernel) {
-  if (kernel$name == "delta_gaussian") sum(kernel$params$weights) else 1
-}
+periodic_kernel_mass <- function(kernel) kernel_at_zero(kernel, 1L)
 
 #' Sample a random periodic feature map
 #'
@@ -153,9 +149,8 @@ rpf_map <- function(kernel, d, n_features, seed = NULL) {
   seed_words <- resolve_seed(seed)
   check_output_size(d, n_features, "the frequency matrix")
   spec <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
-  parts <- core(.cpp_measure_parts(spec, d))
-  sampled <- core(.cpp_sample_frequencies(spec, d, n_features, "iid", seed_words))
-  structure(list(kernel = kernel, d = d, n_features = n_features, seed = seed_words, mass = parts$mass,
+  sampled <- core(.cpp_sample_map(spec, d, n_features, "iid", "equal", seed_words))
+  structure(list(kernel = kernel, d = d, n_features = n_features, seed = seed_words, mass = sampled$parts$mass,
                  omega = sampled$omega, dither = core(.cpp_sample_dither(seed_words, n_features)),
                  format_version = format_version),
             class = "rpf_map")

@@ -19,57 +19,52 @@ resolve_seed <- function(seed) {
   c(seed %/% 2^32, seed %% 2^32)
 }
 
-# A numeric setting of a kernel, such as the LP's `tolerance`: its default
-# and the interval it must lie in (open at `upper` when `upper_open`).
-numeric_setting <- function(default, lower, upper, upper_open = FALSE) {
-  structure(list(default = default, lower = lower, upper = upper, upper_open = upper_open),
-            class = "askrff_numeric_setting")
-}
-
-setting_default <- function(choices) {
-  if (inherits(choices, "askrff_numeric_setting")) choices$default else choices[[1L]]
-}
-
-check_setting <- function(name, value, choices) {
-  if (inherits(choices, "askrff_numeric_setting")) {
-    above <- if (choices$upper_open) value < choices$upper else value <= choices$upper
-    if (!is_single_number(value) || !is.finite(value) || value <= choices$lower || !above) {
-      fail("`%s` must be a single number in (%s, %s%s.", name, format(choices$lower), format(choices$upper),
-           if (choices$upper_open) ")" else "]")
+# One setting's value against its rule from the registry: a word among its
+# `choices`, or a number in (lower, upper] (open at `upper` when `upper_open`).
+check_setting <- function(name, value, rule) {
+  if (is.null(rule$choices)) {
+    above <- if (rule$upper_open) value < rule$upper else value <= rule$upper
+    if (!is_single_number(value) || !is.finite(value) || value <= rule$lower || !above) {
+      fail("`%s` must be a single number in (%s, %s%s.", name, format(rule$lower), format(rule$upper),
+           if (rule$upper_open) ")" else "]")
     }
     return(as.double(value))
   }
-  if (!is.character(value) || length(value) != 1L || !value %in% choices) {
-    fail("`%s` must be one of %s.", name, paste0('"', choices, '"', collapse = ", "))
+  if (!is.character(value) || length(value) != 1L || is.na(value) || !value %in% rule$choices) {
+    fail("`%s` must be one of %s.", name, paste0('"', rule$choices, '"', collapse = ", "))
   }
   value
 }
 
-# `...` of rff_map(): each setting must be one the kernel declares, given by
-# name, with a valid value. Returns every setting, defaults filled in. The
-# LP settings of the sphere kernels apply only to their stationary route.
+setting_default <- function(rule) if (is.null(rule$choices)) rule$default else rule$choices[[1L]]
+
+# `...` of rff_map(): each setting must be one the kernel's family declares,
+# given by name, with a valid value. Returns every setting that applies,
+# defaults filled in; a setting that `needs` another's value (the LP
+# settings need route = "stationary") is refused when given without it.
 resolve_kernel_settings <- function(kernel, settings) {
-  allowed <- kernel$setting_choices
-  if (is.null(allowed)) allowed <- list()
+  rules <- kernel_traits(kernel)$settings
   given <- names(settings)
-  if (length(settings) > 0L && (is.null(given) || any(given == ""))) {
+  if (length(settings) > 0L && (is.null(given) || anyNA(given) || any(given == ""))) {
     fail("`...` takes named settings only, such as decomposition = \"phase\".")
   }
-  unknown <- setdiff(given, names(allowed))
+  unknown <- setdiff(given, names(rules))
   if (length(unknown) > 0L) {
-    takes <- if (length(allowed) == 0L) "takes none" else paste("takes", paste(names(allowed), collapse = ", "))
+    takes <- if (length(rules) == 0L) "takes none" else paste("takes", paste(names(rules), collapse = ", "))
     fail("`...` has settings the %s does not take: %s (it %s).", kernel_label(kernel),
          paste(unknown, collapse = ", "), takes)
   }
-  resolved <- lapply(allowed, setting_default)
-  for (name in given) resolved[[name]] <- check_setting(name, settings[[name]], allowed[[name]])
-  if (identical(resolved$route, "dot_product")) {
-    stationary_only <- intersect(given, c("tolerance", "z_max"))
-    if (length(stationary_only) > 0L) {
-      fail("`%s` applies only to route = \"stationary\"; the default route \"dot_product\" is exact.",
-           stationary_only[1L])
+  resolved <- lapply(rules, setting_default)
+  for (name in given) resolved[[name]] <- check_setting(name, settings[[name]], rules[[name]])
+  for (name in names(rules)) {
+    needs <- rules[[name]]$needs
+    if (length(needs) == 2L && !identical(resolved[[needs[1L]]], needs[2L])) {
+      if (name %in% given) {
+        fail("`%s` applies only to %s = \"%s\"; the %s \"%s\" does not use it.", name, needs[1L], needs[2L],
+             needs[1L], resolved[[needs[1L]]])
+      }
+      resolved[[name]] <- NULL
     }
-    resolved$tolerance <- resolved$z_max <- NULL
   }
   resolved
 }

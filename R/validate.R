@@ -31,34 +31,21 @@ check_object <- function(object, arg, class, remake) {
 # A field of an object: `map$omega`, say.
 field <- function(arg, name) sprintf("%s$%s", arg, name)
 
-# The constructor of every kernel family, by the kernel's `name`; a kernel is
-# valid when its constructor, given its `params`, accepts them.
-kernel_constructors <- list(
-  gaussian = function(sigma) gaussian_kernel(sigma),
-  laplace = function(sigma) laplace_kernel(sigma),
-  delta_gaussian = function(weights, sigmas) delta_gaussian_kernel(weights, sigmas),
-  poly_sphere = function(a, p) poly_sphere_kernel(a, p),
-  arccos = function(order) arccos_kernel(order),
-  ntk = function() ntk_kernel(),
-  shift_gaussian = function(sigma, shift) shift_gaussian_kernel(sigma, shift),
-  sinh_gaussian = function(sigma, beta) sinh_gaussian_kernel(sigma, beta),
-  cosh_gaussian = function(sigma, beta) cosh_gaussian_kernel(sigma, beta)
-)
-
-# Returns the kernel built afresh by its constructor from its name and
-# parameters, so nothing downstream reads a field the user may have edited.
+# Returns the kernel built afresh by its constructor, <name>_kernel(), from
+# its name and parameters, so nothing downstream reads a field the user may
+# have edited. The families are those of the core's registry.
 validate_kernel <- function(kernel, arg = "kernel") {
   check_object(kernel, arg, "askrff_kernel", "a kernel object such as gaussian_kernel(1)")
   name <- kernel$name
-  if (!is.character(name) || length(name) != 1L || is.na(name) ||
-      !name %in% c(names(kernel_constructors), "rpf_expected")) {
+  families <- core(.cpp_kernel_families())
+  if (!is.character(name) || length(name) != 1L || is.na(name) || !name %in% families) {
     fail("`%s` must name a kernel family askrff knows (%s); make it with its constructor, such as gaussian_kernel(1).",
-         field(arg, "name"), paste(c(names(kernel_constructors), "rpf_expected"), collapse = ", "))
+         field(arg, "name"), paste(families, collapse = ", "))
   }
   params <- kernel$params
   if (!is.list(params) || is.object(params)) fail("`%s` must be a list of the kernel's parameters.", field(arg, "params"))
   if (name == "rpf_expected") return(validate_expected_kernel(kernel, arg))
-  constructor <- kernel_constructors[[name]]
+  constructor <- get(paste0(name, "_kernel"), envir = asNamespace("askrff"), mode = "function")
   expected <- names(formals(constructor))
   given <- names(params)
   if (length(params) != length(expected) || (length(expected) > 0L && !setequal(given, expected))) {
@@ -127,6 +114,10 @@ validate_map_kernel <- function(map, arg) {
   check_kernel_dimension(kernel, d)
   settings <- map$settings
   if (!is.list(settings) || is.object(settings)) fail("`%s` must be a list.", field(arg, "settings"))
+  given <- names(settings)
+  if (length(settings) > 0L && (is.null(given) || anyNA(given) || any(given == "") || anyDuplicated(given))) {
+    fail("`%s` must name each setting once.", field(arg, "settings"))
+  }
   resolved <- tryCatch(resolve_kernel_settings(kernel, settings), askrff_error = function(e) {
     fail("`%s` is not valid for its kernel: %s", field(arg, "settings"), conditionMessage(e))
   })
@@ -164,16 +155,21 @@ validate_map <- function(map, arg = "map") {
   if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% c("iid", "orthogonal")) {
     fail("`%s` must be \"iid\" or \"orthogonal\".", field(arg, "method"))
   }
+  allocation <- map$allocation
+  if (!is.character(allocation) || length(allocation) != 1L || is.na(allocation) || !allocation %in% c("mass", "equal")) {
+    fail("`%s` must be \"mass\" or \"equal\".", field(arg, "allocation"))
+  }
   n_features <- check_count(map$n_features, field(arg, "n_features"))
   parts <- validate_parts(map$parts, field(arg, "parts"))
-  if (parts$features[1L] != expected_feature_kind(base$kernel, base$settings)) {
+  features <- kernel_traits(base$kernel, base$settings)$features
+  if (parts$features[1L] != features) {
     fail("`%s` must be \"%s\" for the %s with these settings.", field(arg, "parts$features"),
-         expected_feature_kind(base$kernel, base$settings), kernel_label(base$kernel))
+         features, kernel_label(base$kernel))
   }
   n_parts <- nrow(parts)
-  n <- as.double(n_features) * n_parts
+  n <- n_features
   if (!is.matrix(map$omega) || ncol(map$omega) != n) {
-    fail("`%s` must have n_features x parts = %s columns; make the map again with rff_map().",
+    fail("`%s` must have n_features = %s columns; make the map again with rff_map().",
          field(arg, "omega"), format_count(n))
   }
   omega <- validate_frequencies(map$omega, field(arg, "omega"), base$d, n)
@@ -182,6 +178,12 @@ validate_map <- function(map, arg = "map") {
       any(part < 1) || any(part > n_parts)) {
     fail("`%s` must give, for each of the %s frequencies, the index of its part (1 to %d).",
          field(arg, "part"), format_count(n), n_parts)
+  }
+  share <- parts$share
+  if (!is.double(share) || anyNA(share) || any(!is.finite(share)) || any(share < 0) ||
+      abs(sum(share) - 1) > 1e-9 || any(share[unique(part)] == 0)) {
+    fail("`%s` must hold each part's share of the frequencies: nonnegative, summing to one, and positive for every part that has frequencies.",
+         field(arg, "parts$share"))
   }
   phase <- map$phase
   if (!is.numeric(phase) || is.object(phase) || length(phase) != n || anyNA(phase) || any(!is.finite(phase))) {
@@ -199,14 +201,6 @@ validate_map <- function(map, arg = "map") {
   map$part <- as.integer(part)
   map$phase <- as.double(phase)
   map
-}
-
-# "trig" features, or the exact projection features of the arc-cosine
-# kernels and the NTK on their dot-product route.
-expected_feature_kind <- function(kernel, settings) {
-  if (!identical(settings$route, "dot_product")) return("trig")
-  if (kernel$name == "ntk") return("ntk")
-  if (kernel$params$order == 0) "step" else "relu"
 }
 
 # A measure is what spectral_measure() returns for its kernel, dimension and

@@ -60,8 +60,8 @@ errors <- vapply(names(settings), function(name) {
 
 cat("Relative Frobenius error of the approximate kernel matrix on datasets::quakes\n")
 cat(sprintf("(n = %d points, d = %d, mean of %d maps per cell)\n\n", nrow(x), d, replicates))
-cat("rows: kernel and sampler; columns: frequencies per positive part (each gives a cosine and a sine\n")
-cat("feature, but one feature per side for the random periodic features)\n")
+cat("rows: kernel and sampler; columns: frequencies of the map, shared among the positive parts by mass\n")
+cat("(each gives a cosine and a sine feature, but one feature per side for the random periodic features)\n")
 print(structure(t(round(errors, 3)), dimnames = list(names(settings), n_features)))
 
 png_file <- file.path(getwd(), "askrff-demo.png")
@@ -73,7 +73,7 @@ colours <- grDevices::hcl.colors(length(settings), "Dark 3")
 line_types <- rep_len(c(1, 2, 4, 5, 6), length(settings))
 symbols <- rep_len(c(19, 17, 15, 18, 1, 2, 0), length(settings))
 graphics::matplot(n_features, errors, log = "xy", type = "b", pch = symbols, lty = line_types, col = colours,
-                  xlab = "frequencies per positive part", ylab = "relative Frobenius error",
+                  xlab = "frequencies (n_features)", ylab = "relative Frobenius error",
                   main = "askrff on datasets::quakes")
 graphics::lines(n_features, errors[1, 1] * sqrt(n_features[1] / n_features), lty = 3, col = "grey40")
 graphics::legend("topleft", inset = c(1.02, 0), xpd = TRUE, c(names(settings), "slope -1/2"),

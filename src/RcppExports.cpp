@@ -11,19 +11,17 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
-// cpp_features
-Rcpp::NumericMatrix cpp_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase, Rcpp::NumericVector weight, std::string kind, int n_threads);
-RcppExport SEXP _askrff_cpp_features(SEXP xSEXP, SEXP omegaSEXP, SEXP phaseSEXP, SEXP weightSEXP, SEXP kindSEXP, SEXP n_threadsSEXP) {
+// cpp_map_features
+Rcpp::NumericMatrix cpp_map_features(Rcpp::List map, Rcpp::NumericMatrix x, std::string side, int n_threads);
+RcppExport SEXP _askrff_cpp_map_features(SEXP mapSEXP, SEXP xSEXP, SEXP sideSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type phase(phaseSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight(weightSEXP);
-    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
+    Rcpp::traits::input_parameter< std::string >::type side(sideSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_features(x, omega, phase, weight, kind, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_map_features(map, x, side, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -40,22 +38,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_approx_gram
-Rcpp::NumericMatrix cpp_approx_gram(Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericMatrix omega, Rcpp::NumericVector phase_left, Rcpp::NumericVector weight_left, Rcpp::NumericVector phase_right, Rcpp::NumericVector weight_right, std::string kind, int n_threads);
-RcppExport SEXP _askrff_cpp_approx_gram(SEXP xSEXP, SEXP ySEXP, SEXP omegaSEXP, SEXP phase_leftSEXP, SEXP weight_leftSEXP, SEXP phase_rightSEXP, SEXP weight_rightSEXP, SEXP kindSEXP, SEXP n_threadsSEXP) {
+// cpp_map_gram
+Rcpp::NumericMatrix cpp_map_gram(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads);
+RcppExport SEXP _askrff_cpp_map_gram(SEXP mapSEXP, SEXP xSEXP, SEXP ySEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type phase_left(phase_leftSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight_left(weight_leftSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type phase_right(phase_rightSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type weight_right(weight_rightSEXP);
-    Rcpp::traits::input_parameter< std::string >::type kind(kindSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_approx_gram(x, y, omega, phase_left, weight_left, phase_right, weight_right, kind, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_map_gram(map, x, y, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -95,8 +88,41 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_kernel_traits
+Rcpp::List cpp_kernel_traits(Rcpp::List kernel);
+RcppExport SEXP _askrff_cpp_kernel_traits(SEXP kernelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_traits(kernel));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_kernel_families
+Rcpp::CharacterVector cpp_kernel_families();
+RcppExport SEXP _askrff_cpp_kernel_families() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_kernel_families());
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_check_kernel_dimension
+bool cpp_check_kernel_dimension(Rcpp::List kernel, int d);
+RcppExport SEXP _askrff_cpp_check_kernel_dimension(SEXP kernelSEXP, SEXP dSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_check_kernel_dimension(kernel, d));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_measure_parts
-Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d);
+Rcpp::DataFrame cpp_measure_parts(Rcpp::List kernel, int d);
 RcppExport SEXP _askrff_cpp_measure_parts(SEXP kernelSEXP, SEXP dSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
@@ -104,6 +130,22 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
     Rcpp::traits::input_parameter< int >::type d(dSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_measure_parts(kernel, d));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_sample_map
+Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string method, std::string allocation, Rcpp::NumericVector seed_words);
+RcppExport SEXP _askrff_cpp_sample_map(SEXP kernelSEXP, SEXP dSEXP, SEXP n_featuresSEXP, SEXP methodSEXP, SEXP allocationSEXP, SEXP seed_wordsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< int >::type n_features(n_featuresSEXP);
+    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
+    Rcpp::traits::input_parameter< std::string >::type allocation(allocationSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sample_map(kernel, d, n_features, method, allocation, seed_words));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -118,21 +160,6 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type part(partSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type at(atSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_part_density(kernel, d, part, at));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_sample_frequencies
-Rcpp::List cpp_sample_frequencies(Rcpp::List kernel, int d, int n_features, std::string method, Rcpp::NumericVector seed_words);
-RcppExport SEXP _askrff_cpp_sample_frequencies(SEXP kernelSEXP, SEXP dSEXP, SEXP n_featuresSEXP, SEXP methodSEXP, SEXP seed_wordsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
-    Rcpp::traits::input_parameter< int >::type d(dSEXP);
-    Rcpp::traits::input_parameter< int >::type n_features(n_featuresSEXP);
-    Rcpp::traits::input_parameter< std::string >::type method(methodSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_sample_frequencies(kernel, d, n_features, method, seed_words));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -299,15 +326,18 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_askrff_cpp_features", (DL_FUNC) &_askrff_cpp_features, 6},
+    {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 4},
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
-    {"_askrff_cpp_approx_gram", (DL_FUNC) &_askrff_cpp_approx_gram, 9},
+    {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_simd_level", (DL_FUNC) &_askrff_cpp_simd_level, 1},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
+    {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
+    {"_askrff_cpp_kernel_families", (DL_FUNC) &_askrff_cpp_kernel_families, 0},
+    {"_askrff_cpp_check_kernel_dimension", (DL_FUNC) &_askrff_cpp_check_kernel_dimension, 2},
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
+    {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
-    {"_askrff_cpp_sample_frequencies", (DL_FUNC) &_askrff_cpp_sample_frequencies, 5},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},
     {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},

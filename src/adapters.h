@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "core/kernels.h"
+#include "core/sampled_map.h"
+#include "guards.h"
 
 namespace askrff {
 
@@ -44,6 +46,45 @@ inline std::uint64_t seed_from_words(const Rcpp::NumericVector& words) {
     throw std::invalid_argument("a seed is two whole numbers in [0, 2^32)");
   }
   return (static_cast<std::uint64_t>(words[0]) << 32) | static_cast<std::uint64_t>(words[1]);
+}
+
+// A validated map of rff_map() as the core reads it: views of its
+// frequencies and phases, its parts' weights, and 0-based part indices.
+struct RMap {
+  std::vector<int> part;
+  MapView view;
+};
+
+inline RMap r_map(const Rcpp::List& map) {
+  const Rcpp::NumericMatrix omega = map["omega"];
+  const Rcpp::IntegerVector part = map["part"];
+  const Rcpp::NumericVector phase = map["phase"];
+  const Rcpp::List parts = map["parts"];
+  const Rcpp::NumericVector coefficient = parts["coefficient"], mass = parts["mass"],
+                            right_phase = parts["right_phase"], share = parts["share"];
+  const Rcpp::CharacterVector features = parts["features"];
+  require(omega.nrow() >= 1 && omega.ncol() >= 1, "a map needs at least one frequency");
+  require(coefficient.size() >= 1 && mass.size() == coefficient.size() && right_phase.size() == coefficient.size() &&
+              share.size() == coefficient.size() && features.size() == coefficient.size(),
+          "a map's parts table needs one coefficient, mass, right phase, share and feature kind per part");
+  require_length(part.size(), omega.ncol(), "part");
+  require_length(phase.size(), omega.ncol(), "phase");
+  RMap out;
+  out.view.d = omega.nrow();
+  out.view.n = omega.ncol();
+  out.view.omega = omega.begin();
+  out.view.phase = phase.begin();
+  out.view.features = Rcpp::as<std::string>(features[0]);
+  for (R_xlen_t p = 0; p < coefficient.size(); ++p) {
+    out.view.parts.push_back(PartWeight{coefficient[p], mass[p], right_phase[p], share[p]});
+  }
+  out.part.resize(static_cast<std::size_t>(part.size()));
+  for (R_xlen_t f = 0; f < part.size(); ++f) {
+    require(part[f] >= 1 && part[f] <= coefficient.size(), "part indices must name a part of the map");
+    out.part[f] = part[f] - 1;
+  }
+  out.view.part = out.part.data();
+  return out;
 }
 
 inline ConstMatrixMap as_map(const Rcpp::NumericMatrix& m) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "adapters.h"
+#include "core/kernel_family.h"
 #include "guards.h"
 #include "parallel.h"
 #include "result_matrix.h"
@@ -63,4 +64,53 @@ Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x,
     k->gram_rows(xm, ym, tile.sqnorm, begin, std::min<Eigen::Index>(n_x, begin + rows), op + tile.begin * n_x);
   });
   return out;
+}
+
+namespace {
+Rcpp::List setting_list(const askrff::Setting& setting) {
+  Rcpp::List out = Rcpp::List::create(Rcpp::Named("needs") = Rcpp::wrap(setting.needs));
+  if (!setting.choices.empty()) {
+    out["choices"] = Rcpp::wrap(setting.choices);
+  } else {
+    out["default"] = setting.default_number;
+    out["lower"] = setting.lower;
+    out["upper"] = setting.upper;
+    out["upper_open"] = setting.upper_open;
+  }
+  return out;
+}
+}  // namespace
+
+// What the kernel's family declares, under its parameters and settings.
+// [[Rcpp::export(.cpp_kernel_traits)]]
+Rcpp::List cpp_kernel_traits(Rcpp::List kernel) {
+  const askrff::KernelTraits traits = askrff::kernel_traits(askrff::kernel_spec(kernel));
+  Rcpp::List settings(traits.settings.size());
+  Rcpp::CharacterVector setting_names(traits.settings.size());
+  for (std::size_t i = 0; i < traits.settings.size(); ++i) {
+    settings[i] = setting_list(traits.settings[i]);
+    setting_names[i] = traits.settings[i].name;
+  }
+  settings.names() = setting_names;
+  return Rcpp::List::create(
+      Rcpp::Named("params") = Rcpp::wrap(traits.params),
+      Rcpp::Named("coordinate_params") = Rcpp::wrap(traits.coordinate_params),
+      Rcpp::Named("measure") = traits.measure, Rcpp::Named("radial") = traits.radial,
+      Rcpp::Named("on_sphere") = traits.on_sphere, Rcpp::Named("periodic") = traits.periodic,
+      Rcpp::Named("methods") = Rcpp::wrap(traits.methods), Rcpp::Named("settings") = settings,
+      Rcpp::Named("features") = traits.features);
+}
+
+// [[Rcpp::export(.cpp_kernel_families)]]
+Rcpp::CharacterVector cpp_kernel_families() {
+  Rcpp::CharacterVector out;
+  for (const askrff::KernelFamily& family : askrff::kernel_families()) out.push_back(family.name);
+  return out;
+}
+
+// [[Rcpp::export(.cpp_check_kernel_dimension)]]
+bool cpp_check_kernel_dimension(Rcpp::List kernel, int d) {
+  askrff::require(d >= 1, "d must be at least 1");
+  askrff::check_kernel_dimension(askrff::kernel_spec(kernel), d);
+  return true;
 }

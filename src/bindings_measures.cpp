@@ -5,14 +5,14 @@
 #include "guards.h"
 #include "parallel.h"
 #include "core/profiled_gaussian.h"
-#include "core/sampling.h"
+#include "core/sampled_map.h"
 #include "core/special_functions.h"
 #include "core/sphere_kernels.h"
 
-// [[Rcpp::export(.cpp_measure_parts)]]
-Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
-  askrff::require(d >= 1, "d must be at least 1");
-  const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
+namespace {
+
+// One row per positive part, as spectral_measure() and maps keep it.
+Rcpp::DataFrame parts_frame(const askrff::Measure& measure) {
   const R_xlen_t n = static_cast<R_xlen_t>(measure.size());
   Rcpp::CharacterVector name(n), density_variable(n), features(n);
   Rcpp::NumericVector mass(n), coefficient(n), right_phase(n);
@@ -37,47 +37,46 @@ Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) {
       Rcpp::Named("stringsAsFactors") = false);
 }
 
+askrff::Measure measure_of(const Rcpp::List& kernel, int d) {
+  askrff::require(d >= 1, "d must be at least 1");
+  return askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
+}
+
+}  // namespace
+
+// [[Rcpp::export(.cpp_measure_parts)]]
+Rcpp::DataFrame cpp_measure_parts(Rcpp::List kernel, int d) { return parts_frame(measure_of(kernel, d)); }
+
+// A map: the measure, built once, and n_features frequencies shared among its
+// parts (sampled_map.h), with each part's share.
+// [[Rcpp::export(.cpp_sample_map)]]
+Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string method, std::string allocation,
+                          Rcpp::NumericVector seed_words) {
+  askrff::require(n_features >= 1, "a map needs n_features >= 1");
+  askrff::require(method == "iid" || method == "orthogonal", "method must be \"iid\" or \"orthogonal\"");
+  askrff::require(allocation == "mass" || allocation == "equal", "allocation must be \"mass\" or \"equal\"");
+  const askrff::Measure measure = measure_of(kernel, d);
+  Rcpp::NumericMatrix omega(d, n_features);
+  Rcpp::IntegerVector part(n_features);
+  Rcpp::NumericVector phase(n_features);
+  askrff::InterruptPoll poll;
+  const std::vector<double> share = askrff::sample_map(
+      measure, d, n_features, method == "orthogonal" ? askrff::Method::orthogonal : askrff::Method::iid,
+      allocation == "mass" ? askrff::Allocation::mass : askrff::Allocation::equal,
+      askrff::seed_from_words(seed_words), omega.begin(), part.begin(), phase.begin(), std::ref(poll));
+  for (R_xlen_t f = 0; f < part.size(); ++f) part[f] += 1;
+  return Rcpp::List::create(Rcpp::Named("parts") = parts_frame(measure), Rcpp::Named("share") = Rcpp::wrap(share),
+                            Rcpp::Named("omega") = omega,
+                            Rcpp::Named("part") = part, Rcpp::Named("phase") = phase);
+}
+
 // [[Rcpp::export(.cpp_part_density)]]
 Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::NumericVector at) {
-  askrff::require(d >= 1, "d must be at least 1");
-  const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
+  const askrff::Measure measure = measure_of(kernel, d);
   const askrff::PartSampler& law = *measure.at(static_cast<std::size_t>(part - 1)).sampler;
   Rcpp::NumericVector out(at.size());
   for (R_xlen_t i = 0; i < at.size(); ++i) out[i] = law.density(at[i]);
   return out;
-}
-
-// n_features frequencies from every positive part, parts side by side, with
-// the left phase of each (zero unless the part samples |mu|).
-// [[Rcpp::export(.cpp_sample_frequencies)]]
-Rcpp::List cpp_sample_frequencies(Rcpp::List kernel, int d, int n_features, std::string method,
-                                  Rcpp::NumericVector seed_words) {
-  askrff::require(d >= 1 && n_features >= 1, "sampling needs d >= 1 and n_features >= 1");
-  askrff::require(method == "iid" || method == "orthogonal", "method must be \"iid\" or \"orthogonal\"");
-  askrff::require(seed_words.size() == 2, "a seed is two 32-bit words");
-  const askrff::Measure measure = askrff::make_kernel(askrff::kernel_spec(kernel))->measure(d);
-  const askrff::Method how = method == "orthogonal" ? askrff::Method::orthogonal : askrff::Method::iid;
-  const std::uint64_t seed = askrff::seed_from_words(seed_words);
-  const int n_parts = static_cast<int>(measure.size());
-  const int n_total = askrff::require_int(static_cast<double>(n_features) * n_parts, "the number of frequencies");
-  Rcpp::NumericMatrix omega(d, n_total);
-  Rcpp::IntegerVector part(n_total);
-  Rcpp::NumericVector phase(n_total);
-  askrff::InterruptPoll poll;
-  for (int p = 0; p < n_parts; ++p) {
-    double* sampled = omega.begin() + static_cast<R_xlen_t>(p) * n_features * d;
-    askrff::sample_frequencies(*measure[p].sampler, d, n_features, how, seed, p, sampled, std::ref(poll));
-    std::fill(part.begin() + static_cast<R_xlen_t>(p) * n_features,
-              part.begin() + static_cast<R_xlen_t>(p + 1) * n_features, p + 1);
-    if (measure[p].left_phase) {
-      for (int j = 0; j < n_features; ++j) {
-        phase[static_cast<R_xlen_t>(p) * n_features + j] =
-            measure[p].left_phase(sampled + static_cast<R_xlen_t>(j) * d);
-      }
-    }
-  }
-  return Rcpp::List::create(Rcpp::Named("omega") = omega, Rcpp::Named("part") = part,
-                            Rcpp::Named("phase") = phase);
 }
 
 // E h(T), T ~ N(0, s^2), by the requested route ("auto", "series" or
@@ -111,7 +110,6 @@ Rcpp::NumericVector cpp_radial_density(Rcpp::List kernel, int d, Rcpp::NumericVe
 // [[Rcpp::export(.cpp_lp_target)]]
 Rcpp::NumericVector cpp_lp_target(Rcpp::List kernel, Rcpp::NumericVector z) {
   const std::unique_ptr<askrff::SphereKernel> k = askrff::make_sphere_kernel(askrff::kernel_spec(kernel));
-  if (!k) Rcpp::stop("not a kernel on the sphere");
   Rcpp::NumericVector out(z.size());
   for (R_xlen_t i = 0; i < z.size(); ++i) out[i] = k->lp_target(z[i]);
   return out;

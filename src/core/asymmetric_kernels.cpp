@@ -1,9 +1,22 @@
-#include "asymmetric_kernels.h"
-
+// The asymmetric kernels of AsK-RFF (000 eqs 9-11), with Delta = x - y:
+//   shift_gaussian  k(D) = exp(-||D + r||^2 / (2 sigma^2))
+//   sinh_gaussian   k(D) = exp(-||D||^2 / (2 sigma^2)) (1 + sinh(beta'D))
+//   cosh_gaussian   k(D) = exp(-||D||^2 / (2 sigma^2)) exp(beta'D)
+// Their measures are complex: mu = mu_R + i mu_I with mu_I odd. The "jordan"
+// decomposition gives the parts real_pos, real_neg (absent for Sinh, where
+// mu_R = mu_g >= 0) and imag_pos, the estimator of SPEC 1.2:
+//   k = R+ E cos - R- E cos - 2 I+ E sin(nu'D),
+// the sine arising from psi = phi shifted by pi/2 on the right. The "phase"
+// decomposition (SPEC 1.6) samples |mu| once, as the part "abs", and puts the
+// phase of mu at each frequency on the left features.
 #include <cmath>
+#include <iomanip>
+#include <memory>
+#include <sstream>
 #include <stdexcept>
 
 #include "gram_blocks.h"
+#include "kernel_family.h"
 #include "lifted_gaussian.h"
 
 namespace askrff {
@@ -12,14 +25,9 @@ namespace {
 
 enum class Family { shift, sinh, cosh };
 
-// A parameter given as one number means that number in every coordinate.
 Eigen::VectorXd expand(const std::vector<double>& values, int d) {
-  if (values.size() == 1) return Eigen::VectorXd::Constant(d, values[0]);
-  if (static_cast<int>(values.size()) != d) {
-    throw std::invalid_argument("kernel parameter has length " + std::to_string(values.size()) +
-                                ", the data have dimension " + std::to_string(d));
-  }
-  return Eigen::Map<const Eigen::VectorXd>(values.data(), d);
+  const std::vector<double> full = expand_coordinates(values, d);
+  return Eigen::Map<const Eigen::VectorXd>(full.data(), d);
 }
 
 class AsymmetricGaussianKernel : public Kernel {
@@ -89,26 +97,71 @@ class AsymmetricGaussianKernel : public Kernel {
   bool phase_;
 };
 
-}  // namespace
+// The largest sigma * ||beta|| whose total masses exp(sigma^2 ||beta||^2 / 2)
+// (times at most sqrt(2)) stay finite in double precision.
+constexpr double kMaxSkew = 37.0;
+// The largest ||shift|| / sigma: the phases shift'w of the frequencies are
+// N(0, (||shift|| / sigma)^2), and beyond about 1e6 radians cos() of them
+// keeps too few digits for features (and the samplers' laws lose theirs).
+constexpr double kMaxShiftRatio = 1e6;
 
-std::unique_ptr<Kernel> make_asymmetric_kernel(const KernelSpec& spec) {
-  Family family;
-  const char* vector_name;
-  if (spec.name == "shift_gaussian") {
-    family = Family::shift;
-    vector_name = "shift";
-  } else if (spec.name == "sinh_gaussian" || spec.name == "cosh_gaussian") {
-    family = spec.name == "sinh_gaussian" ? Family::sinh : Family::cosh;
-    vector_name = "beta";
-  } else {
-    return nullptr;
+std::string shown(double value) {
+  std::ostringstream out;
+  out << std::setprecision(4) << value;
+  return out.str();
+}
+
+void check_shift(const KernelSpec& spec, int d) {
+  const double ratio = expand(spec.vector("shift"), d).stableNorm() / spec.positive("sigma");
+  if (!(ratio <= kMaxShiftRatio)) {
+    throw std::invalid_argument("||shift|| / sigma is " + shown(ratio) + " in dimension " + std::to_string(d) +
+                                "; it must be at most 1e6, beyond which the phases shift'w of the frequencies lose all precision.");
   }
+}
+
+void check_skew(const KernelSpec& spec, int d) {
+  const double skew = spec.positive("sigma") * expand(spec.vector("beta"), d).stableNorm();
+  if (!(skew <= kMaxSkew)) {
+    throw std::invalid_argument("sigma * ||beta|| is " + shown(skew) + " in dimension " + std::to_string(d) +
+                                "; it must be at most 37, or the total mass exp(sigma^2 ||beta||^2 / 2) overflows.");
+  }
+}
+
+template <Family family>
+KernelTraits traits(const KernelSpec&) {
+  KernelTraits t;
+  const char* vector = family == Family::shift ? "shift" : "beta";
+  t.params = {"sigma", vector};
+  t.coordinate_params = {vector};
+  t.measure = "complex";
+  t.methods = {"iid", "orthogonal"};
+  // "jordan" samples the positive parts of the real and imaginary measures
+  // (the paper's estimator); "phase" samples |mu| (SPEC 1.6).
+  t.settings = {Setting{"decomposition", {"jordan", "phase"}}};
+  return t;
+}
+
+template <Family family>
+std::unique_ptr<Kernel> make(const KernelSpec& spec) {
   const std::string decomposition = spec.option("decomposition", "jordan");
   if (decomposition != "jordan" && decomposition != "phase") {
     throw std::invalid_argument("unknown decomposition '" + decomposition + "'");
   }
-  return std::make_unique<AsymmetricGaussianKernel>(family, spec.positive("sigma"), spec.vector(vector_name),
+  return std::make_unique<AsymmetricGaussianKernel>(family, spec.positive("sigma"),
+                                                    spec.vector(family == Family::shift ? "shift" : "beta"),
                                                     decomposition == "phase");
+}
+
+}  // namespace
+
+KernelFamily shift_gaussian_family() {
+  return {"shift_gaussian", traits<Family::shift>, make<Family::shift>, check_shift};
+}
+KernelFamily sinh_gaussian_family() {
+  return {"sinh_gaussian", traits<Family::sinh>, make<Family::sinh>, check_skew};
+}
+KernelFamily cosh_gaussian_family() {
+  return {"cosh_gaussian", traits<Family::cosh>, make<Family::cosh>, check_skew};
 }
 
 }  // namespace askrff

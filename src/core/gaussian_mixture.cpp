@@ -1,5 +1,7 @@
 #include "gaussian_mixture.h"
 
+#include "kernel_family.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -198,5 +200,46 @@ void GaussianMixtureKernel::gram_rows(const ConstMatrixMap& x, const ConstMatrix
   }
   output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) = sum.matrix();
 }
+
+std::optional<RayProfile> GaussianMixtureKernel::ray() const {
+  for (double w : weights_) {
+    if (w <= 0.0) return std::nullopt;
+  }
+  return RayProfile{false, weights_, sigmas_};
+}
+
+namespace {
+
+bool all_positive(const std::vector<double>& weights) {
+  for (double w : weights) {
+    if (w <= 0.0) return false;
+  }
+  return true;
+}
+
+KernelTraits mixture_traits(const KernelSpec& spec) {
+  KernelTraits t;
+  t.params = {"weights", "sigmas"};
+  const bool positive = all_positive(spec.vector("weights"));
+  t.measure = positive ? "positive" : "signed";
+  t.radial = true;
+  t.periodic = positive;
+  t.methods = {"iid", "orthogonal"};
+  t.settings = {Setting{"decomposition", {"jordan", "components"}}};
+  return t;
+}
+
+std::unique_ptr<Kernel> make_mixture(const KernelSpec& spec) {
+  const std::string decomposition = spec.option("decomposition", "jordan");
+  if (decomposition != "jordan" && decomposition != "components") {
+    throw std::invalid_argument("unknown decomposition '" + decomposition + "'");
+  }
+  return std::make_unique<GaussianMixtureKernel>(spec.vector("weights"), spec.vector("sigmas"),
+                                                 decomposition == "jordan");
+}
+
+}  // namespace
+
+KernelFamily delta_gaussian_family() { return {"delta_gaussian", mixture_traits, make_mixture, nullptr}; }
 
 }  // namespace askrff

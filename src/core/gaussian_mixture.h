@@ -74,6 +74,8 @@ class GaussianMixtureKernel : public Kernel {
   double radial_density(int d, double radius) const override;
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override;
+  // Only mixtures with positive weights are monotone along rays.
+  std::optional<RayProfile> ray() const override;
 
  private:
   std::vector<double> weights_, sigmas_;

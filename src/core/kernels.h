@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,17 @@ struct KernelSpec {
   std::string option(const std::string& key, const std::string& fallback) const;
 };
 
+// k(t u) along a ray through the origin, as a function of s: the sum over c
+// of weights_c exp(-t^2 s / (2 sigmas_c^2)) with s = ||u||^2 (positive
+// Gaussian mixtures), or exp(-t s / sigma) with s = ||u||_1 (l1). Positive
+// definite kernels of this form do not increase along rays, which is what
+// the expected kernels of random periodic features need (periodic_kernel.cpp).
+struct RayProfile {
+  bool l1;
+  std::vector<double> weights, sigmas;
+  double at_zero() const;
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -40,7 +52,11 @@ class Kernel {
   // Flops per entry of the Gram matrix, about, so jobs can be cut into
   // blocks of bounded time.
   virtual double entry_cost(int d) const { return 4.0 * d + 40.0; }
+  // The kernel along rays, for kernels that random periodic features take.
+  virtual std::optional<RayProfile> ray() const { return std::nullopt; }
 };
+
+// Built by the kernel's family in the registry (kernel_family.h).
 
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec);
 

@@ -1,11 +1,16 @@
-#include "periodic_kernel.h"
-
+// The kernel a pair of random periodic maps approximates in expectation (003
+// Prop. 3), rescaled by 1/<f, g> as the estimator is:
+//   k_fg(u) = sum_{k >= 1} w_k k(k u),  w_k = 2 F_k G_k / <f, g>,
+// for the positive definite kernels whose k(t u) does not increase in t >= 0
+// (those whose Kernel::ray() is given: Gaussian, Laplace, Gaussian mixtures
+// with positive weights).
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "gram_blocks.h"
+#include "kernel_family.h"
 #include "periodic.h"
 
 namespace askrff {
@@ -14,24 +19,12 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// k(t u) along a ray, for the distance s of u: sum_c a_c exp(-t^2 s / (2 sigma_c^2))
-// with s = ||u||^2 (Gaussian mixtures), or exp(-t s / sigma) with s = ||u||_1.
-struct RayFamily {
-  bool l1;
-  std::vector<double> weights, sigmas;
-  double at_zero() const {
-    double sum = 0.0;
-    for (double a : weights) sum += a;
-    return sum;
-  }
-};
-
 // Walks k = 1, 3, 5, ... keeping k(k u) by products (only odd harmonics are
 // nonzero): exp(-(k + 2)^2 a) = exp(-k^2 a) exp(-(4k + 4) a) for each
 // component, so no exp() per term; the rounding grows like k eps.
 class RayWalk {
  public:
-  RayWalk(const RayFamily& family, double s) : family_(family) {
+  RayWalk(const RayProfile& family, double s) : family_(family) {
     for (std::size_t c = 0; c < family.weights.size(); ++c) {
       const double a = family.l1 ? s / family.sigmas[c] : s / (2.0 * family.sigmas[c] * family.sigmas[c]);
       term_.push_back(std::exp(-a));
@@ -53,13 +46,13 @@ class RayWalk {
   }
 
  private:
-  const RayFamily& family_;
+  const RayProfile& family_;
   std::vector<double> term_, step_, growth_;
 };
 
 class ExpectedPeriodicKernel : public Kernel {
  public:
-  ExpectedPeriodicKernel(RayFamily family, int left_bits, int right_bits, double tolerance)
+  ExpectedPeriodicKernel(RayProfile family, int left_bits, int right_bits, double tolerance)
       : family_(std::move(family)), left_(left_bits), right_(right_bits), tolerance_(tolerance) {
     norm_ = inner_product(left_, right_);
     // sum_{k > K} |w_k| <= 2 sum_{k > K} (V / 2 pi k)^2 / <f, g> <= tail_ / K.
@@ -141,7 +134,7 @@ class ExpectedPeriodicKernel : public Kernel {
     return sum / norm_;
   }
 
-  RayFamily family_;
+  RayProfile family_;
   PeriodicFunction left_, right_;
   CorrelationNearZero near_zero_{0.0, 0.0, 0.0};
   double tolerance_, norm_, tail_;
@@ -151,24 +144,43 @@ class ExpectedPeriodicKernel : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> make_expected_periodic_kernel(const KernelSpec& spec) {
-  if (spec.name != "rpf_expected") return nullptr;
-  const std::string base = spec.option("base", "");
-  RayFamily family;
-  if (base == "gaussian" || base == "laplace") {
-    family = RayFamily{base == "laplace", {1.0}, {spec.positive("sigma")}};
-  } else if (base == "delta_gaussian") {
-    family = RayFamily{false, spec.vector("weights"), spec.vector("sigmas")};
-    for (double a : family.weights) {
-      if (a <= 0) throw std::invalid_argument("random periodic features need positive mixture weights");
-    }
-  } else {
-    throw std::invalid_argument("no expected periodic kernel for base kernel '" + base + "'");
+namespace {
+
+// The base kernel's spec: the expected kernel's parameters less its own.
+KernelSpec base_spec(const KernelSpec& spec) {
+  KernelSpec base;
+  base.name = spec.option("base", "");
+  base.params = spec.params;
+  for (const char* own : {"left_bits", "right_bits", "tolerance"}) base.params.erase(own);
+  return base;
+}
+
+KernelTraits expected_traits(const KernelSpec& spec) {
+  KernelTraits t = kernel_traits(base_spec(spec));
+  t.params.insert(t.params.end(), {"left_bits", "right_bits", "tolerance"});
+  t.measure = "none";
+  t.radial = t.periodic = false;
+  t.methods.clear();
+  t.settings.clear();
+  return t;
+}
+
+std::unique_ptr<Kernel> make_expected(const KernelSpec& spec) {
+  const KernelSpec base = base_spec(spec);
+  if (base.name == "rpf_expected") throw std::invalid_argument("an expected kernel needs an original kernel as its base");
+  const std::optional<RayProfile> ray = make_kernel(base)->ray();
+  if (!ray) {
+    throw std::invalid_argument("no expected periodic kernel for base kernel '" + base.name +
+                                "': random periodic features need a positive definite kernel that does not increase along rays");
   }
   const double tolerance = spec.scalar("tolerance");
   if (tolerance < 1e-6 || tolerance > 0.1) throw std::invalid_argument("the series tolerance must lie in [1e-6, 0.1]");
-  return std::make_unique<ExpectedPeriodicKernel>(std::move(family), spec.whole("left_bits", 0, 8),
-                                                  spec.whole("right_bits", 0, 8), tolerance);
+  return std::make_unique<ExpectedPeriodicKernel>(*ray, spec.whole("left_bits", 0, 8), spec.whole("right_bits", 0, 8),
+                                                  tolerance);
 }
+
+}  // namespace
+
+KernelFamily rpf_expected_family() { return {"rpf_expected", expected_traits, make_expected, nullptr}; }
 
 }  // namespace askrff

@@ -1,6 +1,7 @@
 #include "sampling.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -43,22 +44,6 @@ Eigen::MatrixXd haar_columns(int d, int count, Stream& stream, const Poll& poll)
   return q;
 }
 
-// Systematic allocation: n points (k + U) / n, k = 0..n-1, on the cumulative
-// probabilities; stratum j receives floor or ceil of n p_j, n p_j on average.
-std::vector<int> systematic_counts(const std::vector<RadialStratum>& strata, int n, Stream& stream) {
-  std::vector<int> counts(strata.size(), 0);
-  const double u = stream.uniform();
-  double upper = 0.0;
-  int assigned = 0;
-  for (std::size_t j = 0; j < strata.size(); ++j) {
-    upper += strata[j].probability * n;
-    const int through = j + 1 == strata.size() ? n : std::min(n, static_cast<int>(std::ceil(upper - u)));
-    counts[j] = std::max(0, through - assigned);
-    assigned += counts[j];
-  }
-  return counts;
-}
-
 // Block key of the allocation's stream, far from any block index.
 constexpr std::uint64_t kAllocationBlock = 0x7FFFFFFFFFFFFFFFULL;
 
@@ -71,7 +56,9 @@ constexpr std::uint64_t kAllocationBlock = 0x7FFFFFFFFFFFFFFFULL;
 void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_features, Method method,
                        std::uint64_t seed, int part_index, Eigen::Map<Eigen::MatrixXd> omega, const Poll& poll) {
   Stream allocation(seed, static_cast<std::uint64_t>(part_index), kAllocationBlock);
-  const std::vector<int> counts = systematic_counts(strata, n_features, allocation);
+  std::vector<double> probability;
+  for (const RadialStratum& stratum : strata) probability.push_back(stratum.probability);
+  const std::vector<int> counts = systematic_counts(probability, n_features, allocation);
   Eigen::VectorXd direction(d);
   int column = 0;
   std::uint64_t block = 0;
@@ -98,6 +85,26 @@ void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_fe
 }
 
 }  // namespace
+
+std::vector<int> systematic_counts(const std::vector<double>& probability, int n, Stream& stream) {
+  std::vector<int> counts(probability.size(), 0);
+  std::size_t last = probability.size();
+  for (std::size_t j = 0; j < probability.size(); ++j) {
+    if (probability[j] > 0.0) last = j;
+  }
+  if (last == probability.size()) throw std::invalid_argument("systematic allocation needs a positive probability");
+  const double u = stream.uniform();
+  double upper = 0.0;
+  int assigned = 0;
+  for (std::size_t j = 0; j <= last; ++j) {
+    if (!(probability[j] > 0.0)) continue;
+    upper += probability[j] * n;
+    const int through = j == last ? n : std::min(n, static_cast<int>(std::ceil(upper - u)));
+    counts[j] = std::max(0, through - assigned);
+    assigned += counts[j];
+  }
+  return counts;
+}
 
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
                         int part_index, double* omega_out, const Poll& poll) {

@@ -3,6 +3,7 @@
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
+#include <vector>
 
 #include "measure.h"
 #include "poll.h"
@@ -23,6 +24,12 @@ enum class Method { iid, orthogonal };
 // unbiased for any n_features, below or above d. Radial mixtures (the LP
 // measures) are sampled stratified instead: see sampling.cpp.
 // poll is called every few milliseconds of work.
+// Systematic allocation of n points to categories of the given probabilities
+// (summing to one): the points (k + U) / n, k = 0..n-1, fall on the
+// cumulative probabilities, so category j receives floor or ceil of n p_j,
+// n p_j on average, and a category of probability zero receives none.
+std::vector<int> systematic_counts(const std::vector<double>& probability, int n, Stream& stream);
+
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
                         int part_index, double* omega, const Poll& poll = no_poll);
 

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "gram_blocks.h"
+#include "kernel_family.h"
 #include "radial_laws.h"
 
 namespace askrff {
@@ -96,7 +97,7 @@ std::unique_ptr<SphereKernel> make_sphere_kernel(const KernelSpec& spec) {
   } else if (spec.name == "ntk") {
     family = SphereFamily::ntk;
   } else {
-    return nullptr;
+    throw std::invalid_argument("'" + spec.name + "' is not a kernel on the sphere");
   }
   const auto atoms = [&](const char* key) {
     const auto it = spec.params.find(key);
@@ -104,5 +105,58 @@ std::unique_ptr<SphereKernel> make_sphere_kernel(const KernelSpec& spec) {
   };
   return std::make_unique<SphereKernel>(family, a, p, route, atoms("atom_radius"), atoms("atom_weight"));
 }
+
+namespace {
+
+// `tolerance` and `z_max` of the LP measure (SPEC 3.4), which only the
+// stationary route uses. Where the kernel has a square-root singularity at
+// z = 2, z_max must stay below 2. Below z_max = 0.001 the distance grid's
+// spacing is too fine for the bias bound's second differences.
+std::vector<Setting> lp_settings(double tolerance, double z_max, bool open, bool has_route) {
+  std::vector<std::string> needs;
+  if (has_route) needs = {"route", "stationary"};
+  return {Setting{"tolerance", {}, tolerance, 1e-8, 0.5, false, needs},
+          Setting{"z_max", {}, z_max, 1e-3, 2.0, open, needs}};
+}
+
+KernelTraits sphere_traits(std::vector<std::string> params) {
+  KernelTraits t;
+  t.params = std::move(params);
+  t.measure = "signed";
+  t.radial = true;
+  t.on_sphere = true;
+  t.methods = {"iid", "orthogonal"};
+  return t;
+}
+
+// The arc-cosine kernels and the NTK default to their exact dot-product
+// features; route = "stationary" samples the LP measure with the cusp split off.
+KernelTraits with_routes(KernelTraits t, const KernelSpec& spec, double z_max, bool open, const char* exact_features) {
+  t.settings = {Setting{"route", {"dot_product", "stationary"}}};
+  for (Setting& s : lp_settings(1e-3, z_max, open, true)) t.settings.push_back(std::move(s));
+  t.features = spec.option("route", "dot_product") == "dot_product" ? exact_features : "trig";
+  return t;
+}
+
+KernelTraits poly_traits(const KernelSpec&) {
+  KernelTraits t = sphere_traits({"a", "p"});
+  t.settings = lp_settings(1e-4, 2.0, false, false);
+  return t;
+}
+
+KernelTraits arccos_traits(const KernelSpec& spec) {
+  const bool cusp = spec.whole("order", 0, 1) == 0;
+  return with_routes(sphere_traits({"order"}), spec, cusp ? 1.9 : 2.0, cusp, cusp ? "step" : "relu");
+}
+
+KernelTraits ntk_traits(const KernelSpec& spec) { return with_routes(sphere_traits({}), spec, 1.9, true, "ntk"); }
+
+std::unique_ptr<Kernel> make(const KernelSpec& spec) { return make_sphere_kernel(spec); }
+
+}  // namespace
+
+KernelFamily poly_sphere_family() { return {"poly_sphere", poly_traits, make, nullptr}; }
+KernelFamily arccos_family() { return {"arccos", arccos_traits, make, nullptr}; }
+KernelFamily ntk_family() { return {"ntk", ntk_traits, make, nullptr}; }
 
 }  // namespace askrff

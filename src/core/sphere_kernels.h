@@ -41,7 +41,7 @@ class SphereKernel : public Kernel {
   mutable std::map<int, GaussLegendre> rules_;
 };
 
-// The sphere kernel a spec names, or nullptr when it names another kernel.
+// The sphere kernel a spec names; throws when it names another kernel.
 std::unique_ptr<SphereKernel> make_sphere_kernel(const KernelSpec& spec);
 
 }  // namespace askrff

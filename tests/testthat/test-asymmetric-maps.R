@@ -9,17 +9,22 @@ asymmetric_kernels <- function() {
        cosh = cosh_gaussian_kernel(1, 0.5))
 }
 
-test_that("rff_kernel_matrix is unbiased for k(x_i - y_j): all kernels, decompositions and methods", {
+test_that("rff_kernel_matrix is unbiased for k(x_i - y_j): all kernels, decompositions, methods and allocations", {
   x <- fixture_points(7, 3)
   y <- fixture_points(5, 3, seed = 11)
   for (kernel in asymmetric_kernels()) {
     K <- kernel_matrix(kernel, x, y)
     for (decomposition in c("jordan", "phase")) {
       for (method in c("iid", "orthogonal")) {
-        z <- unbiasedness_z(K, function(r) {
-          rff_kernel_matrix(rff_map(kernel, 3, 8, method, decomposition = decomposition, seed = r), x, y)
-        }, replicates = 300)
-        expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, decomposition, method))
+        for (allocation in c("mass", "equal")) {
+          # Eight frequencies in all: with "mass" a part's count is random
+          # (systematic sampling), which the weights must absorb.
+          z <- unbiasedness_z(K, function(r) {
+            map <- rff_map(kernel, 3, 8, method, decomposition = decomposition, allocation = allocation, seed = r)
+            rff_kernel_matrix(map, x, y)
+          }, replicates = 300)
+          expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, decomposition, method, allocation))
+        }
       }
     }
   }
@@ -39,7 +44,7 @@ test_that("the estimate is of k(x_i - y_j), not of the transposed orientation", 
 
 test_that("left and right features are phi and psi with the signs and masses of SPEC 1.2", {
   kernel <- shift_gaussian_kernel(1.5, c(0.2, -0.4))
-  map <- rff_map(kernel, 2, 5, seed = 3)
+  map <- rff_map(kernel, 2, 15, allocation = "equal", seed = 3)  # five frequencies per part
   x <- fixture_points(4, 2)
   L <- rff_features(map, x, "left")
   R <- rff_features(map, x, "right")
@@ -72,7 +77,7 @@ test_that("the tabulated sampler draws the 1-D law of SPEC 1.4 and lifts it exac
   # its projection T = a'w comes from the tabulated inverse CDF.
   d <- 16
   kernel <- shift_gaussian_kernel(2, 2 / d)
-  map <- rff_map(kernel, d, 20000, seed = 5)
+  map <- rff_map(kernel, d, 60000, allocation = "equal", seed = 5)  # 20000 per part
   a <- rep(2 / d, d)
   omega <- map$omega[, map$part == 2]
   t_draws <- drop(a %*% omega)
@@ -96,7 +101,7 @@ test_that("the tabulated sampler draws the 1-D law of SPEC 1.4 and lifts it exac
 })
 
 test_that("orthogonal maps draw orthogonal Gaussian directions within each block", {
-  map <- rff_map(sinh_gaussian_kernel(1, 0.2), 6, 6, method = "orthogonal", seed = 2)
+  map <- rff_map(sinh_gaussian_kernel(1, 0.2), 6, 12, method = "orthogonal", allocation = "equal", seed = 2)
   block <- map$omega[, map$part == 1]
   gram <- crossprod(block)
   expect_lt(max(abs(gram[upper.tri(gram)])), 1e-12)
@@ -125,7 +130,7 @@ test_that("estimate_total_masses keeps the constraint and recovers the masses at
   exact <- total_masses(rff_map(kernel, d, 2, seed = 1))
   estimates <- t(vapply(1:5, function(trial) {
     x <- fixture_points(50, d, seed = trial)
-    estimated <- estimate_total_masses(rff_map(kernel, d, 1024, seed = trial), x)
+    estimated <- estimate_total_masses(rff_map(kernel, d, 3 * 1024, allocation = "equal", seed = trial), x)
     expect_false(any(estimated$parts$exact))
     total_masses(estimated)
   }, numeric(3)))
@@ -147,7 +152,7 @@ least_squares_masses <- function(A, b, constraint, target) {
 test_that("the printed sign of eq. 12 sends xi3 to zero; the corrected sign does not", {
   d <- 16
   kernel <- shift_gaussian_kernel(2, 2 / d)
-  map <- rff_map(kernel, d, 1024, seed = 3)
+  map <- rff_map(kernel, d, 3 * 1024, allocation = "equal", seed = 3)  # the paper's 1024 per part
   x <- fixture_points(50, d)
   K <- kernel_matrix(kernel, x)
   grams <- lapply(1:3, function(p) as.vector(askrff:::unit_mass_gram(map, p, x, x, 1L)))
@@ -164,7 +169,7 @@ test_that("the printed sign of eq. 12 sends xi3 to zero; the corrected sign does
 test_that("the estimator fixes xi2 = 0 for the Sinh-Gaussian and fits one mass for the phase form", {
   d <- 8
   x <- fixture_points(40, d)
-  sinh <- estimate_total_masses(rff_map(sinh_gaussian_kernel(2, 0.5 * pi / d), d, 512, seed = 2), x)
+  sinh <- estimate_total_masses(rff_map(sinh_gaussian_kernel(2, 0.5 * pi / d), d, 1024, allocation = "equal", seed = 2), x)
   expect_named(total_masses(sinh), c("real_pos", "imag_pos"))
   expect_equal(total_masses(sinh)[["real_pos"]], 1, tolerance = 1e-12)
   expect_output(print(sinh), "(estimated)")

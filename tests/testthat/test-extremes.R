@@ -40,8 +40,12 @@ test_that("Gram matrices are invariant under large offsets and finite for enormo
 })
 
 test_that("maps print the error scale their masses imply", {
-  map <- rff_map(cosh_gaussian_kernel(1, 2.5), 4, 256, seed = 1)
-  expect_output(print(map), "each entry's standard deviation is at most 13076, k\\(0\\) = 1")
+  # sigma ||beta|| = 5: masses exp(12.5) each (imag_pos counts twice). With
+  # 256 frequencies per part the bound is exp(12.5) sqrt(6 / 256) = 13076;
+  # the same 768 shared by mass, 1/4, 1/4, 1/2, give exp(12.5) / sqrt(48) = 12329.
+  equal <- rff_map(cosh_gaussian_kernel(1, 2.5), 4, 768, allocation = "equal", seed = 1)
+  expect_output(print(equal), "each entry's standard deviation is at most 13076, k\\(0\\) = 1")
+  expect_output(print(rff_map(cosh_gaussian_kernel(1, 2.5), 4, 768, seed = 1)), "at most 12329, k\\(0\\) = 1")
   # Gaussian: one part of mass 1 and 64 frequencies: at most 1/8.
   expect_output(print(rff_map(gaussian_kernel(1), 3, 64, seed = 1)), "at most 0.125, k\\(0\\) = 1")
 })

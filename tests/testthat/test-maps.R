@@ -61,7 +61,10 @@ test_that("total_masses names the single part of a positive definite kernel pos"
 
 test_that("print and summary describe the map", {
   map <- rff_map(gaussian_kernel(1), 3, 10, "orthogonal", seed = 1)
-  expect_output(print(map), "orthogonal frequencies: 10 per part x 1 part = 20 features per side")
+  expect_output(print(map), "orthogonal frequencies: 10 = 20 features per side")
+  shared <- rff_map(shift_gaussian_kernel(1, 0.5), 3, 10, seed = 1)
+  expect_output(print(shared), "iid frequencies: 10 \\(shared by mass: real_pos [0-9]+, real_neg [0-9]+, imag_pos [0-9]+\\) = 20 features per side")
+  expect_output(print(summary(shared)), "allocation by mass")
   s <- summary(map)
   expect_s3_class(s, "summary.askrff_map")
   expect_identical(s$parts$n_frequencies, 10L)

@@ -169,7 +169,7 @@ test_that("LP maps are unbiased for the LP kernel, so within the bias bound of k
 
 test_that("LP parts are allocated to atoms systematically, with orthogonal directions per atom", {
   measure <- spectral_measure(poly_sphere_kernel(2, 1), 16)
-  map <- rff_map(poly_sphere_kernel(2, 1), 16, 100, "orthogonal", seed = 3)
+  map <- rff_map(poly_sphere_kernel(2, 1), 16, 200, "orthogonal", allocation = "equal", seed = 3)  # 100 per part
   for (p in 1:2) {
     sign <- c(1, -1)[p]
     atoms <- measure$lp$weight * sign > 0

@@ -15,9 +15,10 @@ test_that("n_feature_columns() counts each side's columns for every map class", 
   x <- normalize_rows(fixture_points(4, 3))
   cases <- list(
     list(rff_map(gaussian_kernel(1), 3, 10, seed = 1), 20L),
-    list(rff_map(shift_gaussian_kernel(1, 0.3), 3, 10, seed = 1), 60L),
+    list(rff_map(shift_gaussian_kernel(1, 0.3), 3, 10, seed = 1), 20L),
+    list(rff_map(shift_gaussian_kernel(1, 0.3), 3, 10, allocation = "equal", seed = 1), 20L),
     list(rff_map(shift_gaussian_kernel(1, 0.3), 3, 10, decomposition = "phase", seed = 1), 20L),
-    list(rff_map(delta_gaussian_kernel(), 3, 10, seed = 1), 40L),
+    list(rff_map(delta_gaussian_kernel(), 3, 10, seed = 1), 20L),
     list(rff_map(arccos_kernel(1), 3, 10, seed = 1), 10L),
     list(rff_map(ntk_kernel(), 3, 10, seed = 1), 40L),
     list(rpf_map(gaussian_kernel(1), 3, 10, seed = 1), 10L))
@@ -25,8 +26,8 @@ test_that("n_feature_columns() counts each side's columns for every map class", 
     expect_identical(n_feature_columns(case[[1]]), c(left = case[[2]], right = case[[2]]))
     expect_identical(ncol(predict(case[[1]], x)), case[[2]])
   }
-  expect_output(print(cases[[2]][[1]]), "60 features per side")
-  expect_output(print(cases[[7]][[1]]), "10 features per side")
+  expect_output(print(cases[[2]][[1]]), "20 features per side")
+  expect_output(print(cases[[8]][[1]]), "10 features per side")
   expect_error(n_feature_columns(list()), "`map` must be a map made by rff_map", class = "askrff_error")
 })
 
