@@ -42,6 +42,7 @@ docs:
 bench: install
 	$(RSCRIPT) bench/features.R
 	$(RSCRIPT) bench/periodic.R
+	$(RSCRIPT) bench/maps.R
 
 clean:
 	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz src/*.o src/*.so src/core/*.o askrff-demo.png

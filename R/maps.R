@@ -22,14 +22,34 @@
 #' every part the same count (`n_features` divided by the number of parts),
 #' as the papers do.
 #'
-#' `method = "iid"` draws independent frequencies. `method = "orthogonal"`
-#' stacks independent Haar-distributed orthogonal \eqn{d \times d} blocks
-#' (QR of a Gaussian matrix with the sign correction) and pairs each direction
-#' with an independent radius from the part's radial law (Yu et al. 2016). It
-#' stays unbiased for any `n_features`, and has lower variance. For the
-#' asymmetric kernels the orthogonal directions feed the Gaussian component of
-#' each part's exact lift (SPEC 1.4), so every frequency keeps its law. The
-#' Laplace kernel's product measure has no orthogonal variant.
+#' The frequency sources (`method`):
+#' * `"iid"` draws independent frequencies.
+#' * `"orthogonal"` stacks independent Haar-distributed orthogonal
+#'   \eqn{d \times d} blocks (QR of a Gaussian matrix with the sign
+#'   correction) and pairs each direction with an independent radius from the
+#'   part's radial law (Yu et al. 2016). It stays unbiased for any
+#'   `n_features`, and has lower variance. For the asymmetric kernels the
+#'   orthogonal directions feed the Gaussian component of each part's exact
+#'   lift (SPEC 1.4), so every frequency keeps its law.
+#' * `"structured"` (structured orthogonal random features, SORF, Yu et al.
+#'   2016) takes the directions from the rows of
+#'   \eqn{H D_1 H D_2 H D_3}, with \eqn{H} the normalized Walsh-Hadamard
+#'   matrix (the dimension padded to a power of two) and \eqn{D_i} random sign
+#'   diagonals: \eqn{O(d \log d)} per direction instead of \eqn{O(d^2)},
+#'   orthogonal within a block when \eqn{d} is a power of two, and each
+#'   with an independent radius. A row's law is close to, not exactly, the
+#'   uniform one on the sphere, so the estimator has a small bias that
+#'   vanishes as \eqn{d} grows.
+#' * `"qmc"` (randomized quasi-Monte Carlo, Yang et al. 2014) maps scrambled
+#'   Halton points, shifted by a random vector modulo 1, through each part's
+#'   inverse CDFs (normal quantiles for the Gaussian directions, the radius's
+#'   or projection's tabulated quantile), so each frequency has exactly the
+#'   part's law and the estimator stays unbiased; the points cover the space
+#'   more evenly than independent draws, which lowers the error in low
+#'   dimensions.
+#'
+#' The Laplace kernel's product measure takes `"iid"` and `"qmc"` only; a
+#' method a measure cannot take is refused with the reason.
 #'
 #' Settings for the indefinite kernels: `decomposition = "jordan"` or
 #' `"components"` for [delta_gaussian_kernel()]; `tolerance` and `z_max` of
@@ -59,7 +79,8 @@
 #'   (cosine and sine), except on the dot-product route of the arc-cosine
 #'   kernels (one) and the NTK (`d + 1`); so a map has `2 * n_features`
 #'   feature columns on each side (see [n_feature_columns()]).
-#' @param method `"iid"` or `"orthogonal"`.
+#' @param method The frequency source: `"iid"`, `"orthogonal"`,
+#'   `"structured"` or `"qmc"` (see Details).
 #' @param ... Kernel-specific settings, by name: `decomposition`, `route`,
 #'   `tolerance`, `z_max` (see Details).
 #' @param allocation `"mass"` (shares proportional to the parts' masses) or
@@ -80,22 +101,19 @@
 #' x <- matrix(runif(30), 10)
 #' relative_error(kernel_matrix(gaussian_kernel(1), x), rff_kernel_matrix(map, x))
 #' @export
-rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ..., allocation = c("mass", "equal"),
-                    seed = NULL) {
+rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal", "structured", "qmc"), ...,
+                    allocation = c("mass", "equal"), seed = NULL) {
   kernel <- check_has_measure(validate_kernel(kernel))
   d <- check_count(d, "d")
   n_features <- check_count(n_features, "n_features")
-  method <- check_choice(method, c("iid", "orthogonal"), "method")
+  method <- check_choice(method, frequency_sources, "method")
   allocation <- check_choice(allocation, c("mass", "equal"), "allocation")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
-  if (!method %in% kernel_traits(kernel, settings)$methods) {
-    fail("`method = \"%s\"` needs a spectral measure that supports it; the %s (a product of Cauchy laws) does not. Use `method = \"iid\"`.",
-         method, kernel_label(kernel))
-  }
+  check_method(kernel, settings, method)
   seed_words <- resolve_seed(seed)
   spec <- kernel_with_settings(kernel, settings, d)
-  block <- if (method == "orthogonal") 2 * as.double(d) * min(d, n_features) else 0
+  block <- if (method %in% c("orthogonal", "structured")) 2 * as.double(d) * min(d, n_features) else 0
   check_output_size(d, n_features, "the frequency matrix", extra = 8 * (block + 4 * as.double(d)))
   sampled <- core(.cpp_sample_map(spec, d, n_features, method, allocation, seed_words))
   sampled$parts$share <- sampled$share
@@ -104,6 +122,19 @@ rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal"), ...,
                  part = sampled$part, phase = sampled$phase, bias_bound = spec$lp$bias_bound,
                  format_version = format_version),
             class = "askrff_map")
+}
+
+# The frequency sources of rff_map() and rpf_map() (src/core/sampling.h).
+frequency_sources <- c("iid", "orthogonal", "structured", "qmc")
+
+# A method the kernel's family does not declare is refused before sampling.
+check_method <- function(kernel, settings, method) {
+  takes <- kernel_traits(kernel, settings)$methods
+  if (!method %in% takes) {
+    fail("`method = \"%s\"` is not one the %s takes: its spectral measure takes %s.", method, kernel_label(kernel),
+         paste0('"', takes, '"', collapse = ", "))
+  }
+  invisible(method)
 }
 
 n_frequencies <- function(map) ncol(map$omega)

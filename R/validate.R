@@ -6,7 +6,9 @@
 
 # The layout of the objects this version makes. An object with another
 # version, or none (made before versions were stored, or edited), is refused.
-format_version <- 1L
+# Format 2: maps carry their `allocation`, each part's `share` and (random
+# periodic maps) their `method`.
+format_version <- 2L
 
 with_format <- function(object) {
   object$format_version <- format_version
@@ -152,8 +154,8 @@ validate_map <- function(map, arg = "map") {
   check_object(map, arg, "askrff_map", "a map made by rff_map()")
   base <- validate_map_kernel(map, arg)
   method <- map$method
-  if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% c("iid", "orthogonal")) {
-    fail("`%s` must be \"iid\" or \"orthogonal\".", field(arg, "method"))
+  if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% frequency_sources) {
+    fail("`%s` must be one of %s.", field(arg, "method"), paste0('"', frequency_sources, '"', collapse = ", "))
   }
   allocation <- map$allocation
   if (!is.character(allocation) || length(allocation) != 1L || is.na(allocation) || !allocation %in% c("mass", "equal")) {
@@ -233,6 +235,10 @@ validate_rpf_map <- function(map, arg = "map") {
   if (!is.numeric(dither) || is.object(dither) || length(dither) != m || anyNA(dither) ||
       any(dither < 0) || any(dither >= 2 * pi)) {
     fail("`%s` must hold one value in [0, 2 pi) per frequency (%s).", field(arg, "dither"), format_count(m))
+  }
+  method <- map$method
+  if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% frequency_sources) {
+    fail("`%s` must be one of %s.", field(arg, "method"), paste0('"', frequency_sources, '"', collapse = ", "))
   }
   check_seed_words(map$seed, field(arg, "seed"))
   map$kernel <- kernel

@@ -53,7 +53,6 @@ Rcpp::DataFrame cpp_measure_parts(Rcpp::List kernel, int d) { return parts_frame
 Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string method, std::string allocation,
                           Rcpp::NumericVector seed_words) {
   askrff::require(n_features >= 1, "a map needs n_features >= 1");
-  askrff::require(method == "iid" || method == "orthogonal", "method must be \"iid\" or \"orthogonal\"");
   askrff::require(allocation == "mass" || allocation == "equal", "allocation must be \"mass\" or \"equal\"");
   const askrff::Measure measure = measure_of(kernel, d);
   Rcpp::NumericMatrix omega(d, n_features);
@@ -61,7 +60,7 @@ Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string 
   Rcpp::NumericVector phase(n_features);
   askrff::InterruptPoll poll;
   const std::vector<double> share = askrff::sample_map(
-      measure, d, n_features, method == "orthogonal" ? askrff::Method::orthogonal : askrff::Method::iid,
+      measure, d, n_features, askrff::method_named(method),
       allocation == "mass" ? askrff::Allocation::mass : askrff::Allocation::equal,
       askrff::seed_from_words(seed_words), omega.begin(), part.begin(), phase.begin(), std::ref(poll));
   for (R_xlen_t f = 0; f < part.size(); ++f) part[f] += 1;

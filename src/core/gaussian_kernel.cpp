@@ -30,7 +30,7 @@ class GaussianKernel : public Kernel {
   double sigma_;
 };
 
-KernelTraits traits(const KernelSpec&) { return scale_family_traits(true, {"iid", "orthogonal"}); }
+KernelTraits traits(const KernelSpec&) { return scale_family_traits(true, {"iid", "orthogonal", "structured", "qmc"}); }
 
 std::unique_ptr<Kernel> make(const KernelSpec& spec) { return std::make_unique<GaussianKernel>(spec.positive("sigma")); }
 

@@ -7,9 +7,11 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "gram_blocks.h"
 #include "special_functions.h"
+#include "table_cache.h"
 
 namespace askrff {
 
@@ -148,6 +150,40 @@ void GaussianMixtureLaw::sample_along(Stream& stream, const double* direction, d
   for (int k = 0; k < mixture_->d(); ++k) omega[k] = direction[k] * radius;
 }
 
+void GaussianMixtureLaw::from_uniforms(const double* u, double* omega) const {
+  const int d = mixture_->d();
+  direction_from_uniforms(d, u, omega);
+  double radius;
+  if (jordan_) {
+    // The radial density is negligible beyond (sqrt(d) + 12) / sigma for the
+    // widest proposing component: chi_d exceeds sqrt(d) + 12 with
+    // probability below exp(-72).
+    // The table is shared by the session's maps of the same part.
+    std::call_once(radius_table_, [this, d] {
+      using Key = std::tuple<std::vector<double>, std::vector<double>, int, int>;
+      static TableCache<Key, TabulatedQuantile> cache(8);
+      std::vector<double> weights, sigmas;
+      for (int i = 0; i < mixture_->size(); ++i) {
+        weights.push_back(mixture_->weight(i));
+        sigmas.push_back(mixture_->sigma(i));
+      }
+      radius_quantile_ = cache.get(Key{weights, sigmas, d, sign_}, [this, d] {
+        double upper = 0.0;
+        for (int i : proposals_) upper = std::max(upper, (std::sqrt(static_cast<double>(d)) + 12.0) / mixture_->sigma(i));
+        return std::make_shared<const TabulatedQuantile>([this](double r) { return density(r); }, 0.0, upper, 1 << 16);
+      });
+    });
+    radius = (*radius_quantile_)(u[d]);
+  } else {
+    const std::size_t k = std::lower_bound(cumulative_.begin(), cumulative_.end() - 1, u[d]) - cumulative_.begin();
+    // The component's chi radius, from the same uniforms' normal quantiles.
+    double norm2 = 0.0;
+    for (int j = 0; j < d; ++j) norm2 += normal_quantile(u[j]) * normal_quantile(u[j]);
+    radius = std::sqrt(norm2) / mixture_->sigma(proposals_[k]);
+  }
+  for (int j = 0; j < d; ++j) omega[j] *= radius;
+}
+
 // Density of |w|: the part's radial density with its S_{d-1} r^{d-1} Jacobian.
 double GaussianMixtureLaw::density(double radius) const {
   const int d = mixture_->d();
@@ -224,7 +260,7 @@ KernelTraits mixture_traits(const KernelSpec& spec) {
   t.measure = positive ? "positive" : "signed";
   t.radial = true;
   t.periodic = positive;
-  t.methods = {"iid", "orthogonal"};
+  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   t.settings = {Setting{"decomposition", {"jordan", "components"}}};
   return t;
 }

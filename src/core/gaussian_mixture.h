@@ -4,10 +4,12 @@
 // 004 eq. 20 omits the (2 pi)^{-d/2}), so every part is a law of the radius.
 #pragma once
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "kernels.h"
+#include "tabulated_quantile.h"
 
 namespace askrff {
 
@@ -47,6 +49,11 @@ class GaussianMixtureLaw : public PartSampler {
   void sample(Stream& stream, double* omega) const override;
   bool supports_orthogonal() const override { return true; }
   void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  // d uniforms for the direction and one for the radius: a component and
+  // its chi radius for the per-component split; the tabulated inverse CDF
+  // of the radial density, built on first use, for a minimal Jordan part.
+  int uniform_dimension() const override { return mixture_->d() + 1; }
+  void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
 
@@ -59,6 +66,8 @@ class GaussianMixtureLaw : public PartSampler {
   double mass_, log_mass_;
   std::vector<int> proposals_;
   std::vector<double> cumulative_;
+  mutable std::shared_ptr<const TabulatedQuantile> radius_quantile_;
+  mutable std::once_flag radius_table_;
 };
 
 class GaussianMixtureKernel : public Kernel {

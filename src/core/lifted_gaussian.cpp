@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "special_functions.h"
+
 namespace askrff {
 
 LiftedGaussianSampler::LiftedGaussianSampler(double sigma, Eigen::VectorXd a, Profile profile,
@@ -39,6 +41,12 @@ void LiftedGaussianSampler::sample_along(Stream& stream, const double* direction
     return;
   }
   lift_in_place(law_.sample(stream), omega);
+}
+
+void LiftedGaussianSampler::from_uniforms(const double* u, double* omega) const {
+  const int d = static_cast<int>(unit_a_.size());
+  for (int k = 0; k < d; ++k) omega[k] = normal_quantile(u[k]);
+  lift_in_place(law_.quantile(u[d]), omega);
 }
 
 double LiftedGaussianSampler::density(double projection) const {

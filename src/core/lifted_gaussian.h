@@ -20,6 +20,10 @@ class LiftedGaussianSampler : public PartSampler {
   // orthogonal (exactly orthogonal when h = 1: the law is then isotropic).
   bool supports_orthogonal() const override { return true; }
   void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  // d normal quantiles for the Gaussian vector z of the lift, and one
+  // quantile of the projection's law.
+  int uniform_dimension() const override { return static_cast<int>(unit_a_.size()) + 1; }
+  void from_uniforms(const double* u, double* omega) const override;
   // Density of the projection a'w / ||a|| (of w_1 when a = 0).
   double density(double projection) const override;
   const char* density_variable() const override { return "projection"; }

@@ -24,6 +24,12 @@ class PartSampler {
   // with its own distribution, drawing the rest from stream.
   virtual bool supports_orthogonal() const { return false; }
   virtual void sample_along(Stream& stream, const double* direction, double* omega) const;
+  // Quasi-Monte Carlo drives the law through uniforms: from_uniforms() maps
+  // uniform_dimension() numbers in (0, 1) to one frequency by inverse CDFs,
+  // so a uniform point gives a frequency with exactly the law. 0: the law
+  // has no such form.
+  virtual int uniform_dimension() const { return 0; }
+  virtual void from_uniforms(const double* u, double* omega) const;
   // Density shown by plot(spectral_measure()), of the variable named by
   // density_variable(): "radius" ||w||, "coordinate" w_1, or "projection" a'w / ||a||.
   virtual double density(double x) const = 0;
@@ -65,6 +71,8 @@ class GaussianSampler : public PartSampler {
   void sample(Stream& stream, double* omega) const override;
   bool supports_orthogonal() const override { return true; }
   void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  int uniform_dimension() const override { return d_; }
+  void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
 
@@ -78,6 +86,8 @@ class CauchyProductSampler : public PartSampler {
  public:
   CauchyProductSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
   void sample(Stream& stream, double* omega) const override;
+  int uniform_dimension() const override { return d_; }
+  void from_uniforms(const double* u, double* omega) const override;
   double density(double coordinate) const override;
   const char* density_variable() const override { return "coordinate"; }
 
@@ -86,7 +96,7 @@ class CauchyProductSampler : public PartSampler {
   double sigma_;
 };
 
-// ||z|| for z ~ N(0, I_d): a chi_d draw.
+// ||z|| for z ~ N(0, I_d): a chi_d draw, exact, in O(1).
 double chi_radius(Stream& stream, int d);
 
 // log of the surface area of the unit sphere in R^d, S_{d-1} = 2 pi^{d/2} / Gamma(d/2).
@@ -98,5 +108,9 @@ double log_radial_jacobian(int d, double radius);
 
 // A uniform direction on the unit sphere of R^d.
 void uniform_direction(Stream& stream, int d, double* direction);
+
+// The same from d uniforms: normal quantiles of each, normalized (the first
+// axis in the null event that all are 1/2).
+void direction_from_uniforms(int d, const double* u, double* direction);
 
 }  // namespace askrff

@@ -4,8 +4,11 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 
 #include "quadrature.h"
+#include "special_functions.h"
+#include "table_cache.h"
 
 namespace askrff {
 
@@ -110,9 +113,7 @@ double profile_mean(Profile profile, double s, double amplitude) {
 }
 
 ProfiledGaussian::ProfiledGaussian(double s, Profile profile, double amplitude)
-    : s_(s), amplitude_(amplitude), mean_(profile_mean(profile, s, amplitude)), profile_(profile) {
-  if (s_ > 0.0 && mean_ < kMinAcceptance) build_table();
-}
+    : s_(s), amplitude_(amplitude), mean_(profile_mean(profile, s, amplitude)), profile_(profile) {}
 
 double ProfiledGaussian::log_unnormalized(double t) const {
   const double u = t / s_;
@@ -124,61 +125,81 @@ double ProfiledGaussian::density(double t) const {
   return std::exp(log_unnormalized(t) - std::log(s_) - kLogSqrtTwoPi - std::log(mean_));
 }
 
+const ProfileTable* ProfiledGaussian::table() const {
+  std::call_once(table_built_, [this] {
+    using Key = std::tuple<int, double, double>;
+    static TableCache<Key, ProfileTable> cache(8);
+    table_ = cache.get(Key{static_cast<int>(profile_), s_, amplitude_}, [this] { return build_table(); });
+  });
+  return table_ && !table_->cdf.empty() ? table_.get() : nullptr;
+}
+
 // The table covers where the log density is within 60 of its peak (found on
 // a coarse grid over +-(40 s + pi), which holds every arc that matters).
-void ProfiledGaussian::build_table() {
+std::shared_ptr<const ProfileTable> ProfiledGaussian::build_table() const {
+  auto table = std::make_shared<ProfileTable>();
   constexpr int kCoarse = 20000;
   const double reach = 40.0 * s_ + M_PI, coarse_step = 2.0 * reach / kCoarse;
   std::vector<double> coarse(kCoarse + 1);
   for (int i = 0; i <= kCoarse; ++i) coarse[i] = log_unnormalized(-reach + i * coarse_step);
   const double peak = *std::max_element(coarse.begin(), coarse.end());
-  // No mass within reach of double precision: the part's total mass is 0, so
-  // its features have weight 0 and sample() may draw anything (see there).
-  if (!std::isfinite(peak)) return;
+  // No mass within reach of double precision: an empty table.
+  if (!std::isfinite(peak)) return table;
   int lo = 0, hi = kCoarse;
   while (coarse[lo] < peak - 60.0) ++lo;
   while (coarse[hi] < peak - 60.0) --hi;
   lo = std::max(lo - 2, 0);
   hi = std::min(hi + 2, kCoarse);
-  table_start_ = -reach + lo * coarse_step;
-  table_step_ = (hi - lo) * coarse_step / kTableCells;
+  table->start = -reach + lo * coarse_step;
+  table->step = (hi - lo) * coarse_step / kTableCells;
 
   std::vector<double> log_density(kTableCells + 1);
-  for (int i = 0; i <= kTableCells; ++i) log_density[i] = log_unnormalized(table_start_ + i * table_step_);
+  for (int i = 0; i <= kTableCells; ++i) log_density[i] = log_unnormalized(table->start + i * table->step);
   const double top = *std::max_element(log_density.begin(), log_density.end());
-  cdf_.assign(kTableCells + 1, 0.0);
+  std::vector<double>& cdf = table->cdf;
+  cdf.assign(kTableCells + 1, 0.0);
   double previous = std::exp(log_density[0] - top);
   for (int i = 1; i <= kTableCells; ++i) {
     const double current = std::exp(log_density[i] - top);
-    cdf_[i] = cdf_[i - 1] + 0.5 * (previous + current);
+    cdf[i] = cdf[i - 1] + 0.5 * (previous + current);
     previous = current;
   }
-  const double total = cdf_.back();
-  for (double& c : cdf_) c /= total;
-  cdf_.back() = 1.0;
+  const double total = cdf.back();
+  for (double& c : cdf) c /= total;
+  cdf.back() = 1.0;
 
-  guide_.resize(4096);
+  table->guide.resize(4096);
   std::size_t cell = 0;
-  for (std::size_t k = 0; k < guide_.size(); ++k) {
-    const double u = static_cast<double>(k) / guide_.size();
-    while (cdf_[cell + 1] <= u) ++cell;
-    guide_[k] = static_cast<std::uint32_t>(cell);
+  for (std::size_t k = 0; k < table->guide.size(); ++k) {
+    const double u = static_cast<double>(k) / table->guide.size();
+    while (cdf[cell + 1] <= u) ++cell;
+    table->guide[k] = static_cast<std::uint32_t>(cell);
   }
+  return table;
 }
 
-double ProfiledGaussian::sample_table(double u) const {
-  std::size_t cell = guide_[static_cast<std::size_t>(u * guide_.size())];
-  while (cdf_[cell + 1] <= u) ++cell;
-  const double within = (u - cdf_[cell]) / (cdf_[cell + 1] - cdf_[cell]);
-  return table_start_ + table_step_ * (static_cast<double>(cell) + within);
+double ProfileTable::at(double u) const {
+  std::size_t cell = guide[static_cast<std::size_t>(u * guide.size())];
+  while (cdf[cell + 1] <= u) ++cell;
+  const double within = (u - cdf[cell]) / (cdf[cell + 1] - cdf[cell]);
+  return start + step * (static_cast<double>(cell) + within);
+}
+
+double ProfiledGaussian::quantile(double u) const {
+  if (s_ == 0.0) return 0.0;
+  const ProfileTable* inverse = table();
+  // A law too thin to tabulate belongs to a part of mass 0, as in sample().
+  return inverse ? inverse->at(u) : s_ * normal_quantile(u);
 }
 
 double ProfiledGaussian::sample(Stream& stream) const {
   if (s_ == 0.0) return 0.0;
-  if (tabulated()) return sample_table(stream.uniform());
-  // A law too thin to tabulate belongs to a part of mass 0 (build_table):
-  // its frequencies carry weight 0, and a plain Gaussian draw stands in.
-  if (mean_ < kMinAcceptance) return s_ * stream.normal();
+  if (mean_ < kMinAcceptance) {
+    const ProfileTable* inverse = table();
+    // A law too thin to tabulate belongs to a part of mass 0: its
+    // frequencies carry weight 0, and a plain Gaussian draw stands in.
+    return inverse ? inverse->at(stream.uniform()) : s_ * stream.normal();
+  }
   // The acceptance is at least kMinAcceptance, so this cap is never reached
   // by chance (probability below 1e-4000); it only guards the invariant.
   for (long trial = 0; trial < 1000000; ++trial) {

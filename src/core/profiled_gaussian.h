@@ -5,6 +5,8 @@
 // both the parts' total masses (A E h(T)) and their samplers (lift T to R^d).
 #pragma once
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "random.h"
@@ -32,10 +34,20 @@ double profile_mean(Profile profile, double s, double amplitude);
 double profile_mean_series(Profile profile, double s);
 double profile_mean_quadrature(Profile profile, double s, double amplitude);
 
+// The inverse CDF of such a law on a fine grid, with a guide table.
+struct ProfileTable {
+  double start = 0.0, step = 0.0;
+  std::vector<double> cdf;            // cells + 1 values from 0 to 1
+  std::vector<std::uint32_t> guide;   // guide[k]: last cell whose cdf <= k / size
+  double at(double u) const;
+};
+
 // Sampler of the law phi_s(t) h(t) / E h(T). Rejection from N(0, s^2) (O(1)
-// per draw) when the acceptance E h(T) is at least kMinAcceptance; otherwise
-// an inverse CDF tabulated once, in logs relative to the peak so that the
-// table exists even when E h(T) underflows.
+// per draw) when the acceptance E h(T) is at least kMinAcceptance; otherwise,
+// and for quantiles, an inverse CDF tabulated in logs relative to the peak,
+// so that the table exists even when E h(T) underflows. The table is built
+// on first use (a part the allocation gives no frequency never builds one)
+// and shared by the session's laws of the same (profile, s, amplitude).
 class ProfiledGaussian {
  public:
   static constexpr double kMinAcceptance = 1e-2;
@@ -43,20 +55,22 @@ class ProfiledGaussian {
 
   ProfiledGaussian(double s, Profile profile, double amplitude);
   double mean() const { return mean_; }
-  bool tabulated() const { return !cdf_.empty(); }
   double sample(Stream& stream) const;
+  // The law's quantile at u in (0, 1), from the table.
+  double quantile(double u) const;
   double density(double t) const;
 
  private:
   double log_unnormalized(double t) const;
-  void build_table();
-  double sample_table(double u) const;
+  // The table, or null for a law with no mass within reach of double
+  // precision (a part of mass 0, whose frequencies carry weight 0).
+  const ProfileTable* table() const;
+  std::shared_ptr<const ProfileTable> build_table() const;
 
   double s_, amplitude_, mean_;
   Profile profile_;
-  double table_start_ = 0.0, table_step_ = 0.0;
-  std::vector<double> cdf_;         // kTableCells + 1 values from 0 to 1
-  std::vector<std::uint32_t> guide_;  // guide_[k]: last cell whose cdf <= k / size
+  mutable std::shared_ptr<const ProfileTable> table_;
+  mutable std::once_flag table_built_;
 };
 
 }  // namespace askrff

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "special_functions.h"
+
 namespace askrff {
 
 void CauchyRadialLaw::sample(Stream& stream, double* omega) const {
@@ -13,6 +15,11 @@ void CauchyRadialLaw::sample(Stream& stream, double* omega) const {
 void CauchyRadialLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
   const double radius = scale_ * chi_radius(stream, d_) / std::abs(stream.normal());
   for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
+}
+
+void CauchyRadialLaw::from_uniforms(const double* u, double* omega) const {
+  const double g = normal_quantile(0.5 + 0.5 * u[d_]);
+  for (int k = 0; k < d_; ++k) omega[k] = scale_ * normal_quantile(u[k]) / g;
 }
 
 // S_{d-1} r^{d-1} Gamma((d+1)/2) / (pi^{(d+1)/2} s^d) (1 + r^2/s^2)^{-(d+1)/2}.

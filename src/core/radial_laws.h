@@ -17,6 +17,9 @@ class CauchyRadialLaw : public PartSampler {
   void sample(Stream& stream, double* omega) const override;
   bool supports_orthogonal() const override { return true; }
   void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  // Z from d normal quantiles, |g| from the quantile of the last uniform.
+  int uniform_dimension() const override { return d_ + 1; }
+  void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
 

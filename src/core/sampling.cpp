@@ -5,7 +5,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "low_discrepancy.h"
 #include "radial_laws.h"
+#include "structured_directions.h"
 
 namespace askrff {
 
@@ -47,12 +49,23 @@ Eigen::MatrixXd haar_columns(int d, int count, Stream& stream, const Poll& poll)
 // Block key of the allocation's stream, far from any block index.
 constexpr std::uint64_t kAllocationBlock = 0x7FFFFFFFFFFFFFFFULL;
 
+// Block key of the quasi-Monte Carlo points' randomization.
+constexpr std::uint64_t kPointsBlock = 0x7FFFFFFFFFFFFFFEULL;
+
+// The directions of one block of `count` <= d frequencies: the columns of a
+// Haar block, or the rows of a SORF block.
+Eigen::MatrixXd block_directions(Method method, int d, int count, Stream& stream, const Poll& poll) {
+  return method == Method::structured ? structured_directions(d, count, stream) : haar_columns(d, count, stream, poll);
+}
+
 // Frequencies of a radial mixture, grouped by stratum: each stratum's share
 // comes in chunks of at most d directions, each chunk from its own stream and,
-// for "orthogonal", the columns of its own Haar block, so directions sharing
-// an atom are orthogonal (SPEC 3.4). Every frequency is marginally a uniform
-// direction times the stratum's radius, and stratum j holds n p_j frequencies
-// on average, so weights mass / n keep the estimator unbiased.
+// for "orthogonal" or "structured", the directions of its own block, so
+// directions sharing an atom are orthogonal (SPEC 3.4); for "qmc" each
+// stratum has its own randomized points, mapped to a uniform direction (an
+// atom) or through the stratum's law. Every frequency is marginally a
+// uniform direction times the stratum's radius, and stratum j holds n p_j
+// frequencies on average, so weights mass / n keep the estimator unbiased.
 void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_features, Method method,
                        std::uint64_t seed, int part_index, Eigen::Map<Eigen::MatrixXd> omega, const Poll& poll) {
   Stream allocation(seed, static_cast<std::uint64_t>(part_index), kAllocationBlock);
@@ -63,12 +76,29 @@ void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_fe
   int column = 0;
   std::uint64_t block = 0;
   for (std::size_t j = 0; j < strata.size(); ++j) {
+    if (method == Method::qmc) {
+      Stream stream(seed, static_cast<std::uint64_t>(part_index), kPointsBlock - 1 - j);
+      const RandomizedHalton points(strata[j].law ? strata[j].law->uniform_dimension() : d, stream);
+      std::vector<double> u(static_cast<std::size_t>(points.dimension()));
+      for (int i = 0; i < counts[j]; ++i, ++column) {
+        points.point(static_cast<std::uint64_t>(i), u.data());
+        if (strata[j].law) {
+          strata[j].law->from_uniforms(u.data(), omega.col(column).data());
+        } else {
+          direction_from_uniforms(d, u.data(), direction.data());
+          omega.col(column) = direction * strata[j].radius;
+        }
+        if (i % 1024 == 1023) poll();
+      }
+      continue;
+    }
     for (int first = 0; first < counts[j]; first += d, ++block) {
       Stream stream(seed, static_cast<std::uint64_t>(part_index), block);
       const int count = std::min(d, counts[j] - first);
-      const Eigen::MatrixXd q = method == Method::orthogonal ? haar_columns(d, count, stream, poll) : Eigen::MatrixXd();
+      const bool blocked = method == Method::orthogonal || method == Method::structured;
+      const Eigen::MatrixXd q = blocked ? block_directions(method, d, count, stream, poll) : Eigen::MatrixXd();
       for (int i = 0; i < count; ++i, ++column) {
-        if (method == Method::orthogonal) {
+        if (blocked) {
           direction = q.col(i);
         } else {
           uniform_direction(stream, d, direction.data());
@@ -106,15 +136,42 @@ std::vector<int> systematic_counts(const std::vector<double>& probability, int n
   return counts;
 }
 
+Method method_named(const std::string& name) {
+  if (name == "iid") return Method::iid;
+  if (name == "orthogonal") return Method::orthogonal;
+  if (name == "structured") return Method::structured;
+  if (name == "qmc") return Method::qmc;
+  throw std::invalid_argument("method must be \"iid\", \"orthogonal\", \"structured\" or \"qmc\"");
+}
+
+bool law_takes(const PartSampler& law, Method method) {
+  switch (method) {
+    case Method::iid: return true;
+    case Method::orthogonal:
+    case Method::structured: return law.supports_orthogonal();
+    case Method::qmc: return law.strata() != nullptr || law.uniform_dimension() > 0;
+  }
+  return false;
+}
+
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
                         int part_index, double* omega_out, const Poll& poll) {
   if (d < 1 || n_features < 1) throw std::invalid_argument("sampling needs d >= 1 and n_features >= 1");
-  if (method == Method::orthogonal && !law.supports_orthogonal()) {
-    throw std::invalid_argument("this measure does not support orthogonal features");
-  }
+  if (!law_takes(law, method)) throw std::invalid_argument("this measure does not support the requested method");
   Eigen::Map<Eigen::MatrixXd> omega(omega_out, d, n_features);
   if (const auto* strata = law.strata()) {
     sample_stratified(*strata, d, n_features, method, seed, part_index, omega, poll);
+    return;
+  }
+  if (method == Method::qmc) {
+    Stream stream(seed, static_cast<std::uint64_t>(part_index), kPointsBlock);
+    const RandomizedHalton points(law.uniform_dimension(), stream);
+    std::vector<double> u(static_cast<std::size_t>(points.dimension()));
+    for (int j = 0; j < n_features; ++j) {
+      points.point(static_cast<std::uint64_t>(j), u.data());
+      law.from_uniforms(u.data(), omega.col(j).data());
+      if (j % 1024 == 1023) poll();
+    }
     return;
   }
   const int n_blocks = static_cast<int>((static_cast<long long>(n_features) + d - 1) / d);
@@ -125,7 +182,7 @@ void sample_frequencies(const PartSampler& law, int d, int n_features, Method me
     if (method == Method::iid) {
       for (int j = 0; j < count; ++j) law.sample(stream, omega.col(first + j).data());
     } else {
-      const Eigen::MatrixXd q = haar_columns(d, count, stream, poll);
+      const Eigen::MatrixXd q = block_directions(method, d, count, stream, poll);
       for (int j = 0; j < count; ++j) law.sample_along(stream, q.col(j).data(), omega.col(first + j).data());
     }
     poll();

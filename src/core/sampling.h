@@ -3,6 +3,7 @@
 #pragma once
 #include <Eigen/Dense>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "measure.h"
@@ -10,7 +11,22 @@
 
 namespace askrff {
 
-enum class Method { iid, orthogonal };
+// Where frequencies come from (the frequency sources of rff_map()):
+//   iid         independent draws from the part's law;
+//   orthogonal  blocks of d directions from a Haar orthogonal matrix, each
+//               completed by the law with an independent radius;
+//   structured  the same with the rows of a SORF block (structured_directions.h);
+//   qmc         randomized Halton points through the law's inverse CDFs
+//               (low_discrepancy.h, PartSampler::from_uniforms()).
+// Every source keeps each frequency's law, so estimators stay unbiased,
+// except that a SORF row is only close to a uniform direction.
+enum class Method { iid, orthogonal, structured, qmc };
+
+// Throws for a name that is none of "iid", "orthogonal", "structured", "qmc".
+Method method_named(const std::string& name);
+
+// Whether a part's law can be sampled by the method.
+bool law_takes(const PartSampler& law, Method method);
 
 // Writes the d by n_features matrix of frequencies (one per column,
 // column-major) to omega. Orthogonal: each block of d frequencies takes the

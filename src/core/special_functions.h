@@ -13,4 +13,8 @@ double chi_square_interval(int d, double lower, double upper);
 // function's cancellation there; above it the product is formed in logs.
 double omega_d(int d, double x);
 
+// The standard normal quantile Phi^{-1}(p) for p in (0, 1): Wichura's
+// algorithm AS 241 (PPND16), relative error about 1e-16.
+double normal_quantile(double p);
+
 }  // namespace askrff

@@ -125,7 +125,7 @@ KernelTraits sphere_traits(std::vector<std::string> params) {
   t.measure = "signed";
   t.radial = true;
   t.on_sphere = true;
-  t.methods = {"iid", "orthogonal"};
+  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   return t;
 }
 

@@ -29,7 +29,7 @@ test_that("rff_map validates sizes, methods, settings and seeds", {
   }
   expect_error(rff_map(k, 3, 10, method = "sobol"), "`method` must be one of \"iid\", \"orthogonal\"", class = "askrff_error")
   expect_error(rff_map(k, 3, 10, decomposition = "phase"), "`...` has settings the Gaussian kernel \\(sigma = 1\\) does not take: decomposition")
-  expect_error(rff_map(laplace_kernel(1), 3, 10, "orthogonal"), "needs a spectral measure that supports it")
+  expect_error(rff_map(laplace_kernel(1), 3, 10, "orthogonal"), "is not one the Laplace kernel \\(sigma = 1\\) takes")
   for (bad in list(-1, 1.5, NA, "a", 2^60, c(1, 2))) {
     expect_error(rff_map(k, 3, 10, seed = bad), "`seed` must be NULL or a single whole number")
   }

@@ -223,7 +223,7 @@ test_that("measures and maps of the indefinite kernels print and plot", {
 
 test_that("estimate_total_masses keeps pos - neg = k(0) for signed measures", {
   x <- fixture_points(40, 4) * 0.6
-  map <- rff_map(delta_gaussian_kernel(), 4, 256, "orthogonal", seed = 2)
+  map <- rff_map(delta_gaussian_kernel(), 4, 512, "orthogonal", allocation = "equal", seed = 2)
   estimated <- total_masses(estimate_total_masses(map, x))
   expect_equal(estimated[["pos"]] - estimated[["neg"]], 0, tolerance = 1e-10)
   expect_equal(unname(estimated), unname(total_masses(map)), tolerance = 0.1)
