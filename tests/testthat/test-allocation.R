@@ -47,13 +47,13 @@ test_that("every allocation is unbiased for a positive definite, a signed and a 
   for (kernel in kernels) {
     K <- kernel_matrix(kernel, x, y)
     for (allocation in c("mass", "equal")) {
-      errors <- vapply(1:400, function(r) {
+      errors <- vapply(1:200, function(r) {
         mean(rff_kernel_matrix(rff_map(kernel, 3, 7, allocation = allocation, seed = r), x, y) - K)
       }, 0)
       # Pairs sharing a map are correlated, so the bias is tested on each
-      # map's mean error over all pairs: independent across the 400 maps,
+      # map's mean error over all pairs: independent across the 200 maps,
       # their mean is within 4.5 standard errors of 0 unless biased.
-      expect_lt(abs(mean(errors)) / (stats::sd(errors) / sqrt(400)), 4.5, label = paste(kernel$name, allocation))
+      expect_lt(abs(mean(errors)) / (stats::sd(errors) / sqrt(200)), 4.5, label = paste(kernel$name, allocation))
     }
   }
 })

@@ -20,7 +20,7 @@ test_that("every source is unbiased for a positive definite, a signed and a comp
   for (kernel in kernels) {
     K <- kernel_matrix(kernel, x, y)
     for (method in c("iid", "orthogonal", "qmc")) {
-      z <- mean_error_z(K, function(r) rff_kernel_matrix(rff_map(kernel, d, 8, method, seed = r), x, y), 400)
+      z <- mean_error_z(K, function(r) rff_kernel_matrix(rff_map(kernel, d, 8, method, seed = r), x, y), 200)
       # |z| < 4.5 except with probability below 1e-5 when unbiased.
       expect_lt(abs(z), 4.5, label = paste(kernel$name, method))
     }
@@ -30,13 +30,13 @@ test_that("every source is unbiased for a positive definite, a signed and a comp
 test_that("structured directions are close to uniform: no bias shows against the error at d = 16", {
   # A SORF row is not exactly uniform on the sphere, so the estimator is not
   # exactly unbiased (Yu et al. 2016, Thm 3: the bias vanishes as d grows).
-  # At d = 16 it is below what 400 maps resolve: the mean error over all
+  # At d = 16 it is below what 200 maps resolve: the mean error over all
   # pairs stays within 4.5 of its standard errors of zero.
   d <- 16
   x <- fixture_points(6, d) / 2
   for (kernel in list(gaussian_kernel(1), delta_gaussian_kernel(c(1, -0.6), c(0.8, 2)), shift_gaussian_kernel(1, 0.1))) {
     K <- kernel_matrix(kernel, x)
-    z <- mean_error_z(K, function(r) rff_kernel_matrix(rff_map(kernel, d, 16, "structured", seed = r), x), 400)
+    z <- mean_error_z(K, function(r) rff_kernel_matrix(rff_map(kernel, d, 16, "structured", seed = r), x), 200)
     expect_lt(abs(z), 4.5, label = kernel$name)
   }
 })
