@@ -37,8 +37,8 @@ kernel_label <- function(kernel) {
 #' Gaussian kernel
 #'
 #' \eqn{k(x, y) = \exp(-\|x - y\|^2 / (2\sigma^2))}. Its spectral measure is the
-#' normal law \eqn{N(0, \sigma^{-2} I)}, which is rotation invariant, so both
-#' i.i.d. and orthogonal random features apply.
+#' normal law \eqn{N(0, \sigma^{-2} I)}, which is rotation invariant, so
+#' every frequency source of [rff_map()] applies.
 #'
 #' Other packages write the same kernel with an inverse width:
 #' kernlab's `rbfdot(sigma = s)` is \eqn{\exp(-s\|x - y\|^2)} and
@@ -64,8 +64,9 @@ gaussian_kernel <- function(sigma) {
 #'
 #' \eqn{k(x, y) = \exp(-\|x - y\|_1 / \sigma)}, with the L1 distance. Its
 #' spectral measure is the product of independent Cauchy laws with scale
-#' \eqn{1/\sigma}. That measure is not rotation invariant, so only i.i.d.
-#' random features apply (`method = "iid"` in [rff_map()]).
+#' \eqn{1/\sigma}. That measure is not rotation invariant, so it takes
+#' independent or quasi-Monte Carlo frequencies (`method = "iid"` or `"qmc"`
+#' in [rff_map()]), not orthogonal or structured ones.
 #'
 #' @param sigma Scale, a single positive number.
 #' @return A kernel object of class `c("laplace_kernel", "askrff_kernel")`.

@@ -152,35 +152,33 @@ void GaussianMixtureLaw::sample_along(Stream& stream, const double* direction, d
 
 void GaussianMixtureLaw::from_uniforms(const double* u, double* omega) const {
   const int d = mixture_->d();
-  direction_from_uniforms(d, u, omega);
-  double radius;
-  if (jordan_) {
-    // The radial density is negligible beyond (sqrt(d) + 12) / sigma for the
-    // widest proposing component: chi_d exceeds sqrt(d) + 12 with
-    // probability below exp(-72).
-    // The table is shared by the session's maps of the same part.
-    std::call_once(radius_table_, [this, d] {
-      using Key = std::tuple<std::vector<double>, std::vector<double>, int, int>;
-      static TableCache<Key, TabulatedQuantile> cache(8);
-      std::vector<double> weights, sigmas;
-      for (int i = 0; i < mixture_->size(); ++i) {
-        weights.push_back(mixture_->weight(i));
-        sigmas.push_back(mixture_->sigma(i));
-      }
-      radius_quantile_ = cache.get(Key{weights, sigmas, d, sign_}, [this, d] {
-        double upper = 0.0;
-        for (int i : proposals_) upper = std::max(upper, (std::sqrt(static_cast<double>(d)) + 12.0) / mixture_->sigma(i));
-        return std::make_shared<const TabulatedQuantile>([this](double r) { return density(r); }, 0.0, upper, 1 << 16);
-      });
-    });
-    radius = (*radius_quantile_)(u[d]);
-  } else {
+  if (!jordan_) {
+    // The per-component split: a component from the last uniform, then its
+    // Gaussian N(0, sigma_i^-2 I) from the normal quantiles of the others.
     const std::size_t k = std::lower_bound(cumulative_.begin(), cumulative_.end() - 1, u[d]) - cumulative_.begin();
-    // The component's chi radius, from the same uniforms' normal quantiles.
-    double norm2 = 0.0;
-    for (int j = 0; j < d; ++j) norm2 += normal_quantile(u[j]) * normal_quantile(u[j]);
-    radius = std::sqrt(norm2) / mixture_->sigma(proposals_[k]);
+    for (int j = 0; j < d; ++j) omega[j] = normal_quantile(u[j]) / mixture_->sigma(proposals_[k]);
+    return;
   }
+  // A minimal Jordan part: a uniform direction and the tabulated radius. The
+  // radial density is negligible beyond (sqrt(d) + 12) / sigma for the
+  // widest proposing component (chi_d exceeds sqrt(d) + 12 with probability
+  // below exp(-72)); the table is shared by the session's maps of the part.
+  std::call_once(radius_table_, [this, d] {
+    using Key = std::tuple<std::vector<double>, std::vector<double>, int, int>;
+    static TableCache<Key, TabulatedQuantile> cache(8);
+    std::vector<double> weights, sigmas;
+    for (int i = 0; i < mixture_->size(); ++i) {
+      weights.push_back(mixture_->weight(i));
+      sigmas.push_back(mixture_->sigma(i));
+    }
+    radius_quantile_ = cache.get(Key{weights, sigmas, d, sign_}, [this, d] {
+      double upper = 0.0;
+      for (int i : proposals_) upper = std::max(upper, (std::sqrt(static_cast<double>(d)) + 12.0) / mixture_->sigma(i));
+      return std::make_shared<const TabulatedQuantile>([this](double r) { return density(r); }, 0.0, upper, 1 << 16);
+    });
+  });
+  direction_from_uniforms(d, u, omega);
+  const double radius = (*radius_quantile_)(u[d]);
   for (int j = 0; j < d; ++j) omega[j] *= radius;
 }
 

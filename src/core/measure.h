@@ -19,8 +19,8 @@ class PartSampler {
   virtual ~PartSampler() = default;
   // Writes one frequency (d numbers) to omega.
   virtual void sample(Stream& stream, double* omega) const = 0;
-  // Orthogonal random features hand the law a direction u, uniform on the unit
-  // sphere (a column of a Haar block); the law completes it to a frequency
+  // Orthogonal and structured sources hand the law a direction u, uniform (or,
+  // for a SORF row, nearly uniform) on the unit sphere; the law completes it to a frequency
   // with its own distribution, drawing the rest from stream.
   virtual bool supports_orthogonal() const { return false; }
   virtual void sample_along(Stream& stream, const double* direction, double* omega) const;

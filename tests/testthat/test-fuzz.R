@@ -158,7 +158,7 @@ test_that("every function taking data or settings ends in a result or a named er
   calls <- list(
     kernel_matrix = list(fun = kernel_matrix, args = list(kernel = k, x = x3, y = x3, n_threads = 1)),
     spectral_measure = list(fun = spectral_measure, args = list(kernel = k, d = 3)),
-    rff_map = list(fun = rff_map, args = list(kernel = k, d = 3, n_features = 8, method = "iid", seed = 1)),
+    rff_map = list(fun = rff_map, args = list(kernel = k, d = 3, n_features = 8, method = "iid", allocation = "mass", seed = 1)),
     rff_features = list(fun = rff_features, args = list(map = map, x = x3, side = "left", n_threads = 1)),
     rff_kernel_matrix = list(fun = rff_kernel_matrix, args = list(map = map, x = x3, y = x3, n_threads = 1)),
     total_masses = list(fun = total_masses, args = list(map = map)),
@@ -166,7 +166,7 @@ test_that("every function taking data or settings ends in a result or a named er
     radial_density = list(fun = radial_density, args = list(kernel = k, d = 3, radius = c(0, 1))),
     normalize_rows = list(fun = normalize_rows, args = list(x = x3)),
     relative_error = list(fun = relative_error, args = list(K = diag(2), K_hat = diag(2))),
-    rpf_map = list(fun = rpf_map, args = list(kernel = k, d = 3, n_features = 8, seed = 1)),
+    rpf_map = list(fun = rpf_map, args = list(kernel = k, d = 3, n_features = 8, method = "iid", seed = 1)),
     rpf_features = list(fun = rpf_features, args = list(map = pmap, x = x3, fun = "square", n_threads = 1)),
     rpf_kernel_matrix = list(fun = rpf_kernel_matrix,
                              args = list(map = pmap, x = x3, y = x3, left = "square", right = "cos", n_threads = 1)),
@@ -222,7 +222,9 @@ test_that("corrupted maps of every kind end in a result or a named error", {
     rff_map(cosh_gaussian_kernel(1, 0.2), 3, 8, decomposition = "phase", seed = 1),
     rff_map(delta_gaussian_kernel(), 3, 8, seed = 1),
     rff_map(arccos_kernel(0), 3, 8, seed = 1),
-    rff_map(ntk_kernel(), 3, 8, seed = 1))
+    rff_map(ntk_kernel(), 3, 8, seed = 1),
+    rff_map(gaussian_kernel(1), 3, 8, method = "structured", seed = 1),
+    rff_map(shift_gaussian_kernel(1, 0.3), 3, 8, method = "qmc", allocation = "equal", seed = 1))
   consumers <- list(
     rff_features = function(m) rff_features(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
     rff_kernel_matrix = function(m) rff_kernel_matrix(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
