@@ -69,20 +69,24 @@
     .Call(`_askrff_cpp_sample_dither`, seed_words, m)
 }
 
-.cpp_periodic_coefficients <- function(bits, k_max) {
-    .Call(`_askrff_cpp_periodic_coefficients`, bits, k_max)
+.cpp_periodic_function <- function(fun) {
+    .Call(`_askrff_cpp_periodic_function`, fun)
 }
 
-.cpp_periodic_inner_product <- function(left_bits, right_bits) {
-    .Call(`_askrff_cpp_periodic_inner_product`, left_bits, right_bits)
+.cpp_periodic_coefficients <- function(fun, k_max) {
+    .Call(`_askrff_cpp_periodic_coefficients`, fun, k_max)
 }
 
-.cpp_periodic_values <- function(bits, t) {
-    .Call(`_askrff_cpp_periodic_values`, bits, t)
+.cpp_periodic_inner_product <- function(left, right) {
+    .Call(`_askrff_cpp_periodic_inner_product`, left, right)
 }
 
-.cpp_rpf_features <- function(x, omega, dither, bits, n_threads) {
-    .Call(`_askrff_cpp_rpf_features`, x, omega, dither, bits, n_threads)
+.cpp_periodic_values <- function(fun, t) {
+    .Call(`_askrff_cpp_periodic_values`, fun, t)
+}
+
+.cpp_rpf_features <- function(x, omega, dither, fun, n_threads) {
+    .Call(`_askrff_cpp_rpf_features`, x, omega, dither, fun, n_threads)
 }
 
 .cpp_pack_signs <- function(features, n_threads) {
@@ -93,7 +97,7 @@
     .Call(`_askrff_cpp_unpack_signs`, bits, m, value, n_threads)
 }
 
-.cpp_rpf_gram <- function(x_data, x_packed, y_data, y_packed, omega, dither, left_bits, right_bits, scale, n_threads) {
-    .Call(`_askrff_cpp_rpf_gram`, x_data, x_packed, y_data, y_packed, omega, dither, left_bits, right_bits, scale, n_threads)
+.cpp_rpf_gram <- function(x_data, x_packed, y_data, y_packed, omega, dither, left_fun, right_fun, scale, n_threads) {
+    .Call(`_askrff_cpp_rpf_gram`, x_data, x_packed, y_data, y_packed, omega, dither, left_fun, right_fun, scale, n_threads)
 }
 

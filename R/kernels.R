@@ -26,7 +26,7 @@ check_kernel_dimension <- function(kernel, d) {
 
 kernel_label <- function(kernel) {
   if (!is.null(kernel$base)) {
-    return(sprintf("expected %s x %s kernel of the %s", kernel$maps[["left"]], kernel$maps[["right"]],
+    return(sprintf("expected %s x %s kernel of the %s", kernel$settings$left, kernel$settings$right,
                    kernel_label(kernel$base)))
   }
   if (length(kernel$params) == 0L) return(paste(kernel$label, "kernel"))

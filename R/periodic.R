@@ -17,10 +17,14 @@
 #' \eqn{t_j = \arccos(-1 + 2j/2^b)} in \eqn{(0, \pi)} (see [rpf_coefficients()]).
 #'
 #' Wherever askrff takes a periodic map (`fun`, `left`, `right`), it takes
-#' `"cos"`, `"square"` or such a quantizer.
+#' `"cos"`, `"square"`, such a quantizer or its name (`"3-bit quantizer"`).
+#' The C++ core knows each function by its name and holds its values,
+#' Fourier coefficients and whether it is binary (only the square wave is,
+#' so only its features can be stored as bits by [rpf_pack()]).
 #'
 #' @param bits Number of bits, a whole number from 1 to 8.
-#' @return An object of class `"rpf_function"`.
+#' @return An object of class `"rpf_function"`: a list with the function's
+#'   `name` and whether it is `binary`.
 #' @family random periodic features
 #' @examples
 #' rpf_quantizer(3)
@@ -28,30 +32,34 @@
 #' @export
 rpf_quantizer <- function(bits) {
   bits <- check_count(bits, "bits", max = 8)
-  periodic_function(bits)
+  periodic_function(if (bits == 1L) "square" else sprintf("%d-bit quantizer", bits))
 }
 
-periodic_function <- function(bits) {
-  name <- if (bits == 0L) "cos" else if (bits == 1L) "square" else sprintf("%d-bit quantizer", bits)
-  structure(list(bits = bits, name = name, format_version = format_version), class = "rpf_function")
+# The periodic function the core knows by `name` (src/core/periodic_functions.cpp),
+# with what R shows of it.
+periodic_function <- function(name) {
+  traits <- core(.cpp_periodic_function(name))
+  structure(list(name = name, binary = traits$binary, format_version = format_version), class = "rpf_function")
 }
 
-# "cos", "square" or an rpf_function.
+# A name ("cos", "square", "2-bit quantizer", ...) or an rpf_function.
 as_periodic_function <- function(fun, name) {
   if (inherits(fun, "rpf_function")) return(validate_periodic_function(fun, name))
-  if (is.character(fun) && length(fun) == 1L && !is.na(fun) && fun %in% c("cos", "square")) {
-    return(periodic_function(if (fun == "cos") 0L else 1L))
+  if (!is.character(fun) || length(fun) != 1L || is.na(fun)) {
+    fail("`%s` must be a periodic function, such as \"cos\", \"square\" or rpf_quantizer(2), or its name.", name)
   }
-  fail("`%s` must be \"cos\", \"square\" or a quantizer such as rpf_quantizer(2).", name)
+  tryCatch(periodic_function(fun), askrff_error = function(e) {
+    fail("`%s` must name a periodic function, not \"%s\": %s", name, fun, conditionMessage(e))
+  })
 }
 
 #' @export
 print.rpf_function <- function(x, ...) {
   x <- validate_periodic_function(x, "x")
-  levels <- if (x$bits == 0L) "continuous" else format(2^x$bits)
+  traits <- core(.cpp_periodic_function(x$name))
   cat("<askrff periodic map> ", x$name, "\n", sep = "")
-  cat("  levels: ", levels, ", <f, f> = ", format(core(.cpp_periodic_inner_product(x$bits, x$bits)), digits = 6),
-      ", F_1 = ", format(core(.cpp_periodic_coefficients(x$bits, 1L)), digits = 6), "\n", sep = "")
+  cat("  ", if (x$binary) "binary (+-1, storable as bits)" else "not binary",
+      ", <f, f> = ", format(traits$norm, digits = 6), ", F_1 = ", format(traits$first, digits = 6), "\n", sep = "")
   invisible(x)
 }
 
@@ -76,7 +84,7 @@ rpf_coefficients <- function(fun, k) {
     fail("`k` must be a vector of whole numbers.")
   }
   if (max(abs(k)) > 1e6) fail("`k` must lie between -1e6 and 1e6.")
-  table <- core(.cpp_periodic_coefficients(fun$bits, max(1L, as.integer(max(abs(k))))))
+  table <- core(.cpp_periodic_coefficients(fun$name, max(1L, as.integer(max(abs(k))))))
   out <- numeric(length(k))
   out[k != 0] <- table[abs(k[k != 0])]
   out
@@ -100,7 +108,7 @@ rpf_coefficients <- function(fun, k) {
 rpf_inner_product <- function(left, right) {
   left <- as_periodic_function(left, "left")
   right <- as_periodic_function(right, "right")
-  core(.cpp_periodic_inner_product(left$bits, right$bits))
+  core(.cpp_periodic_inner_product(left$name, right$name))
 }
 
 # The kernels whose k(t u) does not increase in t: what random periodic
@@ -215,7 +223,7 @@ rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
   fun <- as_periodic_function(fun, "fun")
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), map$n_features, "the feature matrix", extra = 8 * length(map$omega))
-  z <- core(.cpp_rpf_features(x, map$omega, map$dither, fun$bits, n_threads))
+  z <- core(.cpp_rpf_features(x, map$omega, map$dither, fun$name, n_threads))
   if (!is.null(rownames(x))) rownames(z) <- rownames(x)
   z
 }
@@ -259,11 +267,11 @@ rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_t
   y_side <- periodic_side(y, "y", right, "right", map)
   n_threads <- resolve_threads(n_threads)
   check_output_size(x_side$n, y_side$n, "the approximate kernel matrix",
-                    extra = periodic_gram_bytes(x_side$n, y_side$n, map$n_features, left$bits == 1L,
-                                                right$bits == 1L, n_threads))
+                    extra = periodic_gram_bytes(x_side$n, y_side$n, map$n_features, left$binary,
+                                                right$binary, n_threads))
   scale <- map$mass / rpf_inner_product(left, right)
   K <- core(.cpp_rpf_gram(x_side$data, x_side$packed, y_side$data, y_side$packed, map$omega, map$dither,
-                     left$bits, right$bits, scale, n_threads))
+                     left$name, right$name, scale, n_threads))
   if (!is.null(x_side$names) || !is.null(y_side$names)) dimnames(K) <- list(x_side$names, y_side$names)
   K
 }
@@ -272,9 +280,9 @@ rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_t
 # every square-wave side (bytes and words), the doubles of the side stored
 # whole (the left one when only the right side is a square wave, else the
 # right one), and a block of unpacked rows per thread.
-periodic_gram_bytes <- function(n_x, n_y, m, left_square, right_square, n_threads) {
-  bits <- 2 * ceiling(m / 8) * (left_square * as.double(n_x) + right_square * as.double(n_y))
-  stored <- if (left_square && right_square) 0 else if (right_square) n_x else n_y
+periodic_gram_bytes <- function(n_x, n_y, m, left_binary, right_binary, n_threads) {
+  bits <- 2 * ceiling(m / 8) * (left_binary * as.double(n_x) + right_binary * as.double(n_y))
+  stored <- if (left_binary && right_binary) 0 else if (right_binary) n_x else n_y
   bits + 8 * as.double(m) * (stored + 64 * n_threads)
 }
 
@@ -282,8 +290,8 @@ periodic_gram_bytes <- function(n_x, n_y, m, left_square, right_square, n_thread
 periodic_side <- function(points, name, fun, fun_name, map) {
   if (inherits(points, "rpf_packed")) {
     points <- validate_packed(points, name)
-    if (fun$bits != 1L) {
-      fail("`%s` is packed one-bit features, which only a square-wave side takes, but `%s` is %s.",
+    if (!fun$binary) {
+      fail("`%s` is packed one-bit features, which only a binary side (the square wave) takes, but `%s` is %s.",
            name, fun_name, fun$name)
     }
     if (points$n_features != map$n_features) {
@@ -393,13 +401,10 @@ rpf_expected_kernel <- function(kernel, left = "square", right = "cos", toleranc
   if (!is_single_number(tolerance) || !is.finite(tolerance) || tolerance < 1e-6 || tolerance > 0.1) {
     fail("`tolerance` must be a single number between 1e-6 and 0.1.")
   }
-  expected <- new_kernel("rpf_expected",
-                         c(kernel$params, list(left_bits = left$bits, right_bits = right$bits,
-                                               tolerance = as.double(tolerance))),
+  expected <- new_kernel("rpf_expected", c(kernel$params, list(tolerance = as.double(tolerance))),
                          "expected", sprintf("sum_{k >= 1} (2 F_k G_k / <f, g>) k0(k (x - y)) with k0 the %s, f = %s, g = %s (to %s k0(0))",
                                              kernel_label(kernel), left$name, right$name, format(tolerance)))
-  expected$settings <- list(base = kernel$name)
+  expected$settings <- list(base = kernel$name, left = left$name, right = right$name)
   expected$base <- kernel
-  expected$maps <- c(left = left$name, right = right$name)
   expected
 }

@@ -7,8 +7,10 @@
 # The layout of the objects this version makes. An object with another
 # version, or none (made before versions were stored, or edited), is refused.
 # Format 2: maps carry their `allocation`, each part's `share` and (random
-# periodic maps) their `method`.
-format_version <- 2L
+# periodic maps) their `method`. Format 3: periodic functions are known by
+# `name` (with `binary`), and an expected periodic kernel names its two in
+# `settings$left` and `settings$right`.
+format_version <- 3L
 
 with_format <- function(object) {
   object$format_version <- format_version
@@ -62,15 +64,14 @@ validate_kernel <- function(kernel, arg = "kernel") {
 
 validate_expected_kernel <- function(kernel, arg) {
   base <- validate_kernel(kernel$base, field(arg, "base"))
-  params <- kernel$params
-  bits <- function(side) {
-    value <- params[[paste0(side, "_bits")]]
-    if (!is_single_number(value) || !value %in% 0:8) {
-      fail("`%s` must be a whole number from 0 (cosine) to 8.", field(arg, sprintf("params$%s_bits", side)))
+  fun <- function(side) {
+    value <- kernel$settings[[side]]
+    if (!is.character(value) || length(value) != 1L || is.na(value)) {
+      fail("`%s` must name a periodic function such as \"square\".", field(arg, sprintf("settings$%s", side)))
     }
-    periodic_function(as.integer(value))
+    value
   }
-  tryCatch(rpf_expected_kernel(base, bits("left"), bits("right"), params$tolerance), askrff_error = function(e) {
+  tryCatch(rpf_expected_kernel(base, fun("left"), fun("right"), kernel$params$tolerance), askrff_error = function(e) {
     fail("`%s` is not a valid expected kernel: %s Make it again with rpf_expected_kernel().", arg, conditionMessage(e))
   })
 }
@@ -274,8 +275,10 @@ validate_packed <- function(packed, arg) {
 
 validate_periodic_function <- function(fun, arg) {
   check_object(fun, arg, "rpf_function", "\"cos\", \"square\" or a quantizer from rpf_quantizer()")
-  if (!is_single_number(fun$bits) || !fun$bits %in% 0:8) {
-    fail("`%s` must be a whole number from 0 (cosine) to 8; make it again with rpf_quantizer().", field(arg, "bits"))
+  if (!is.character(fun$name) || length(fun$name) != 1L || is.na(fun$name)) {
+    fail("`%s` must be the name of a periodic function; make it again with rpf_quantizer().", field(arg, "name"))
   }
-  periodic_function(as.integer(fun$bits))
+  tryCatch(periodic_function(fun$name), askrff_error = function(e) {
+    fail("`%s` is not a periodic function askrff knows: %s", field(arg, "name"), conditionMessage(e))
+  })
 }

@@ -227,54 +227,65 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_periodic_coefficients
-Rcpp::NumericVector cpp_periodic_coefficients(int bits, int k_max);
-RcppExport SEXP _askrff_cpp_periodic_coefficients(SEXP bitsSEXP, SEXP k_maxSEXP) {
+// cpp_periodic_function
+Rcpp::List cpp_periodic_function(std::string fun);
+RcppExport SEXP _askrff_cpp_periodic_function(SEXP funSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_function(fun));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_periodic_coefficients
+Rcpp::NumericVector cpp_periodic_coefficients(std::string fun, int k_max);
+RcppExport SEXP _askrff_cpp_periodic_coefficients(SEXP funSEXP, SEXP k_maxSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< int >::type k_max(k_maxSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_periodic_coefficients(bits, k_max));
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_coefficients(fun, k_max));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_periodic_inner_product
-double cpp_periodic_inner_product(int left_bits, int right_bits);
-RcppExport SEXP _askrff_cpp_periodic_inner_product(SEXP left_bitsSEXP, SEXP right_bitsSEXP) {
+double cpp_periodic_inner_product(std::string left, std::string right);
+RcppExport SEXP _askrff_cpp_periodic_inner_product(SEXP leftSEXP, SEXP rightSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type left_bits(left_bitsSEXP);
-    Rcpp::traits::input_parameter< int >::type right_bits(right_bitsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_periodic_inner_product(left_bits, right_bits));
+    Rcpp::traits::input_parameter< std::string >::type left(leftSEXP);
+    Rcpp::traits::input_parameter< std::string >::type right(rightSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_inner_product(left, right));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_periodic_values
-Rcpp::NumericVector cpp_periodic_values(int bits, Rcpp::NumericVector t);
-RcppExport SEXP _askrff_cpp_periodic_values(SEXP bitsSEXP, SEXP tSEXP) {
+Rcpp::NumericVector cpp_periodic_values(std::string fun, Rcpp::NumericVector t);
+RcppExport SEXP _askrff_cpp_periodic_values(SEXP funSEXP, SEXP tSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type t(tSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_periodic_values(bits, t));
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_values(fun, t));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_rpf_features
-Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, int bits, int n_threads);
-RcppExport SEXP _askrff_cpp_rpf_features(SEXP xSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP bitsSEXP, SEXP n_threadsSEXP) {
+Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, std::string fun, int n_threads);
+RcppExport SEXP _askrff_cpp_rpf_features(SEXP xSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP funSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type dither(ditherSEXP);
-    Rcpp::traits::input_parameter< int >::type bits(bitsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_rpf_features(x, omega, dither, bits, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_rpf_features(x, omega, dither, fun, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -305,8 +316,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_rpf_gram
-Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y_packed, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, int left_bits, int right_bits, double scale, int n_threads);
-RcppExport SEXP _askrff_cpp_rpf_gram(SEXP x_dataSEXP, SEXP x_packedSEXP, SEXP y_dataSEXP, SEXP y_packedSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP left_bitsSEXP, SEXP right_bitsSEXP, SEXP scaleSEXP, SEXP n_threadsSEXP) {
+Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y_packed, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, std::string left_fun, std::string right_fun, double scale, int n_threads);
+RcppExport SEXP _askrff_cpp_rpf_gram(SEXP x_dataSEXP, SEXP x_packedSEXP, SEXP y_dataSEXP, SEXP y_packedSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP left_funSEXP, SEXP right_funSEXP, SEXP scaleSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -316,11 +327,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< SEXP >::type y_packed(y_packedSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type dither(ditherSEXP);
-    Rcpp::traits::input_parameter< int >::type left_bits(left_bitsSEXP);
-    Rcpp::traits::input_parameter< int >::type right_bits(right_bitsSEXP);
+    Rcpp::traits::input_parameter< std::string >::type left_fun(left_funSEXP);
+    Rcpp::traits::input_parameter< std::string >::type right_fun(right_funSEXP);
     Rcpp::traits::input_parameter< double >::type scale(scaleSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_rpf_gram(x_data, x_packed, y_data, y_packed, omega, dither, left_bits, right_bits, scale, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_rpf_gram(x_data, x_packed, y_data, y_packed, omega, dither, left_fun, right_fun, scale, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -343,6 +354,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
     {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
+    {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},
     {"_askrff_cpp_periodic_inner_product", (DL_FUNC) &_askrff_cpp_periodic_inner_product, 2},
     {"_askrff_cpp_periodic_values", (DL_FUNC) &_askrff_cpp_periodic_values, 2},

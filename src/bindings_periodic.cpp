@@ -17,10 +17,10 @@ namespace {
 constexpr std::uint64_t kDitherPart = std::numeric_limits<std::uint32_t>::max();
 
 std::unique_ptr<askrff::FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
-                                                 int bits) {
+                                                 const std::string& fun) {
   askrff::require(omega.nrow() >= 1 && omega.ncol() >= 1, "a periodic map needs at least one frequency");
   askrff::require_length(dither.size(), omega.ncol(), "dither");
-  return askrff::make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), bits);
+  return askrff::make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), fun);
 }
 
 // One-bit features of x, packed, point after point.
@@ -52,21 +52,21 @@ std::vector<std::uint8_t> packed_signs_of_data(const Rcpp::NumericMatrix& x, con
   return bits;
 }
 
-// One side of a product: data through its periodic map, or (for the square
-// wave) packed bits, given or made from the data.
+// One side of a product: data through its periodic map, or (for a binary
+// function, the square wave) packed bits, given or made from the data.
 struct Side {
-  int bits;
+  std::string fun;
+  bool binary;
   Rcpp::NumericMatrix data;
   std::vector<std::uint8_t> signs;
   std::size_t n;
-  bool square() const { return bits == 1; }
 };
 
-Side make_side(SEXP data, SEXP packed, int bits, const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
-               int n_threads) {
-  Side side{bits, Rcpp::NumericMatrix(), {}, 0};
+Side make_side(SEXP data, SEXP packed, const std::string& fun, const Rcpp::NumericMatrix& omega,
+               const Rcpp::NumericVector& dither, int n_threads) {
+  Side side{fun, askrff::make_periodic_function(fun)->binary(), Rcpp::NumericMatrix(), {}, 0};
   if (!Rf_isNull(packed)) {
-    askrff::require(bits == 1 && TYPEOF(packed) == RAWSXP && Rf_isMatrix(packed), "packed bits must be a raw matrix on a square-wave side");
+    askrff::require(side.binary && TYPEOF(packed) == RAWSXP && Rf_isMatrix(packed), "packed bits must be a raw matrix on a binary (square-wave) side");
     const Rcpp::RawMatrix raw(packed);
     askrff::require(static_cast<std::size_t>(raw.nrow()) == askrff::sign_bytes(omega.ncol()) && raw.ncol() >= 1,
                     "packed bits must have ceiling(m / 8) rows, one column per point");
@@ -78,7 +78,7 @@ Side make_side(SEXP data, SEXP packed, int bits, const Rcpp::NumericMatrix& omeg
   side.data = Rcpp::NumericMatrix(data);
   askrff::require_data(side.data, omega.nrow(), "data");
   side.n = side.data.nrow();
-  if (side.square()) side.signs = packed_signs_of_data(side.data, *periodic_map(omega, dither, 1), n_threads);
+  if (side.binary) side.signs = packed_signs_of_data(side.data, *periodic_map(omega, dither, fun), n_threads);
   return side;
 }
 
@@ -93,33 +93,42 @@ Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m) {
   return out;
 }
 
-// F_1..F_k_max of the periodic map with `bits` (0 = cosine).
+// What R shows of the periodic function named `fun`: whether it is binary,
+// <f, f> and F_1. Throws for a name the core does not know.
+// [[Rcpp::export(.cpp_periodic_function)]]
+Rcpp::List cpp_periodic_function(std::string fun) {
+  const auto f = askrff::make_periodic_function(fun);
+  return Rcpp::List::create(Rcpp::Named("binary") = f->binary(), Rcpp::Named("norm") = askrff::inner_product(*f, *f),
+                            Rcpp::Named("first") = f->coefficient(1));
+}
+
+// F_1..F_k_max of the periodic function named `fun`.
 // [[Rcpp::export(.cpp_periodic_coefficients)]]
-Rcpp::NumericVector cpp_periodic_coefficients(int bits, int k_max) {
+Rcpp::NumericVector cpp_periodic_coefficients(std::string fun, int k_max) {
   askrff::require(k_max >= 1 && k_max <= 1000000, "k_max must lie in 1..1e6");
-  const std::vector<double> f = askrff::PeriodicFunction(bits).coefficients(k_max);
+  const std::vector<double> f = askrff::make_periodic_function(fun)->coefficients(k_max);
   return Rcpp::NumericVector(f.begin(), f.end());
 }
 
 // [[Rcpp::export(.cpp_periodic_inner_product)]]
-double cpp_periodic_inner_product(int left_bits, int right_bits) {
-  return askrff::inner_product(askrff::PeriodicFunction(left_bits), askrff::PeriodicFunction(right_bits));
+double cpp_periodic_inner_product(std::string left, std::string right) {
+  return askrff::inner_product(*askrff::make_periodic_function(left), *askrff::make_periodic_function(right));
 }
 
 // [[Rcpp::export(.cpp_periodic_values)]]
-Rcpp::NumericVector cpp_periodic_values(int bits, Rcpp::NumericVector t) {
-  const askrff::PeriodicFunction f(bits);
+Rcpp::NumericVector cpp_periodic_values(std::string fun, Rcpp::NumericVector t) {
+  const auto f = askrff::make_periodic_function(fun);
   Rcpp::NumericVector out(t.size());
-  for (R_xlen_t i = 0; i < t.size(); ++i) out[i] = f.from_cosine(std::cos(t[i]));
+  for (R_xlen_t i = 0; i < t.size(); ++i) out[i] = f->from_cosine(std::cos(t[i]));
   return out;
 }
 
 // [[Rcpp::export(.cpp_rpf_features)]]
 Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither,
-                                     int bits, int n_threads) {
+                                     std::string fun, int n_threads) {
   askrff::require_threads(n_threads);
   askrff::require_data(x, omega.nrow(), "x");
-  return askrff::features(x, *periodic_map(omega, dither, bits), n_threads);
+  return askrff::features(x, *periodic_map(omega, dither, fun), n_threads);
 }
 
 // Bits of +-1 features as an R raw matrix, one column of bytes per point.
@@ -143,20 +152,20 @@ Rcpp::NumericMatrix cpp_unpack_signs(Rcpp::RawMatrix bits, int m, double value, 
 }
 
 // scale * <z_f(x_i), z_g(y_j)>. x_data or x_packed is NULL (likewise y); a
-// square-wave side is always multiplied from its bits, so data and packed
+// binary side (the square wave) is always multiplied from its bits, so data and packed
 // features of the same points give identical results.
 // [[Rcpp::export(.cpp_rpf_gram)]]
 Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y_packed, Rcpp::NumericMatrix omega,
-                                 Rcpp::NumericVector dither, int left_bits, int right_bits, double scale,
+                                 Rcpp::NumericVector dither, std::string left_fun, std::string right_fun, double scale,
                                  int n_threads) {
   askrff::require_threads(n_threads);
   askrff::require(omega.nrow() >= 1 && omega.ncol() >= 1 && dither.size() == omega.ncol(),
                   "the map needs frequencies and one dither per frequency");
   const int m = omega.ncol();
   const double value = 1.0 / std::sqrt(static_cast<double>(m));
-  const Side left = make_side(x_data, x_packed, left_bits, omega, dither, n_threads);
-  const Side right = make_side(y_data, y_packed, right_bits, omega, dither, n_threads);
-  if (left.square() && right.square()) {
+  const Side left = make_side(x_data, x_packed, left_fun, omega, dither, n_threads);
+  const Side right = make_side(y_data, y_packed, right_fun, omega, dither, n_threads);
+  if (left.binary && right.binary) {
     const askrff::SignWords lw(askrff::SignRows(left.signs.data(), left.n, m, value));
     const askrff::SignWords rw(askrff::SignRows(right.signs.data(), right.n, m, value));
     Rcpp::NumericMatrix out = askrff::uninitialized_matrix(static_cast<int>(left.n), static_cast<int>(right.n));
@@ -167,17 +176,17 @@ Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y
                            });
     return out;
   }
-  if (right.square()) {
-    const Rcpp::NumericMatrix lf = askrff::features(left.data, *periodic_map(omega, dither, left_bits), n_threads);
+  if (right.binary) {
+    const Rcpp::NumericMatrix lf = askrff::features(left.data, *periodic_map(omega, dither, left_fun), n_threads);
     return askrff::gram_by_right_rows(askrff::as_features(lf), askrff::SignRows(right.signs.data(), right.n, m, value),
                                       scale, n_threads);
   }
-  const Rcpp::NumericMatrix rf = askrff::features(right.data, *periodic_map(omega, dither, right_bits), n_threads);
-  if (left.square()) {
+  const Rcpp::NumericMatrix rf = askrff::features(right.data, *periodic_map(omega, dither, right_fun), n_threads);
+  if (left.binary) {
     return askrff::gram_by_left_rows(askrff::SignRows(left.signs.data(), left.n, m, value), askrff::as_features(rf),
                                      scale, n_threads);
   }
-  const auto left_map = periodic_map(omega, dither, left_bits);
+  const auto left_map = periodic_map(omega, dither, left_fun);
   return askrff::gram_by_left_rows(askrff::MappedRows(*left_map, left.data.begin(), left.n), askrff::as_features(rf),
                                    scale, n_threads);
 }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "features.h"
-#include "periodic.h"
 #include "simd_sincos.h"
 
 // The accumulators stay in registers only if the loops over the group's
@@ -45,19 +44,15 @@ struct TrigSink {
   }
 };
 
-// Random periodic features: column f holds scale * f(x'w_f + phase_f),
-// computed from the cosine (periodic.h).
+// Random periodic features, first stage: column f holds cos(x'w_f + phase_f);
+// periodic_features() then applies the periodic function column by column.
 template <int Lanes>
-struct PeriodicSink {
-  const PeriodicFunction& fun;
-  double scale;
+struct CosineSink {
   double* out;
   std::size_t ld_out;
   ASKRFF_INLINE void store(int f, std::size_t row, const typename Vec<Lanes>::f&,
                            const typename Vec<Lanes>::f& co, int valid) const {
-    typename Vec<Lanes>::f value;
-    for (int lane = 0; lane < Lanes; ++lane) value[lane] = fun.from_cosine(co[lane]);
-    store_rows<Lanes>(out + static_cast<std::size_t>(f) * ld_out + row, value * scale, valid);
+    store_rows<Lanes>(out + static_cast<std::size_t>(f) * ld_out + row, co, valid);
   }
 };
 

@@ -30,20 +30,21 @@ class TrigFeatureMap : public FeatureMap {
 
 class PeriodicFeatureMap : public FeatureMap {
  public:
-  PeriodicFeatureMap(const double* omega, const double* dither, int d, int m, int bits)
+  PeriodicFeatureMap(const double* omega, const double* dither, int d, int m,
+                     std::unique_ptr<const PeriodicFunction> fun)
       : packed_(omega, dither, std::vector<double>(static_cast<std::size_t>(m), 1.0).data(), d, m),
-        fun_(bits),
+        fun_(std::move(fun)),
         scale_(1.0 / std::sqrt(static_cast<double>(m))) {}
   int n_columns() const override { return packed_.n_frequencies(); }
   double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
             std::size_t ld_out) const override {
-    periodic_features(packed_, fun_, scale_, x, ld_x, row_begin, row_end, out, ld_out);
+    periodic_features(packed_, *fun_, scale_, x, ld_x, row_begin, row_end, out, ld_out);
   }
 
  private:
   PackedFeatureMap packed_;
-  PeriodicFunction fun_;
+  std::unique_ptr<const PeriodicFunction> fun_;
   double scale_;
 };
 
@@ -67,9 +68,9 @@ std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const doub
 }
 
 std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const double* dither, int d, int m,
-                                                      int bits) {
+                                                      const std::string& fun) {
   if (d < 1 || m < 1) throw std::invalid_argument("a periodic map needs d >= 1 and a frequency");
-  return std::make_unique<PeriodicFeatureMap>(omega, dither, d, m, bits);
+  return std::make_unique<PeriodicFeatureMap>(omega, dither, d, m, make_periodic_function(fun));
 }
 
 std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies) {

@@ -31,9 +31,9 @@ std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const doub
                                              int n_frequencies);
 
 // Random periodic features m^{-1/2} f(x'w_j + xi_j), j = 1..m, with f the
-// periodic map of `bits` (periodic.h): omega is d by m, dither has m entries.
+// periodic function named `fun` (periodic.h): omega is d by m, dither has m entries.
 std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const double* dither, int d, int m,
-                                                      int bits);
+                                                      const std::string& fun);
 
 // Number of feature columns of a map of this kind.
 std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies);

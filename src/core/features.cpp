@@ -1,6 +1,7 @@
 #include "features.h"
 
 #include "feature_kernel.h"
+#include "periodic.h"
 
 namespace askrff {
 
@@ -25,10 +26,9 @@ void trig_rows_portable(const PackedFeatureMap& map, const double* x, std::size_
   simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::TrigSink<2>{map, out, ld_out});
 }
 
-void periodic_rows_portable(const PackedFeatureMap& map, const PeriodicFunction& fun, double scale,
-                            const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
-                            double* out, std::size_t ld_out) {
-  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::PeriodicSink<2>{fun, scale, out, ld_out});
+void cosine_rows_portable(const PackedFeatureMap& map, const double* x, std::size_t ld_x, std::size_t row_begin,
+                          std::size_t row_end, double* out, std::size_t ld_out) {
+  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::CosineSink<2>{out, ld_out});
 }
 
 void sincos_portable(const double* t, std::size_t n, double* s, double* c) {
@@ -44,12 +44,10 @@ __attribute__((target("avx2,fma"))) void trig_rows_avx2(const PackedFeatureMap& 
   simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::TrigSink<4>{map, out, ld_out});
 }
 
-__attribute__((target("avx2,fma"))) void periodic_rows_avx2(const PackedFeatureMap& map,
-                                                            const PeriodicFunction& fun, double scale,
-                                                            const double* x, std::size_t ld_x,
-                                                            std::size_t row_begin, std::size_t row_end,
-                                                            double* out, std::size_t ld_out) {
-  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::PeriodicSink<4>{fun, scale, out, ld_out});
+__attribute__((target("avx2,fma"))) void cosine_rows_avx2(const PackedFeatureMap& map, const double* x,
+                                                          std::size_t ld_x, std::size_t row_begin,
+                                                          std::size_t row_end, double* out, std::size_t ld_out) {
+  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::CosineSink<4>{out, ld_out});
 }
 
 __attribute__((target("avx2,fma"))) void sincos_avx2(const double* t, std::size_t n, double* s, double* c) {
@@ -90,9 +88,21 @@ void periodic_features(const PackedFeatureMap& map, const PeriodicFunction& fun,
                        const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
                        double* out, std::size_t ld_out) {
 #ifdef ASKRFF_HAVE_AVX2_PATH
-  if (active_level() == 1) return periodic_rows_avx2(map, fun, scale, x, ld_x, row_begin, row_end, out, ld_out);
+  if (active_level() == 1) {
+    cosine_rows_avx2(map, x, ld_x, row_begin, row_end, out, ld_out);
+  } else {
+    cosine_rows_portable(map, x, ld_x, row_begin, row_end, out, ld_out);
+  }
+#else
+  cosine_rows_portable(map, x, ld_x, row_begin, row_end, out, ld_out);
 #endif
-  periodic_rows_portable(map, fun, scale, x, ld_x, row_begin, row_end, out, ld_out);
+  // One call of the function per column of the block, while it is in cache.
+  const std::size_t rows = row_end - row_begin;
+  for (int f = 0; f < map.n_frequencies(); ++f) {
+    double* column = out + static_cast<std::size_t>(f) * ld_out;
+    fun.from_cosines(column, rows);
+    for (std::size_t i = 0; i < rows; ++i) column[i] *= scale;
+  }
 }
 
 void sincos_array(const double* t, std::size_t n, double* sin_out, double* cos_out) {

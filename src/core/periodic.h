@@ -1,47 +1,56 @@
-// The periodic maps of random periodic features (003): the cosine, and the
-// b-bit universal quantizer of the cosine, q_b(t) = Q_b(cos t), where Q_b
-// rounds [-1, 1] to 2^b equal cells with levels spread evenly over [-1, 1].
-// One bit gives the square wave q(t) = sign(cos t) of 003 eq. 8. All of them
-// are even, 2 pi periodic, centred and bounded by one, so their Fourier
-// coefficients F_k are real with F_{-k} = F_k, and vanish for even k.
+// The periodic maps of random periodic features (003). A PeriodicFunction is
+// an even, real, 2 pi periodic function f, centred and bounded by one. Being
+// even, f(t) is a function of c = cos t (t -> cos t is one to one on
+// [0, pi]), which is how features compute it; its Fourier coefficients
+// F_k = (1/2pi) int f(t) e^{-ikt} dt are real, with F_{-k} = F_k.
+// periodic_functions.cpp holds the cosine and the b-bit quantizers of it.
 #pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace askrff {
 
 class PeriodicFunction {
  public:
-  // bits = 0 is the cosine; 1..8 the quantizers (1 is the square wave).
-  explicit PeriodicFunction(int bits);
-  int bits() const { return bits_; }
-  // f(t) from c = cos(t): the features are computed through the cosine.
+  virtual ~PeriodicFunction() = default;
+  // f(t) from c = cos(t), in place over n values: features call it once per
+  // column of a block of rows, not once per value.
+  virtual void from_cosines(double* c, std::size_t n) const = 0;
   double from_cosine(double c) const {
-    if (bits_ == 0) return c;
-    int cell = static_cast<int>((c + 1.0) * half_levels_);
-    if (cell < 0) cell = 0;
-    if (cell >= levels_) cell = levels_ - 1;
-    return (2.0 * cell + 1.0 - levels_) / (levels_ - 1.0);
+    from_cosines(&c, 1);
+    return c;
   }
-  // F_k = (1/2pi) int f(t) e^{-ikt} dt, for k >= 1.
-  double coefficient(long k) const;
-  // All of F_1..F_k_max at once, by a recurrence over the jumps.
-  std::vector<double> coefficients(long k_max) const;
-  // Total variation over one period; |F_k| <= variation / (2 pi k).
-  static constexpr double kVariation = 4.0;
-  // The points of [0, 2 pi) where a quantizer jumps (none for the cosine).
+  // F_k for k >= 1, and all of F_1..F_k_max at once.
+  virtual double coefficient(long k) const = 0;
+  virtual std::vector<double> coefficients(long k_max) const = 0;
+  // The highest k with F_k != 0, or 0 when there are infinitely many.
+  virtual long last_harmonic() const { return 0; }
+  // Takes the values +-1 only: its features can be stored as bits (sign_bits.h).
+  virtual bool binary() const { return false; }
+  // Total variation over one period, so |F_k| <= variation / (2 pi k).
+  virtual double variation() const = 0;
+  // For a step function, the sorted c in (-1, 1) where f(arccos c) jumps;
+  // empty for a continuous function.
+  virtual std::vector<double> cosine_jumps() const { return {}; }
+  // The points of [0, 2 pi) where a step function jumps.
   std::vector<double> jumps_over_period() const;
-
- private:
-  int bits_, levels_;
-  double half_levels_;
-  std::vector<double> jumps_;  // the t in (0, pi) where the quantizer jumps
 };
 
-// <f, g> = (1/2pi) int f g dt = sum_k F_k G_k, in closed form.
+// The functions R names: "cos", "square" and "<b>-bit quantizer" for
+// b = 2..8. Throws std::invalid_argument for any other name.
+std::unique_ptr<const PeriodicFunction> make_periodic_function(const std::string& name);
+
+// The highest k where F_k G_k may be nonzero, or 0 when there is none.
+long last_common_harmonic(const PeriodicFunction& f, const PeriodicFunction& g);
+
+// <f, g> = (1/2pi) int f g dt = sum_k F_k G_k, exactly: a finite sum when
+// either has finitely many harmonics, else over the cells of two step functions.
 double inner_product(const PeriodicFunction& f, const PeriodicFunction& g);
 
-// The cross-correlation h(tau) = (1/2pi) int f(t + tau) g(t) dt of two
-// quantizers near tau = 0: it is piecewise linear and even, so
+// The cross-correlation h(tau) = (1/2pi) int f(t + tau) g(t) dt of two step
+// functions near tau = 0: it is piecewise linear and even, so
 // h(tau) = h(0) + slope |tau| for |tau| <= reach, where reach is its
 // nearest breakpoint other than 0 and h(0) = <f, g>.
 struct CorrelationNearZero {

@@ -52,18 +52,24 @@ class RayWalk {
 
 class ExpectedPeriodicKernel : public Kernel {
  public:
-  ExpectedPeriodicKernel(RayProfile family, int left_bits, int right_bits, double tolerance)
-      : family_(std::move(family)), left_(left_bits), right_(right_bits), tolerance_(tolerance) {
-    norm_ = inner_product(left_, right_);
-    // sum_{k > K} |w_k| <= 2 sum_{k > K} (V / 2 pi k)^2 / <f, g> <= tail_ / K.
-    tail_ = 2.0 * PeriodicFunction::kVariation * PeriodicFunction::kVariation / (4.0 * kPi * kPi * norm_);
-    // With a cosine on either side only k = 1 is left (003 eq. 35).
-    k_max_ = left_bits == 0 || right_bits == 0 ? 1 : static_cast<long>(std::ceil(tail_ / tolerance_));
+  ExpectedPeriodicKernel(RayProfile family, const std::string& left, const std::string& right, double tolerance)
+      : family_(std::move(family)),
+        left_(make_periodic_function(left)),
+        right_(make_periodic_function(right)),
+        tolerance_(tolerance) {
+    norm_ = inner_product(*left_, *right_);
+    // sum_{k > K} |w_k| <= 2 sum_{k > K} V_f V_g / (2 pi k)^2 / <f, g> <= tail_ / K.
+    tail_ = 2.0 * left_->variation() * right_->variation() / (4.0 * kPi * kPi * norm_);
+    // A finite series on either side ends there (the cosine: k = 1 only, 003 eq. 35).
+    const long last = last_common_harmonic(*left_, *right_);
+    k_max_ = last > 0 ? last : static_cast<long>(std::ceil(tail_ / tolerance_));
     const long table = std::min<long>(k_max_, kTable);
-    const std::vector<double> f = left_.coefficients(table), g = right_.coefficients(table);
+    const std::vector<double> f = left_->coefficients(table), g = right_->coefficients(table);
     weights_.resize(static_cast<std::size_t>(table));
     for (long k = 0; k < table; ++k) weights_[k] = 2.0 * f[k] * g[k] / norm_;
-    if (left_bits > 0 && right_bits > 0) near_zero_ = correlation_near_zero(left_, right_);
+    if (!left_->cosine_jumps().empty() && !right_->cosine_jumps().empty()) {
+      near_zero_ = correlation_near_zero(*left_, *right_);
+    }
   }
 
   // The series may run to k_max terms for close points (the Laplace family).
@@ -96,7 +102,7 @@ class ExpectedPeriodicKernel : public Kernel {
 
   double weight(long k) const {
     if (k <= static_cast<long>(weights_.size())) return weights_[static_cast<std::size_t>(k - 1)];
-    return 2.0 * left_.coefficient(k) * right_.coefficient(k) / norm_;
+    return 2.0 * left_->coefficient(k) * right_->coefficient(k) / norm_;
   }
 
   // The series with every term whose tail bound is above the tolerance: k(t u)
@@ -135,7 +141,7 @@ class ExpectedPeriodicKernel : public Kernel {
   }
 
   RayProfile family_;
-  PeriodicFunction left_, right_;
+  std::unique_ptr<const PeriodicFunction> left_, right_;
   CorrelationNearZero near_zero_{0.0, 0.0, 0.0};
   double tolerance_, norm_, tail_;
   long k_max_;
@@ -151,13 +157,13 @@ KernelSpec base_spec(const KernelSpec& spec) {
   KernelSpec base;
   base.name = spec.option("base", "");
   base.params = spec.params;
-  for (const char* own : {"left_bits", "right_bits", "tolerance"}) base.params.erase(own);
+  base.params.erase("tolerance");
   return base;
 }
 
 KernelTraits expected_traits(const KernelSpec& spec) {
   KernelTraits t = kernel_traits(base_spec(spec));
-  t.params.insert(t.params.end(), {"left_bits", "right_bits", "tolerance"});
+  t.params.push_back("tolerance");
   t.measure = "none";
   t.radial = t.periodic = false;
   t.methods.clear();
@@ -175,8 +181,7 @@ std::unique_ptr<Kernel> make_expected(const KernelSpec& spec) {
   }
   const double tolerance = spec.scalar("tolerance");
   if (tolerance < 1e-6 || tolerance > 0.1) throw std::invalid_argument("the series tolerance must lie in [1e-6, 0.1]");
-  return std::make_unique<ExpectedPeriodicKernel>(*ray, spec.whole("left_bits", 0, 8), spec.whole("right_bits", 0, 8),
-                                                  tolerance);
+  return std::make_unique<ExpectedPeriodicKernel>(*ray, spec.option("left", ""), spec.option("right", ""), tolerance);
 }
 
 }  // namespace

@@ -205,7 +205,7 @@ test_that("corrupted kernels and measures end in a result or a named error", {
     print = function(k) utils::capture.output(print(k)),
     radial_density = function(k) radial_density(k, 3, c(0.5, 1)))
   cases <- unlist(lapply(kernels, object_cases, consumers = consumers, arg = "kernel",
-                         extra_targets = c("sigma", "shift", "beta", "weights", "sigmas", "order", "bits", "tolerance")),
+                         extra_targets = c("sigma", "shift", "beta", "weights", "sigmas", "order", "settings", "tolerance")),
                   recursive = FALSE)
   measure <- spectral_measure(shift_gaussian_kernel(1, 0.3), 3)
   measure_consumers <- list(print = function(m) utils::capture.output(print(m)), plot = function(m) plot(m))
@@ -253,7 +253,7 @@ test_that("corrupted random periodic maps and packed bits end in a result or a n
     print = function(q) utils::capture.output(print(q)))
   fuzz_check(c(object_cases(pmap, map_consumers, "map", c("x$", "kernel", "weights", "sigmas")),
                object_cases(packed, packed_consumers, "x", c("y$", "p$", "bits", "n_features")),
-               object_cases(rpf_quantizer(3), quantizer_consumers, "fun", c("x$", "bits"))))
+               object_cases(rpf_quantizer(3), quantizer_consumers, "fun", c("x$", "name"))))
 })
 
 test_that("the memory errors, hangs and NaNs the first campaign found are gone", {
@@ -281,7 +281,7 @@ test_that("the memory errors, hangs and NaNs the first campaign found are gone",
     case("packed with fewer points", function() as.matrix(edit(packed, "bits", packed$bits[, 0, drop = FALSE])), "x$bits"),
     case("numeric packed bits", function() as.matrix(edit(packed, "bits", matrix(1, 3, 5))), "x$bits"),
     case("short sigmas", function() kernel_matrix(edit(delta_gaussian_kernel(), "params", list(weights = c(1, -1), sigmas = 1)), x3), "sigmas"),
-    case("quantizer with 99 bits", function() rpf_features(pmap, x3, edit(rpf_quantizer(2), "bits", 99)), "fun$bits"),
+    case("quantizer with 99 bits", function() rpf_features(pmap, x3, edit(rpf_quantizer(2), "name", "99-bit quantizer")), "fun$name"),
     case("huge shift ratio", function() rff_map(shift_gaussian_kernel(1e300, 0.3), 3, 4, seed = 1), "sigma"),
     case("NA shift", function() spectral_measure(edit(shift_gaussian_kernel(1, 0.3), "params", list(sigma = 1, shift = NA)), 3), "shift"),
     case("shifted data far apart", function() kernel_matrix(shift_gaussian_kernel(1, 0.3), x3 * 1e155), "x"),

@@ -30,17 +30,17 @@ test_that("quantizer coefficients and inner products match quadrature", {
     by_quadrature <- vapply(1:9, function(k) mean(f * cos(k * t)), 0)
     expect_lt(max(abs(rpf_coefficients(rpf_quantizer(bits), 1:9) - by_quadrature)), 2e-6)
     # the b-bit levels are the cells' own values, as in R
-    expect_equal(asNamespace("askrff")$.cpp_periodic_values(bits, t[1:5000]), f[1:5000])
+    expect_equal(asNamespace("askrff")$.cpp_periodic_values(rpf_quantizer(bits)$name, t[1:5000]), f[1:5000])
   }
-  inner <- asNamespace("askrff")$.cpp_periodic_inner_product
+  inner <- rpf_inner_product
   q2 <- quantizer_in_r(t, 2)
   q3 <- quantizer_in_r(t, 3)
-  expect_lt(abs(inner(2L, 3L) - mean(q2 * q3)), 2e-6)
-  expect_equal(inner(1L, 1L), 1)
-  expect_equal(inner(1L, 0L), 2 / pi)
-  expect_equal(inner(0L, 0L), 0.5)
+  expect_lt(abs(inner(rpf_quantizer(2), rpf_quantizer(3)) - mean(q2 * q3)), 2e-6)
+  expect_equal(inner("square", "square"), 1)
+  expect_equal(inner("square", "cos"), 2 / pi)
+  expect_equal(inner("cos", "cos"), 0.5)
   # Parseval: <f, f> = sum over k != 0 of F_k^2; the tail past 2e5 is below 1e-5
-  expect_equal(2 * sum(rpf_coefficients(rpf_quantizer(3), 1:2e5)^2), inner(3L, 3L), tolerance = 1e-5)
+  expect_equal(2 * sum(rpf_coefficients(rpf_quantizer(3), 1:2e5)^2), inner(rpf_quantizer(3), rpf_quantizer(3)), tolerance = 1e-5)
 })
 
 test_that("features are m^(-1/2) f(Omega'x + xi) for every map", {
@@ -118,7 +118,7 @@ test_that("b-bit quantizer pairs have the expected kernel Monte Carlo finds", {
       z <- unbiasedness_z(expected, function(r) {
         rpf_kernel_matrix(rpf_map(kernel, 5, 16, seed = r), x, y, pair[[1]], pair[[2]])
       }, replicates = 400)
-      expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, format(pair[[1]]$bits)))
+      expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, pair[[1]]$name))
     }
   }
 })
@@ -228,7 +228,28 @@ test_that("row names carry over, and the objects print", {
   expect_identical(dimnames(K), list(c("a", "b", "c"), c("a", "b", "c")))
   expect_output(print(map), "16 frequencies with dither")
   expect_output(print(packed), "3 points x 16 one-bit features")
-  expect_output(print(rpf_quantizer(2)), "levels: 4, <f, f> = 0.703704")
+  expect_output(print(rpf_quantizer(2)), "not binary, <f, f> = 0.703704")
   expect_output(print(rpf_expected_kernel(gaussian_kernel(1), "square", "square")),
                 "expected square x square kernel of the Gaussian kernel")
+})
+
+test_that("periodic functions are known by name, and only the square wave is binary", {
+  expect_identical(rpf_quantizer(3)$name, "3-bit quantizer")
+  expect_identical(rpf_quantizer(1)$name, "square")
+  expect_equal(rpf_coefficients("3-bit quantizer", 1:5), rpf_coefficients(rpf_quantizer(3), 1:5))
+  expect_identical(vapply(list("cos", "square", "2-bit quantizer"), function(f) rpf_inner_product(f, f) > 0, NA),
+                   rep(TRUE, 3))
+  expect_true(rpf_quantizer(1)$binary)
+  expect_false(rpf_quantizer(2)$binary)
+  expect_output(print(rpf_quantizer(1)), "binary \\(\\+-1")
+  expect_output(print(rpf_quantizer(2)), "not binary")
+  expect_error(rpf_coefficients("9-bit quantizer", 1), class = "askrff_error", regexp = "`fun` must name a periodic function, not \"9-bit quantizer\"")
+  expect_error(rpf_coefficients("2-bit quantizer ", 1), class = "askrff_error", regexp = "not \"2-bit quantizer \"")
+  # an edited `binary` is never trusted: the core's answer is rebuilt from the name
+  fake <- rpf_quantizer(2)
+  fake$binary <- TRUE
+  map <- rpf_map(gaussian_kernel(1), 5, 16, seed = 1)
+  x <- periodic_points(4, 2)
+  expect_error(rpf_kernel_matrix(map, rpf_pack(rpf_features(map, x, "square")), x, left = fake),
+               class = "askrff_error", regexp = "binary side")
 })
