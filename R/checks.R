@@ -104,6 +104,8 @@ check_output_size <- function(rows, cols, what, extra = 0) {
          format_count(rows), format_count(cols), format_count(.Machine$integer.max))
   }
   bytes <- 8 * as.double(rows) * as.double(cols) + extra
+  # Reading /proc/meminfo costs more than a small result could save.
+  if (bytes < 2^26) return(invisible(bytes))
   available <- available_memory()
   if (!is.na(available) && bytes > available) {
     fail("%s (%s x %s) needs %s of memory with its intermediates, but only %s is available.", what,

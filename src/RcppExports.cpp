@@ -122,7 +122,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_measure_parts
-Rcpp::DataFrame cpp_measure_parts(Rcpp::List kernel, int d);
+Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d);
 RcppExport SEXP _askrff_cpp_measure_parts(SEXP kernelSEXP, SEXP dSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
