@@ -61,6 +61,14 @@ check_coordinates <- function(x, name) {
   as.double(x)
 }
 
+# Length scales: one positive value per coordinate, or one for all.
+check_scales <- function(x, name) {
+  if (!is.numeric(x) || is.object(x) || length(x) < 1L || anyNA(x) || any(!is.finite(x)) || any(x <= 0)) {
+    fail("`%s` must be positive finite numbers: one per coordinate, or a single value for all.", name)
+  }
+  as.double(x)
+}
+
 # Data: a numeric matrix (or a data frame of numeric columns) with one row per
 # observation, finite values, and `d` columns when `d` is given.
 check_data <- function(x, name, d = NULL) {

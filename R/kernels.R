@@ -40,6 +40,14 @@ kernel_label <- function(kernel) {
 #' normal law \eqn{N(0, \sigma^{-2} I)}, which is rotation invariant, so
 #' every frequency source of [rff_map()] applies.
 #'
+#' With one `sigma` per coordinate (automatic relevance determination, "ARD")
+#' the kernel is \eqn{\exp(-\|D^{-1}(x - y)\|^2 / 2)} with
+#' \eqn{D = \mathrm{diag}(\sigma)}, and its measure \eqn{N(0, D^{-2})}.
+#' Frequencies are drawn for the unit scale and divided coordinatewise by
+#' \eqn{\sigma}, so orthogonal, structured and quasi-Monte Carlo frequencies
+#' are orthogonal (or low-discrepancy) in the scaled space. Random periodic
+#' features need one `sigma`.
+#'
 #' Other packages write the same kernel with an inverse width:
 #' kernlab's `rbfdot(sigma = s)` is \eqn{\exp(-s\|x - y\|^2)} and
 #' scikit-learn's `RBFSampler(gamma = g)` is \eqn{\exp(-g\|x - y\|^2)}, so
@@ -47,17 +55,19 @@ kernel_label <- function(kernel) {
 #' default for \eqn{\sigma} is the median distance between points,
 #' [median_bandwidth()].
 #'
-#' @param sigma Bandwidth, a single positive number.
+#' @param sigma Bandwidth: a positive number, or one per coordinate.
 #' @return A kernel object of class `c("gaussian_kernel", "askrff_kernel")`.
 #' @family kernels
 #' @examples
 #' k <- gaussian_kernel(sigma = 2)
 #' k
 #' kernel_matrix(k, matrix(c(0, 1, 0, 0), 2))
+#' # one length scale per coordinate
+#' kernel_matrix(gaussian_kernel(c(1, 10)), matrix(c(0, 1, 0, 1), 2))
 #' @export
 gaussian_kernel <- function(sigma) {
-  new_kernel("gaussian", list(sigma = check_positive_number(sigma, "sigma")),
-             "Gaussian", "exp(-||x - y||^2 / (2 sigma^2))")
+  new_kernel("gaussian", list(sigma = check_scales(sigma, "sigma")),
+             "Gaussian", if (length(sigma) == 1L) "exp(-||x - y||^2 / (2 sigma^2))" else "exp(-||(x - y) / sigma||^2 / 2)")
 }
 
 #' Laplace kernel

@@ -1,7 +1,9 @@
-// The Gaussian kernel exp(-||x - y||^2 / (2 sigma^2)): its measure is
-// N(0, sigma^-2 I), rotation invariant.
+// The Gaussian kernel exp(-||D^-1 (x - y)||^2 / 2) with D = diag(sigma), one
+// scale for all coordinates or one per coordinate: its measure is
+// N(0, D^-2), rotation invariant when the scales are equal.
 #include <memory>
 
+#include "coordinate_scaling.h"
 #include "gram_blocks.h"
 #include "kernel_family.h"
 
@@ -11,28 +13,50 @@ namespace {
 
 class GaussianKernel : public Kernel {
  public:
-  explicit GaussianKernel(double sigma) : sigma_(sigma) {}
+  explicit GaussianKernel(std::vector<double> sigma) : sigma_(std::move(sigma)) {}
   Measure measure(int d) const override {
-    return {Part{"pos", 1.0, true, 1.0, 0.0, std::make_shared<GaussianSampler>(d, sigma_)}};
+    std::shared_ptr<const PartSampler> law;
+    if (isotropic()) {
+      law = std::make_shared<GaussianSampler>(d, sigma_[0]);
+    } else {
+      law = std::make_shared<CoordinateScaledSampler>(std::make_shared<GaussianSampler>(d, 1.0), sigma_);
+    }
+    return {Part{"pos", 1.0, true, 1.0, 0.0, law}};
   }
   double radial_density(int d, double radius) const override {
-    return GaussianSampler(d, sigma_).density(radius);
+    if (!isotropic()) return Kernel::radial_density(d, radius);
+    return GaussianSampler(d, sigma_[0]).density(radius);
   }
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
-    const Eigen::MatrixXd dist2 = squared_distances(x.middleRows(row_begin, row_end - row_begin), y, y_sqnorm);
-    output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) =
-        (dist2 * (-0.5 / (sigma_ * sigma_))).array().exp().matrix();
+    const Eigen::Ref<const Eigen::MatrixXd> rows = x.middleRows(row_begin, row_end - row_begin);
+    // One scale: the distances times -1 / (2 sigma^2), as always.
+    const Eigen::MatrixXd exponent = isotropic()
+                                         ? Eigen::MatrixXd(squared_distances(rows, y, y_sqnorm) * (-0.5 / (sigma_[0] * sigma_[0])))
+                                         : Eigen::MatrixXd(scaled_squared_distances(rows, y, y_sqnorm, sigma_) * -0.5);
+    output_block(out, x.rows(), row_begin, exponent.rows(), exponent.cols()) = exponent.array().exp().matrix();
   }
-  std::optional<RayProfile> ray() const override { return RayProfile{false, {1.0}, {sigma_}}; }
+  std::optional<RayProfile> ray() const override {
+    if (!isotropic()) return std::nullopt;
+    return RayProfile{false, {1.0}, {sigma_[0]}};
+  }
 
  private:
-  double sigma_;
+  bool isotropic() const { return sigma_.size() == 1; }
+  std::vector<double> sigma_;
 };
 
-KernelTraits traits(const KernelSpec&) { return scale_family_traits(true, {"iid", "orthogonal", "structured", "qmc"}); }
+KernelTraits traits(const KernelSpec& spec) {
+  const bool isotropic = spec.vector("sigma").size() == 1;
+  KernelTraits t = scale_family_traits(isotropic, {"iid", "orthogonal", "structured", "qmc"});
+  t.coordinate_params = {"sigma"};
+  t.periodic = isotropic;
+  return t;
+}
 
-std::unique_ptr<Kernel> make(const KernelSpec& spec) { return std::make_unique<GaussianKernel>(spec.positive("sigma")); }
+std::unique_ptr<Kernel> make(const KernelSpec& spec) {
+  return std::make_unique<GaussianKernel>(spec.positives("sigma"));
+}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <Eigen/Dense>
 #include <cmath>
 
+#include "coordinate_scaling.h"
 #include "kernels.h"
 
 namespace askrff {
@@ -37,6 +38,17 @@ inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>
     }
   }
   return dist2;
+}
+
+// ||D^-1 (x_i - y_j)||^2 with D = diag(scales): one scale for all
+// coordinates, or one per coordinate (the data rescaled, then as above).
+inline Eigen::MatrixXd scaled_squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows,
+                                                const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+                                                const std::vector<double>& scales) {
+  if (scales.size() == 1) return squared_distances(x_rows, y, y_sqnorm) / (scales[0] * scales[0]);
+  const Eigen::MatrixXd ys = scaled_rows(y, scales);
+  const Eigen::VectorXd ys_sqnorm = ys.rowwise().squaredNorm();
+  return squared_distances(scaled_rows(x_rows, scales), ConstMatrixMap(ys.data(), ys.rows(), ys.cols()), ys_sqnorm);
 }
 
 // Rows [row_begin, row_begin + rows) of the column-major n_x by n_y result.

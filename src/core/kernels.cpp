@@ -41,6 +41,14 @@ const std::vector<double>& KernelSpec::vector(const std::string& key) const {
   return it->second;
 }
 
+const std::vector<double>& KernelSpec::positives(const std::string& key) const {
+  const std::vector<double>& values = vector(key);
+  for (double value : values) {
+    if (value <= 0.0) throw std::invalid_argument("kernel '" + name + "' needs positive '" + key + "'");
+  }
+  return values;
+}
+
 std::string KernelSpec::option(const std::string& key, const std::string& fallback) const {
   const auto it = options.find(key);
   return it == options.end() ? fallback : it->second;

@@ -23,6 +23,7 @@ struct KernelSpec {
   double positive(const std::string& key) const;
   int whole(const std::string& key, int lowest, int highest) const;
   const std::vector<double>& vector(const std::string& key) const;
+  const std::vector<double>& positives(const std::string& key) const;
   std::string option(const std::string& key, const std::string& fallback) const;
 };
 

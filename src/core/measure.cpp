@@ -29,22 +29,26 @@ void direction_from_uniforms(int d, const double* u, double* direction) {
   for (int k = 0; k < d; ++k) direction[k] *= inv;
 }
 
-// chi_d^2 = 2 Gamma(d / 2), drawn by Marsaglia and Tsang's exact method in
-// O(1) per draw (one normal and one uniform, accepted with probability above
-// 0.95), not as a sum of d squared normals: radii dominate the cost of
-// orthogonal and structured sampling in high dimension.
-double chi_radius(Stream& stream, int d) {
-  if (d == 1) return std::abs(stream.normal());
-  const double shape = 0.5 * d - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * shape);
+// Marsaglia and Tsang's exact method, in O(1) per draw (one normal and one
+// uniform, accepted with probability above 0.95); a shape below one is
+// raised by one and brought back by U^(1/shape).
+double gamma_draw(Stream& stream, double shape) {
+  if (shape < 1.0) return gamma_draw(stream, shape + 1.0) * std::pow(stream.uniform(), 1.0 / shape);
+  const double a = shape - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * a);
   for (;;) {
     const double x = stream.normal();
     const double v = 1.0 + c * x;
     if (v <= 0.0) continue;
     const double cube = v * v * v;
-    if (std::log(stream.uniform()) < 0.5 * x * x + shape - shape * cube + shape * std::log(cube)) {
-      return std::sqrt(2.0 * shape * cube);
-    }
+    if (std::log(stream.uniform()) < 0.5 * x * x + a - a * cube + a * std::log(cube)) return a * cube;
   }
+}
+
+// chi_d^2 = 2 Gamma(d / 2) in O(1), not as a sum of d squared normals: radii
+// dominate the cost of orthogonal and structured sampling in high dimension.
+double chi_radius(Stream& stream, int d) {
+  if (d == 1) return std::abs(stream.normal());
+  return std::sqrt(2.0 * gamma_draw(stream, 0.5 * d));
 }
 
 double log_sphere_area(int d) {

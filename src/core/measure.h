@@ -96,6 +96,9 @@ class CauchyProductSampler : public PartSampler {
   double sigma_;
 };
 
+// A Gamma(shape, 1) draw, exact, in O(1).
+double gamma_draw(Stream& stream, double shape);
+
 // ||z|| for z ~ N(0, I_d): a chi_d draw, exact, in O(1).
 double chi_radius(Stream& stream, int d);
 

@@ -17,4 +17,14 @@ double omega_d(int d, double x);
 // algorithm AS 241 (PPND16), relative error about 1e-16.
 double normal_quantile(double p);
 
+// log K_nu(x), the modified Bessel function of the second kind, for nu >= 0
+// and x > 0: Temme's series (x < 2) or Steed's continued fraction (x >= 2)
+// for the order mu = nu - round(nu) in [-1/2, 1/2), then the forward
+// recurrence in ratios, so neither large orders nor large x overflow.
+double log_bessel_k(double nu, double x);
+
+// The Gamma(shape, 1) quantile: P(shape, x) = p for p in (0, 1), by Newton's
+// method on the regularized incomplete gamma function, kept in a bracket.
+double gamma_quantile(double shape, double p);
+
 }  // namespace askrff

@@ -17,6 +17,14 @@ unbiasedness_z <- function(exact, make_approximation, replicates) {
   (mean_hat - as.vector(exact)) / se
 }
 
+# Each map's mean error over all pairs: pairs sharing a map are correlated,
+# maps are independent, so the mean of these over many maps, divided by its
+# standard error, is about N(0, 1) for an unbiased estimator.
+mean_error_z <- function(K, make_approximation, replicates) {
+  errors <- vapply(seq_len(replicates), function(r) mean(make_approximation(r) - K), 0)
+  mean(errors) / (stats::sd(errors) / sqrt(replicates))
+}
+
 # Evaluates plotting code on a throwaway PDF device.
 on_pdf_device <- function(code) {
   path <- tempfile(fileext = ".pdf")

@@ -1,7 +1,10 @@
 test_that("kernel constructors reject bad parameters, naming them", {
   for (bad in list(-1, 0, NA, NaN, Inf, "1", c(1, 2), NULL)) {
-    expect_error(gaussian_kernel(bad), "`sigma` must be a single positive finite number")
     expect_error(laplace_kernel(bad), "`sigma` must be a single positive finite number")
+  }
+  # the Gaussian kernel takes one scale per coordinate as well
+  for (bad in list(-1, 0, NA, NaN, Inf, "1", c(1, -2), NULL, numeric(0))) {
+    expect_error(gaussian_kernel(bad), "`sigma` must be positive finite numbers: one per coordinate, or a single value for all")
   }
 })
 

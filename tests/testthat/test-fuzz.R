@@ -139,6 +139,10 @@ test_that("kernel constructors end in a kernel or a named error for every bad va
     shift_gaussian_kernel = list(fun = shift_gaussian_kernel, args = list(sigma = 1, shift = 0.3)),
     sinh_gaussian_kernel = list(fun = sinh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
     cosh_gaussian_kernel = list(fun = cosh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
+    matern_kernel = list(fun = matern_kernel, args = list(sigma = c(1, 2, 1), nu = 1.5)),
+    exponential_kernel = list(fun = exponential_kernel, args = list(sigma = 1)),
+    rational_quadratic_kernel = list(fun = rational_quadratic_kernel, args = list(sigma = 1, alpha = 2)),
+    generalized_gaussian_kernel = list(fun = generalized_gaussian_kernel, args = list(sigma = 1, power = 0.7)),
     rpf_quantizer = list(fun = rpf_quantizer, args = list(bits = 2)),
     rpf_expected_kernel = list(fun = rpf_expected_kernel,
                                args = list(kernel = gaussian_kernel(1), left = "square", right = "cos", tolerance = 1e-3)))
@@ -197,7 +201,8 @@ test_that("every function taking data or settings ends in a result or a named er
 test_that("corrupted kernels and measures end in a result or a named error", {
   kernels <- list(gaussian_kernel(1), laplace_kernel(2), delta_gaussian_kernel(), shift_gaussian_kernel(1, 0.3),
                   sinh_gaussian_kernel(1, 0.2), cosh_gaussian_kernel(1, 0.2), arccos_kernel(1), ntk_kernel(),
-                  rpf_expected_kernel(laplace_kernel(1), "square", "square", tolerance = 1e-3))
+                  rpf_expected_kernel(laplace_kernel(1), "square", "square", tolerance = 1e-3),
+                  matern_kernel(c(1, 2, 1), 0.7), generalized_gaussian_kernel(1, 0.7), gaussian_kernel(c(1, 2, 3)))
   consumers <- list(
     kernel_matrix = function(k) kernel_matrix(k, if (k$name %in% c("arccos", "ntk")) sphere3 else x3),
     rff_map = function(k) rff_map(k, 3, 4, seed = 1),
@@ -205,7 +210,7 @@ test_that("corrupted kernels and measures end in a result or a named error", {
     print = function(k) utils::capture.output(print(k)),
     radial_density = function(k) radial_density(k, 3, c(0.5, 1)))
   cases <- unlist(lapply(kernels, object_cases, consumers = consumers, arg = "kernel",
-                         extra_targets = c("sigma", "shift", "beta", "weights", "sigmas", "order", "settings", "tolerance")),
+                         extra_targets = c("sigma", "shift", "beta", "weights", "sigmas", "order", "settings", "tolerance", "nu", "power")),
                   recursive = FALSE)
   measure <- spectral_measure(shift_gaussian_kernel(1, 0.3), 3)
   measure_consumers <- list(print = function(m) utils::capture.output(print(m)), plot = function(m) plot(m))
@@ -224,14 +229,15 @@ test_that("corrupted maps of every kind end in a result or a named error", {
     rff_map(arccos_kernel(0), 3, 8, seed = 1),
     rff_map(ntk_kernel(), 3, 8, seed = 1),
     rff_map(gaussian_kernel(1), 3, 8, method = "structured", seed = 1),
-    rff_map(shift_gaussian_kernel(1, 0.3), 3, 8, method = "qmc", allocation = "equal", seed = 1))
+    rff_map(shift_gaussian_kernel(1, 0.3), 3, 8, method = "qmc", allocation = "equal", seed = 1),
+    rff_map(matern_kernel(c(1, 2, 1), 1.2), 3, 8, method = "qmc", seed = 1))
   consumers <- list(
     rff_features = function(m) rff_features(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
     rff_kernel_matrix = function(m) rff_kernel_matrix(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
     total_masses = function(m) total_masses(m),
     print = function(m) utils::capture.output(print(m), print(summary(m))))
   cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
-                         extra_targets = c("x$", "object$", "sigma", "shift", "beta", "weights", "part", "parts")),
+                         extra_targets = c("x$", "object$", "sigma", "shift", "beta", "weights", "part", "parts", "nu")),
                   recursive = FALSE)
   fuzz_check(cases)
 })

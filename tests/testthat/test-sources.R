@@ -4,14 +4,6 @@
 
 sources <- c("iid", "orthogonal", "structured", "qmc")
 
-# Each map's mean error over all pairs: pairs sharing a map are correlated,
-# maps are independent, so the mean of these over many maps, divided by its
-# standard error, is about N(0, 1) for an unbiased estimator.
-mean_error_z <- function(K, make_approximation, replicates) {
-  errors <- vapply(seq_len(replicates), function(r) mean(make_approximation(r) - K), 0)
-  mean(errors) / (stats::sd(errors) / sqrt(replicates))
-}
-
 test_that("every source is unbiased for a positive definite, a signed and a complex measure", {
   d <- 8
   x <- fixture_points(6, d) / 2

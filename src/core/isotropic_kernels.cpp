@@ -1,0 +1,130 @@
+// Isotropic kernels k(||D^-1 (x - y)||) that are Gaussian scale mixtures
+// (scale_mixtures.h), with D = diag(sigma) from one scale or one per
+// coordinate: Matern (any nu > 0; exponential is nu = 1/2), rational
+// quadratic, and generalized Gaussian exp(-r^power).
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "coordinate_scaling.h"
+#include "gram_blocks.h"
+#include "kernel_family.h"
+#include "scale_mixtures.h"
+#include "special_functions.h"
+
+namespace askrff {
+
+namespace {
+
+// k as a function of the scaled distance r.
+using Profile = std::function<double(double)>;
+
+class IsotropicKernel : public Kernel {
+ public:
+  IsotropicKernel(std::vector<double> sigma, Profile profile, std::shared_ptr<const ScaleLaw> law)
+      : sigma_(std::move(sigma)), profile_(std::move(profile)), law_(std::move(law)) {}
+  Measure measure(int d) const override {
+    std::shared_ptr<const PartSampler> law;
+    if (sigma_.size() == 1) {
+      law = std::make_shared<ScaleMixtureSampler>(d, sigma_[0], law_);
+    } else {
+      law = std::make_shared<CoordinateScaledSampler>(std::make_shared<ScaleMixtureSampler>(d, 1.0, law_), sigma_);
+    }
+    return {Part{"pos", 1.0, true, 1.0, 0.0, law}};
+  }
+  double radial_density(int d, double radius) const override {
+    if (sigma_.size() != 1) return Kernel::radial_density(d, radius);
+    return ScaleMixtureSampler(d, sigma_[0], law_).density(radius);
+  }
+  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+                 Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
+    const Eigen::MatrixXd dist2 =
+        scaled_squared_distances(x.middleRows(row_begin, row_end - row_begin), y, y_sqnorm, sigma_);
+    OutputBlock block = output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols());
+    for (Eigen::Index j = 0; j < dist2.cols(); ++j) {
+      for (Eigen::Index i = 0; i < dist2.rows(); ++i) block(i, j) = profile_(std::sqrt(dist2(i, j)));
+    }
+  }
+  double entry_cost(int d) const override { return 4.0 * d + 200.0; }
+
+ private:
+  std::vector<double> sigma_;
+  Profile profile_;
+  std::shared_ptr<const ScaleLaw> law_;
+};
+
+// Matern: 2^(1 - nu) / Gamma(nu) t^nu K_nu(t) with t = sqrt(2 nu) r; the
+// half-integer orders nu = 1/2, 3/2, 5/2 by their elementary forms.
+Profile matern_profile(double nu) {
+  const double factor = std::sqrt(2.0 * nu);
+  if (nu == 0.5) return [](double r) { return std::exp(-r); };
+  if (nu == 1.5) return [factor](double r) { const double t = factor * r; return (1.0 + t) * std::exp(-t); };
+  if (nu == 2.5) {
+    return [factor](double r) { const double t = factor * r; return (1.0 + t + t * t / 3.0) * std::exp(-t); };
+  }
+  const double log_constant = (1.0 - nu) * std::log(2.0) - std::lgamma(nu);
+  return [nu, factor, log_constant](double r) {
+    const double t = factor * r;
+    if (t == 0.0) return 1.0;
+    if (std::isinf(t)) return 0.0;
+    return std::exp(log_constant + nu * std::log(t) + log_bessel_k(nu, t));
+  };
+}
+
+KernelTraits isotropic_traits(const KernelSpec& spec, const char* shape) {
+  KernelTraits t;
+  t.params = {"sigma"};
+  if (shape) t.params.push_back(shape);
+  t.coordinate_params = {"sigma"};
+  t.measure = "positive";
+  t.radial = spec.vector("sigma").size() == 1;
+  t.methods = {"iid", "orthogonal", "structured", "qmc"};
+  return t;
+}
+
+std::unique_ptr<Kernel> make_matern(const KernelSpec& spec) {
+  const double nu = spec.positive("nu");
+  // The Bessel function's recurrence takes about nu steps per entry.
+  if (nu > 100.0) throw std::invalid_argument("the Matern kernel needs `nu` at most 100");
+  return std::make_unique<IsotropicKernel>(spec.positives("sigma"), matern_profile(nu), gamma_scale(nu, -0.5));
+}
+
+std::unique_ptr<Kernel> make_exponential(const KernelSpec& spec) {
+  return std::make_unique<IsotropicKernel>(spec.positives("sigma"), matern_profile(0.5), gamma_scale(0.5, -0.5));
+}
+
+std::unique_ptr<Kernel> make_rational_quadratic(const KernelSpec& spec) {
+  const double alpha = spec.positive("alpha");
+  // The gamma quantile's series takes about sqrt(alpha) terms.
+  if (alpha > 1e6) throw std::invalid_argument("the rational quadratic kernel needs `alpha` at most 1e6");
+  return std::make_unique<IsotropicKernel>(
+      spec.positives("sigma"), [alpha](double r) { return std::exp(-alpha * std::log1p(r * r / (2.0 * alpha))); },
+      gamma_scale(alpha, 0.5));
+}
+
+std::unique_ptr<Kernel> make_generalized_gaussian(const KernelSpec& spec) {
+  const double power = spec.positive("power");
+  if (power > 2.0) throw std::invalid_argument("the generalized Gaussian kernel needs `power` in (0, 2]");
+  return std::make_unique<IsotropicKernel>(
+      spec.positives("sigma"), [power](double r) { return std::exp(-std::pow(r, power)); }, stable_scale(power / 2.0));
+}
+
+}  // namespace
+
+KernelFamily matern_family() {
+  return {"matern", [](const KernelSpec& s) { return isotropic_traits(s, "nu"); }, make_matern, nullptr};
+}
+KernelFamily exponential_family() {
+  return {"exponential", [](const KernelSpec& s) { return isotropic_traits(s, nullptr); }, make_exponential, nullptr};
+}
+KernelFamily rational_quadratic_family() {
+  return {"rational_quadratic", [](const KernelSpec& s) { return isotropic_traits(s, "alpha"); },
+          make_rational_quadratic, nullptr};
+}
+KernelFamily generalized_gaussian_family() {
+  return {"generalized_gaussian", [](const KernelSpec& s) { return isotropic_traits(s, "power"); },
+          make_generalized_gaussian, nullptr};
+}
+
+}  // namespace askrff

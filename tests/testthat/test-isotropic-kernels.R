@@ -1,0 +1,107 @@
+# Matérn, exponential, rational quadratic and generalized Gaussian kernels,
+# and per-coordinate length scales (src/core/isotropic_kernels.cpp).
+
+# Closed forms written independently of the package, with R's besselK.
+matern_in_r <- function(r, sigma, nu) {
+  t <- sqrt(2 * nu) * r / sigma
+  ifelse(t == 0, 1, 2^(1 - nu) / gamma(nu) * t^nu * besselK(t, nu))
+}
+distances <- function(x, y) sqrt(pmax(outer(rowSums(x^2), rowSums(y^2), "+") - 2 * x %*% t(y), 0))
+
+test_that("the Matérn kernel matches its Bessel form, and its elementary forms exactly where they exist", {
+  x <- fixture_points(7, 3)
+  y <- fixture_points(5, 3, seed = 2)
+  r <- distances(x, y)
+  for (nu in c(0.3, 0.5, 0.7, 1.5, 2.3, 2.5, 10, 60)) {
+    expect_equal(kernel_matrix(matern_kernel(1.3, nu), x, y), matern_in_r(r, 1.3, nu), tolerance = 1e-12,
+                 label = paste("nu =", nu))
+  }
+  t <- sqrt(3) * r / 1.3
+  expect_equal(kernel_matrix(matern_kernel(1.3, 1.5), x, y), (1 + t) * exp(-t), tolerance = 1e-14)
+  # the Bessel route next to a half-integer order agrees with the elementary form
+  expect_equal(kernel_matrix(matern_kernel(1.3, 2.5 + 1e-9), x, y), kernel_matrix(matern_kernel(1.3, 2.5), x, y),
+               tolerance = 1e-7)
+  expect_identical(kernel_matrix(exponential_kernel(1.3), x, y), kernel_matrix(matern_kernel(1.3, 0.5), x, y))
+  expect_equal(kernel_matrix(exponential_kernel(1.3), x, y), exp(-r / 1.3), tolerance = 1e-14)
+  expect_identical(diag(kernel_matrix(matern_kernel(2, 3.7), x)), rep(1, 7))
+})
+
+test_that("the rational quadratic and generalized Gaussian kernels match their closed forms", {
+  x <- fixture_points(7, 3)
+  y <- fixture_points(5, 3, seed = 2)
+  r <- distances(x, y)
+  expect_equal(kernel_matrix(rational_quadratic_kernel(0.8, 1.7), x, y), (1 + r^2 / (2 * 1.7 * 0.8^2))^-1.7,
+               tolerance = 1e-14)
+  expect_equal(kernel_matrix(generalized_gaussian_kernel(0.8, 1.3), x, y), exp(-(r / 0.8)^1.3), tolerance = 1e-14)
+  expect_equal(kernel_matrix(generalized_gaussian_kernel(0.8, 1), x, y), kernel_matrix(exponential_kernel(0.8), x, y),
+               tolerance = 1e-14)
+  expect_equal(kernel_matrix(generalized_gaussian_kernel(0.8, 2), x, y),
+               kernel_matrix(gaussian_kernel(0.8 / sqrt(2)), x, y), tolerance = 1e-13)
+})
+
+test_that("per-coordinate scales are the isotropic kernel on rescaled data, for kernels and maps", {
+  x <- fixture_points(6, 3)
+  y <- fixture_points(4, 3, seed = 2)
+  s <- c(0.5, 2, 1.3)
+  scaled <- function(z) sweep(z, 2, s, "/")
+  kernels <- list(gaussian = gaussian_kernel, matern = function(sigma) matern_kernel(sigma, 1.2),
+                  exponential = exponential_kernel, rq = function(sigma) rational_quadratic_kernel(sigma, 2),
+                  gg = function(sigma) generalized_gaussian_kernel(sigma, 0.8))
+  for (name in names(kernels)) {
+    make <- kernels[[name]]
+    expect_equal(kernel_matrix(make(s), x, y), kernel_matrix(make(1), scaled(x), scaled(y)), tolerance = 1e-13,
+                 label = name)
+    for (method in c("iid", "orthogonal", "structured", "qmc")) {
+      # the same draws for the unit scale, divided coordinatewise by sigma
+      expect_equal(rff_map(make(s), 3, 12, method, seed = 4)$omega, rff_map(make(1), 3, 12, method, seed = 4)$omega / s,
+                   tolerance = 1e-15, label = paste(name, method))
+    }
+    expect_false(askrff:::kernel_traits(make(s))$radial)
+    expect_true(askrff:::kernel_traits(make(1.5))$radial)
+  }
+  expect_error(rpf_map(gaussian_kernel(s), 3, 8), class = "askrff_error", regexp = "`kernel` must be positive definite")
+  expect_error(radial_density(matern_kernel(s, 1), 3, 1), class = "askrff_error", regexp = "no rotation-invariant spectral measure")
+  expect_error(kernel_matrix(matern_kernel(c(1, 2), 1), x), class = "askrff_error", regexp = "`sigma` of the kernel has length 2")
+})
+
+test_that("the new kernels' features are unbiased for every frequency source", {
+  d <- 4
+  x <- fixture_points(6, d) / 2
+  y <- fixture_points(5, d, seed = 3) / 2
+  kernels <- list(matern_kernel(1, 0.7), matern_kernel(c(0.8, 1, 1.5, 2), 2.5), exponential_kernel(1.2),
+                  rational_quadratic_kernel(0.9, 0.6), generalized_gaussian_kernel(1, 0.7))
+  for (kernel in kernels) {
+    K <- kernel_matrix(kernel, x, y)
+    for (method in c("iid", "orthogonal", "qmc")) {
+      z <- mean_error_z(K, function(r) rff_kernel_matrix(rff_map(kernel, d, 8, method, seed = r), x, y), 200)
+      # The mean error over all pairs, across 200 independent maps, in units
+      # of its standard error: |z| < 4.5 except with probability below 1e-5.
+      expect_lt(abs(z), 4.5, label = paste(askrff:::kernel_label(kernel), method))
+    }
+  }
+})
+
+test_that("radial densities integrate to one and match the Matérn's Student t form", {
+  d <- 3
+  for (kernel in list(matern_kernel(1, 2.5), rational_quadratic_kernel(1, 2), generalized_gaussian_kernel(1, 1.5))) {
+    total <- stats::integrate(function(r) radial_density(kernel, d, r), 0, Inf, subdivisions = 500)$value
+    # the density averages the Gaussian one over a midpoint grid of the scale's quantiles
+    expect_equal(total, 1, tolerance = 2e-3, label = askrff:::kernel_label(kernel))
+  }
+  # ||w|| of the Matérn: S_2 r^2 times the multivariate t density with 2 nu degrees of freedom, scale 1/sigma
+  nu <- 2.5; sigma <- 1.4; r <- c(0.2, 1, 3)
+  t_density <- gamma(nu + d / 2) / (gamma(nu) * (2 * nu * pi)^(d / 2)) * sigma^d * (1 + sigma^2 * r^2 / (2 * nu))^-(nu + d / 2)
+  expect_equal(radial_density(matern_kernel(sigma, nu), d, r), 4 * pi * r^2 * t_density, tolerance = 1e-3)
+})
+
+test_that("bad parameters of the new kernels are refused, naming them", {
+  for (bad in list(0, -1, NA, Inf, "1", c(1, NA))) {
+    expect_error(matern_kernel(1, bad), class = "askrff_error", regexp = "`nu` must be")
+    expect_error(rational_quadratic_kernel(1, bad), class = "askrff_error", regexp = "`alpha` must be")
+    expect_error(exponential_kernel(bad), class = "askrff_error", regexp = "`sigma` must be positive finite numbers")
+  }
+  for (bad in list(0, -0.5, 2.5, NA, c(1, 2))) {
+    expect_error(generalized_gaussian_kernel(1, bad), class = "askrff_error", regexp = "`power` must be a single number in \\(0, 2\\]")
+  }
+  expect_error(gaussian_kernel(c(1, -1)), class = "askrff_error", regexp = "`sigma` must be positive finite numbers")
+})
