@@ -1,5 +1,5 @@
 # askrff's main job on an embedded default: sample random Fourier feature maps
-# for several kernels, one asymmetric and one indefinite, and random periodic
+# for several kernels (Gaussian, Laplace, Matern), one asymmetric and one indefinite, and random periodic
 # features with one side quantized to one bit, on a real data set,
 # tabulate the
 # relative Frobenius error
@@ -29,6 +29,9 @@ settings <- list(
   "Gaussian, i.i.d."          = list(kernel = gaussian_kernel(sigma), method = "iid"),
   "Gaussian, orthogonal"      = list(kernel = gaussian_kernel(sigma), method = "orthogonal"),
   "Laplace, i.i.d."           = list(kernel = laplace_kernel(1), method = "iid"),
+  # The Matern kernel of smoothness 3/2, the spatial statistician's default:
+  # Student t frequencies, here in orthogonal blocks.
+  "Matern 3/2, orthogonal"    = list(kernel = matern_kernel(sigma, nu = 1.5), method = "orthogonal"),
   "Shift-Gaussian, jordan"    = list(kernel = shift, method = "orthogonal", decomposition = "jordan"),
   "Shift-Gaussian, phase"     = list(kernel = shift, method = "orthogonal", decomposition = "phase"),
   "Delta-Gaussian, GRFF"      = list(kernel = delta, method = "iid"),
