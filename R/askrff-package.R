@@ -8,6 +8,14 @@
 #' Heavy calls take `n_threads`; its default is `getOption("askrff.threads")`,
 #' else RcppParallel's default.
 #'
+#' The L1-minimal measures of the kernels on the sphere come from a linear
+#' program (HiGHS, through the highs package), solved once per kernel,
+#' dimension, `tolerance` and `z_max` in a session. With
+#' `options(askrff.disk_cache = TRUE)` they are also saved under
+#' `tools::R_user_dir("askrff", "cache")` and read back in later sessions
+#' (a file that does not hold a valid measure is solved again); delete that
+#' directory to clear the cache.
+#'
 #' @keywords internal
 #' @useDynLib askrff, .registration = TRUE
 #' @importFrom Rcpp sourceCpp

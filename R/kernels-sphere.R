@@ -18,7 +18,7 @@
 #' does not work either (SPEC 3.3).
 #'
 #' askrff therefore samples the L1-minimal discrete radial measure of SPEC 3.4:
-#' atoms \eqn{c_j} at radii \eqn{r_j} chosen by a linear program (lpSolve) so
+#' atoms \eqn{c_j} at radii \eqn{r_j} chosen by a linear program (HiGHS, through the highs package) so
 #' that \eqn{|\sum_j c_j \Omega_d(r_j z) - k(z)| \le} `tolerance` for every
 #' distance \eqn{z \le} `z_max`, where \eqn{\Omega_d(t) = E\cos(t u_1)} for a
 #' uniform direction \eqn{u}. The positive atoms form the part `pos`, the

@@ -23,7 +23,11 @@ is_satisfied <- function(name, min_version) {
 missing <- names[!mapply(is_satisfied, names, minimum)]
 if (length(missing) > 0) {
   message("Installing: ", paste(missing, collapse = ", "))
-  utils::install.packages(missing, Ncpus = max(1L, parallel::detectCores()))
+  cores <- max(1L, parallel::detectCores())
+  # Parallel make inside each package as well: highs compiles the HiGHS
+  # solver, about 15 minutes on one core.
+  if (!nzchar(Sys.getenv("MAKEFLAGS"))) Sys.setenv(MAKEFLAGS = paste0("-j", cores))
+  utils::install.packages(missing, Ncpus = cores)
 }
 still_missing <- names[!mapply(is_satisfied, names, minimum)]
 if (length(still_missing) > 0) {

