@@ -65,6 +65,14 @@
     .Call(`_askrff_cpp_omega_matrix`, d, z, radius)
 }
 
+.cpp_profile_nodes <- function(z_range) {
+    .Call(`_askrff_cpp_profile_nodes`, z_range)
+}
+
+.cpp_radial_table <- function(kernel, d, accuracy) {
+    .Call(`_askrff_cpp_radial_table`, kernel, d, accuracy)
+}
+
 .cpp_sample_dither <- function(seed_words, m) {
     .Call(`_askrff_cpp_sample_dither`, seed_words, m)
 }

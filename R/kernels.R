@@ -89,8 +89,16 @@ laplace_kernel <- function(sigma) {
              "Laplace", "exp(-||x - y||_1 / sigma)")
 }
 
-# A vector parameter shows its first entries only.
+# A vector parameter shows its first entries only; a function, its first line.
 format_parameter <- function(value) {
+  if (is.function(value)) {
+    text <- if (is.primitive(value)) deparse(value) else {
+      lines <- trimws(deparse(body(value), width.cutoff = 500L))
+      if (length(lines) > 2L && lines[1L] == "{") lines <- c("{", paste(lines[-c(1L, length(lines))], collapse = "; "), "}")
+      sprintf("function(%s) %s", paste(names(formals(value)), collapse = ", "), paste(lines, collapse = " "))
+    }
+    return(if (nchar(text) > 60L) paste0(substr(text, 1L, 57L), "...") else text)
+  }
   shown <- paste(format(utils::head(value, 3), digits = 4, trim = TRUE), collapse = ", ")
   if (length(value) > 3L) shown <- sprintf("(%s, ... [%d])", shown, length(value))
   else if (length(value) > 1L) shown <- sprintf("(%s)", shown)
@@ -134,8 +142,15 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x), nrow(y), "the kernel matrix",
                     extra = 8 * (as.double(nrow(x) + nrow(y)) * ncol(x) + 4 * 64 * as.double(nrow(y)) * n_threads))
-  K <- core(.cpp_kernel_matrix(kernel, x, y, n_threads))
+  K <- gram_matrix(kernel, x, y, n_threads)
   set_point_names(K, x, y)
+}
+
+# The exact Gram matrix of a validated kernel: by the core, or by the user's
+# function for a radial kernel.
+gram_matrix <- function(kernel, x, y, n_threads) {
+  if (kernel$name == "radial") return(radial_kernel_matrix(kernel, x, y))
+  core(.cpp_kernel_matrix(kernel, x, y, n_threads))
 }
 
 # Row names of the points as dimnames of a kernel matrix, or none at all.

@@ -15,37 +15,52 @@ lp_radius_max <- function(d) 30 * max(1, sqrt(d / 16))
 
 # Solved measures are kept for the session and, with
 # options(askrff.disk_cache = TRUE), in tools::R_user_dir("askrff", "cache")
-# across sessions; a file that does not hold a valid measure is solved again.
-lp_radial_measure <- function(kernel, d, tolerance, z_max) {
-  key <- paste(c("lp-v1", kernel$name, unlist(kernel$params), d, tolerance, z_max, unlist(lp_grid)), collapse = "|")
+# across sessions, under the values of k they fit; a file that does not hold
+# a valid measure is solved again. Radii reach `radius_max`.
+lp_radial_measure <- function(kernel, d, tolerance, z_max, radius_max) {
+  radius <- seq(0, radius_max, length.out = lp_grid$n_radius)
+  z <- seq(0, z_max, length.out = lp_grid$n_distance)
+  target <- lp_target(kernel, z)
+  key <- paste(c("lp-v2", d, tolerance, z_max, radius_max, unlist(lp_grid), object_digest(target)), collapse = "|")
   if (!is.null(lp_cache[[key]])) return(lp_cache[[key]])
   file <- lp_cache_file(key)
   lp <- if (!is.null(file)) read_cached_lp(file, tolerance, z_max) else NULL
   if (is.null(lp)) {
-    lp <- solve_lp_measure(kernel, d, tolerance, z_max)
+    lp <- solve_lp_measure(kernel, d, tolerance, z_max, radius, z, target)
     if (!is.null(file)) write_cached_lp(lp, file)
   }
   assign(key, lp, envir = lp_cache)
   lp
 }
 
-solve_lp_measure <- function(kernel, d, tolerance, z_max) {
-  radius <- seq(0, lp_radius_max(d), length.out = lp_grid$n_radius)
-  z <- seq(0, z_max, length.out = lp_grid$n_distance)
+# What the linear program fits: a radial kernel's function, or a sphere
+# kernel's profile with its cusp split off.
+lp_target <- function(kernel, z) {
+  if (kernel$name == "radial") return(evaluate_profile(kernel$params$fun, z))
+  core(.cpp_lp_target(kernel, z))
+}
+
+solve_lp_measure <- function(kernel, d, tolerance, z_max, radius, z, target) {
   A <- core(.cpp_omega_matrix(d, z, radius))
   # HiGHS drops entries below 1e-9 with a warning; they are dropped here
   # instead. The bias bound below is computed with the full matrix, so it
   # accounts for them.
   A[abs(A) <= 1e-9] <- 0
-  target <- core(.cpp_lp_target(kernel, z))
   n <- length(radius)
   # c = c_plus - c_minus with both nonnegative: minimise sum(c_plus + c_minus)
   # subject to target - tolerance <= A c <= target + tolerance. Entries of A
   # are Omega_d values in [-1, 1] and the targets are at most k(0) = 1, so the
   # problem is well scaled as it stands.
-  solution <- highs::highs_solve(L = rep(1, 2L * n), lower = rep(0, 2L * n), upper = rep(Inf, 2L * n),
-                                 A = cbind(A, -A), lhs = target - tolerance, rhs = target + tolerance,
-                                 control = highs::highs_control(threads = 1L))
+  solve <- function(solver) {
+    highs::highs_solve(L = rep(1, 2L * n), lower = rep(0, 2L * n), upper = rep(Inf, 2L * n),
+                       A = cbind(A, -A), lhs = target - tolerance, rhs = target + tolerance,
+                       control = highs::highs_control(threads = 1L, solver = solver))
+  }
+  solution <- solve("simplex")
+  # The dual simplex can stall on near-collinear columns and end with no
+  # status ("Not Set"); the interior point method then tells infeasibility
+  # from a solution.
+  if (!solution$status_message %in% c("Optimal", "Infeasible")) solution <- solve("ipm")
   check_lp_status(solution$status_message, kernel, d, tolerance, z_max)
   weight <- solution$primal_solution[seq_len(n)] - solution$primal_solution[n + seq_len(n)]
   keep <- abs(weight) > 1e-12
@@ -106,7 +121,7 @@ write_cached_lp <- function(lp, file) {
 lp_bias_bound <- function(kernel, d, lp) {
   z <- seq(0, lp$z_max, length.out = lp_grid$n_check)
   h <- z[2L] - z[1L]
-  target <- core(.cpp_lp_target(kernel, z))
+  target <- lp_target(kernel, z)
   error <- core(.cpp_omega_matrix(d, z, lp$radius)) %*% lp$weight - target
   target_curvature <- max(abs(diff(target, differences = 2L))) / h^2
   atom_curvature <- sum(abs(lp$weight) * lp$radius^2) / d

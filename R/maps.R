@@ -119,7 +119,7 @@ rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal", "stru
   sampled$parts$share <- sampled$share
   structure(list(kernel = kernel, d = d, method = method, allocation = allocation, n_features = n_features,
                  settings = settings, seed = seed_words, parts = sampled$parts, omega = sampled$omega,
-                 part = sampled$part, phase = sampled$phase, bias_bound = spec$lp$bias_bound,
+                 part = sampled$part, phase = sampled$phase, bias_bound = c(spec$lp$bias_bound, spec$numeric$bias),
                  format_version = format_version),
             class = "askrff_map")
 }

@@ -43,7 +43,7 @@ spectral_measure <- function(kernel, d, ...) {
   check_kernel_dimension(kernel, d)
   spec <- kernel_with_settings(kernel, settings, d)
   parts <- core(.cpp_measure_parts(spec, d))
-  structure(list(kernel = kernel, d = d, settings = settings, parts = parts, lp = spec$lp,
+  structure(list(kernel = kernel, d = d, settings = settings, parts = parts, lp = spec$lp, numeric = spec$numeric,
                  format_version = format_version),
             class = "askrff_measure")
 }
@@ -56,6 +56,7 @@ feature_description <- c(step = "sqrt(2) step(w'x), w ~ N(0, I) (arc-cosine orde
                          ntk = "sqrt(2) relu(w'x) and sqrt(2) x step(w'x), w ~ N(0, I) (NTK, exact)")
 
 bias_bound_line <- function(bound, z_max) {
+  if (is.null(z_max)) return(sprintf("bias at most ~%s (tabulated measure)", formatC(bound, format = "e", digits = 2)))
   sprintf("bias at most %s for ||x - y|| <= %s (LP measure)", formatC(bound, format = "e", digits = 2), format(z_max, digits = 4))
 }
 
@@ -78,6 +79,7 @@ print.askrff_measure <- function(x, ...) {
                 format(min(x$lp$radius), digits = 3), format(max(x$lp$radius), digits = 3), format(x$lp$tolerance)))
     cat(bias_bound_line(x$lp$bias_bound, x$lp$z_max), "\n", sep = "")
   }
+  if (!is.null(x$numeric)) cat(numeric_measure_line(x$numeric), "\n", sep = "")
   invisible(x)
 }
 
@@ -90,7 +92,8 @@ summary.askrff_measure <- function(object, ...) {
                                     coefficient = parts$coefficient, law = law_description[parts$density_variable],
                                     stringsAsFactors = FALSE),
                  total_mass = sum(abs(parts$coefficient) * parts$mass), k0 = kernel_at_zero(object$kernel, object$d),
-                 bias_bound = object$lp$bias_bound),
+                 bias_bound = c(object$lp$bias_bound, object$numeric$bias),
+                 bias_of = if (is.null(object$lp)) "tabulated" else "LP"),
             class = "summary.askrff_measure")
 }
 
@@ -99,7 +102,8 @@ print.summary.askrff_measure <- function(x, ...) {
   cat("<askrff measure summary> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   print(x$parts, row.names = FALSE)
   cat(sprintf("sum of |coefficient| x mass: %s; k(0) = %s\n", format(x$total_mass, digits = 6), format(x$k0, digits = 6)))
-  if (!is.null(x$bias_bound)) cat(sprintf("bias bound of the LP measure: %s\n", formatC(x$bias_bound, format = "e", digits = 2)))
+  if (!is.null(x$bias_bound)) cat(sprintf("bias bound of the %s measure: %s\n", x$bias_of,
+                                          formatC(x$bias_bound, format = "e", digits = 2)))
   invisible(x)
 }
 
@@ -243,5 +247,6 @@ radial_density <- function(kernel, d, radius) {
     fail("The %s has no rotation-invariant spectral measure, so no radial density.", kernel_label(kernel))
   }
   check_kernel_dimension(kernel, d)
+  if (kernel$name == "radial") kernel <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
   core(.cpp_radial_density(kernel, d, as.double(radius)))
 }

@@ -70,15 +70,20 @@ resolve_kernel_settings <- function(kernel, settings) {
 }
 
 # The kernel object as the C++ core reads it in dimension d, carrying the
-# settings and, for a stationary route on the sphere, the atoms of its LP
-# measure (with `lp` kept for printing).
+# settings and what R computes for the core: the atoms of an LP measure (with
+# `lp` kept for printing) for a stationary route on the sphere, and a radial
+# kernel's profile and tabulated density (kernels-radial.R).
 kernel_with_settings <- function(kernel, settings, d) {
   kernel$settings <- settings
-  if (!is.null(settings$tolerance)) {
-    lp <- lp_radial_measure(kernel, d, settings$tolerance, settings$z_max)
-    kernel$settings$atom_radius <- lp$radius
-    kernel$settings$atom_weight <- lp$weight
-    kernel$lp <- lp
-  }
+  if (kernel$name == "radial") return(radial_with_settings(kernel, settings, d))
+  if (!is.null(settings$tolerance)) return(with_lp_atoms(kernel, settings, d, lp_radius_max(d)))
+  kernel
+}
+
+with_lp_atoms <- function(kernel, settings, d, radius_max) {
+  lp <- lp_radial_measure(kernel, d, settings$tolerance, settings$z_max, radius_max)
+  kernel$settings$atom_radius <- lp$radius
+  kernel$settings$atom_weight <- lp$weight
+  kernel$lp <- lp
   kernel
 }

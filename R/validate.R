@@ -214,7 +214,8 @@ validate_measure <- function(measure, arg = "x") {
   validate_parts(measure$parts, field(arg, "parts"))
   fresh <- do.call(spectral_measure, c(list(base$kernel, base$d), base$settings))
   if (!isTRUE(all.equal(fresh$parts, measure$parts, tolerance = 1e-12)) ||
-      !isTRUE(all.equal(fresh$lp, measure$lp, tolerance = 1e-12))) {
+      !isTRUE(all.equal(fresh$lp, measure$lp, tolerance = 1e-12)) ||
+      !isTRUE(all.equal(fresh$numeric, measure$numeric, tolerance = 1e-12))) {
     fail("`%s` does not match the spectral measure of its kernel; make it again with spectral_measure().",
          field(arg, "parts"))
   }

@@ -215,6 +215,30 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_profile_nodes
+Rcpp::NumericVector cpp_profile_nodes(double z_range);
+RcppExport SEXP _askrff_cpp_profile_nodes(SEXP z_rangeSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type z_range(z_rangeSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_profile_nodes(z_range));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_radial_table
+Rcpp::List cpp_radial_table(Rcpp::List kernel, int d, double accuracy);
+RcppExport SEXP _askrff_cpp_radial_table(SEXP kernelSEXP, SEXP dSEXP, SEXP accuracySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< double >::type accuracy(accuracySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_radial_table(kernel, d, accuracy));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_sample_dither
 Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m);
 RcppExport SEXP _askrff_cpp_sample_dither(SEXP seed_wordsSEXP, SEXP mSEXP) {
@@ -353,6 +377,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
     {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
+    {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
+    {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},

@@ -21,6 +21,9 @@ inline KernelSpec kernel_spec(const Rcpp::List& kernel) {
   if (params.size() > 0) {
     const Rcpp::CharacterVector names = params.names();
     for (R_xlen_t i = 0; i < params.size(); ++i) {
+      // A parameter that is an R function (radial_kernel()'s fun) stays in R,
+      // which hands the core its values instead.
+      if (Rf_isFunction(params[i])) continue;
       spec.params[Rcpp::as<std::string>(names[i])] = Rcpp::as<std::vector<double>>(params[i]);
     }
   }

@@ -5,9 +5,11 @@
 #include "guards.h"
 #include "parallel.h"
 #include "core/profiled_gaussian.h"
+#include "core/radial_profile_kernel.h"
 #include "core/sampled_map.h"
 #include "core/special_functions.h"
 #include "core/sphere_kernels.h"
+#include "core/tabulated_radial.h"
 
 namespace {
 
@@ -126,4 +128,22 @@ Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::Numeric
   for (R_xlen_t j = 0; j < radius.size(); ++j)
     for (R_xlen_t i = 0; i < z.size(); ++i) out(i, j) = askrff::omega_d(d, z[i] * radius[j]);
   return out;
+}
+
+// Where R evaluates a radial kernel given as a function: the nodes of the
+// nested rules on [0, z_range] (radial_profile_kernel.h).
+// [[Rcpp::export(.cpp_profile_nodes)]]
+Rcpp::NumericVector cpp_profile_nodes(double z_range) { return Rcpp::wrap(askrff::profile_nodes(z_range)); }
+
+// The kernel's signed radial density in dimension d, tabulated within
+// `accuracy` (tabulated_radial.h): radii, values, and the estimated tail
+// mass and interpolation error.
+// [[Rcpp::export(.cpp_radial_table)]]
+Rcpp::List cpp_radial_table(Rcpp::List kernel, int d, double accuracy) {
+  askrff::require(d >= 1, "d must be at least 1");
+  const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
+  const askrff::RadialTable table = askrff::tabulate_radial_density(
+      [&](double r) { return k->radial_density(d, r); }, k->radial_limit(d), accuracy);
+  return Rcpp::List::create(Rcpp::Named("radius") = table.radius, Rcpp::Named("density") = table.density,
+                            Rcpp::Named("tail") = table.tail, Rcpp::Named("interpolation") = table.interpolation);
 }

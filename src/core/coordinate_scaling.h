@@ -25,6 +25,7 @@ class CoordinateScaledSampler : public PartSampler {
   // The density of the unit law's variable, that is of ||D w|| for a radius.
   double density(double x) const override { return unit_->density(x); }
   const char* density_variable() const override { return unit_->density_variable(); }
+  bool symmetric() const override { return unit_->symmetric(); }
 
  private:
   void scale(double* omega) const;

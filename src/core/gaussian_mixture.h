@@ -56,6 +56,7 @@ class GaussianMixtureLaw : public PartSampler {
   void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
 
  private:
   double sample_radius(Stream& stream) const;

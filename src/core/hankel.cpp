@@ -1,9 +1,12 @@
 #include "hankel.h"
 
 #include <cmath>
+#include <limits>
+#include <stdexcept>
 
 #include "measure.h"
 #include "special_functions.h"
+#include "table_cache.h"
 
 namespace askrff {
 
@@ -30,6 +33,11 @@ GaussLegendre::GaussLegendre(int n) : nodes(n), weights(n) {
   }
 }
 
+std::shared_ptr<const GaussLegendre> gauss_legendre_rule(int n) {
+  static TableCache<int, GaussLegendre> rules(16);
+  return rules.get(n, [n] { return std::make_shared<const GaussLegendre>(n); });
+}
+
 int hankel_nodes(double radius) {
   const int needed = std::max(400, static_cast<int>(std::ceil(6.0 * radius)));
   return 200 * ((needed + 199) / 200);
@@ -49,6 +57,25 @@ double hankel_radial_density(const std::function<double(double)>& profile, int d
   }
   if (integral == 0.0) return 0.0;
   const double log_mu = -d * std::log(2.0 * M_PI) + log_sphere_area(d) + (d - 1) * std::log(2.0) +
+                        std::log(std::abs(integral));
+  return std::copysign(std::exp(log_mu + log_radial_jacobian(d, radius)), integral);
+}
+
+double profile_radial_density(const std::vector<double>& values, const GaussLegendre& rule, double z_range, int d,
+                              double radius) {
+  if (values.size() != rule.nodes.size()) throw std::invalid_argument("a profile needs one value per node");
+  radius = std::abs(radius);
+  if (radius == 0.0 && d > 1) return 0.0;
+  double integral = 0.0, magnitude = 0.0;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double t = 0.5 * (rule.nodes[i] + 1.0);
+    const double term = rule.weights[i] * values[i] * std::pow(t, d - 1) * omega_d(d, radius * z_range * t);
+    integral += term;
+    magnitude += std::abs(term);
+  }
+  if (std::abs(integral) <= 64.0 * std::numeric_limits<double>::epsilon() * magnitude) return 0.0;
+  // sum over the rule on [-1, 1] times (z_range / 2) z_range^{d-1}.
+  const double log_mu = -d * std::log(2.0 * M_PI) + log_sphere_area(d) + d * std::log(z_range) - std::log(2.0) +
                         std::log(std::abs(integral));
   return std::copysign(std::exp(log_mu + log_radial_jacobian(d, radius)), integral);
 }

@@ -1,5 +1,6 @@
 #include "kernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -56,6 +57,17 @@ std::string KernelSpec::option(const std::string& key, const std::string& fallba
 
 double Kernel::radial_density(int, double) const {
   throw std::invalid_argument("this kernel's spectral measure is not rotation invariant");
+}
+
+double Kernel::radial_limit(int d) const {
+  double largest = 0.0, last = 1.0;
+  for (int j = -40; j <= 60; ++j) {
+    const double r = std::ldexp(1.0, j);
+    const double g = r * std::abs(radial_density(d, r));
+    largest = std::max(largest, g);
+    if (g > 1e-20 * largest) last = r;
+  }
+  return 4.0 * last;
 }
 
 double RayProfile::at_zero() const {

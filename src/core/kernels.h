@@ -45,6 +45,10 @@ class Kernel {
   // The signed density of |w| under mu, S_{d-1} r^{d-1} mu(r), for kernels
   // whose measure is rotation invariant (SPEC 4.1: the Jacobian is part of it).
   virtual double radial_density(int d, double radius) const;
+  // A radius beyond which radial_density() is negligible (or cannot be
+  // computed): by default 4 times the last radius of a doubling scan where
+  // r |density| exceeds 1e-20 of its largest value.
+  virtual double radial_limit(int d) const;
   // Writes K[i, j] = k(x_i, y_j) for rows [row_begin, row_end) of x into the
   // column-major n_x by n_y matrix out. y_sqnorm holds ||y_j||^2.
   virtual void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y,

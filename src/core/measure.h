@@ -38,6 +38,11 @@ class PartSampler {
   // measure, possibly with one continuous radial law) lists them here, and
   // is then sampled stratified (sampling.h); other laws return nullptr.
   virtual const std::vector<RadialStratum>* strata() const { return nullptr; }
+  // Invariant under rotations (then sample_along(u) may scale any unit u by
+  // the norm of a draw), and under w -> -w (then a product kernel's part needs
+  // no difference frequencies: kernel_expressions.cpp).
+  virtual bool rotation_invariant() const { return false; }
+  virtual bool symmetric() const { return rotation_invariant(); }
 };
 
 // One stratum of a radial mixture: an atom at `radius`, or, when `law` is
@@ -75,6 +80,7 @@ class GaussianSampler : public PartSampler {
   void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
 
  private:
   int d_;
@@ -90,6 +96,7 @@ class CauchyProductSampler : public PartSampler {
   void from_uniforms(const double* u, double* omega) const override;
   double density(double coordinate) const override;
   const char* density_variable() const override { return "coordinate"; }
+  bool symmetric() const override { return true; }
 
  private:
   int d_;

@@ -32,6 +32,31 @@ double CauchyRadialLaw::density(double radius) const {
   return std::exp(log_density);
 }
 
+Measure atom_parts(int d, const std::vector<double>& radius, const std::vector<double>& weight,
+                   const std::shared_ptr<const PartSampler>& cusp) {
+  if (radius.size() != weight.size()) throw std::invalid_argument("atoms need one weight per radius");
+  Measure parts;
+  for (const int sign : {+1, -1}) {
+    std::vector<RadialStratum> strata;
+    double mass = 0.0;
+    if (sign > 0 && cusp) {
+      strata.push_back(RadialStratum{1.0, 0.0, cusp});
+      mass += 1.0;
+    }
+    for (std::size_t j = 0; j < radius.size(); ++j) {
+      if (weight[j] * sign <= 0.0) continue;
+      strata.push_back(RadialStratum{std::abs(weight[j]), radius[j], nullptr});
+      mass += std::abs(weight[j]);
+    }
+    if (strata.empty()) continue;
+    for (RadialStratum& stratum : strata) stratum.probability /= mass;
+    parts.push_back(Part{sign > 0 ? "pos" : "neg", mass, true, static_cast<double>(sign), 0.0,
+                         std::make_shared<RadialMixtureLaw>(d, std::move(strata))});
+  }
+  if (parts.empty()) throw std::invalid_argument("the stationary route needs the atoms of its radial measure");
+  return parts;
+}
+
 RadialMixtureLaw::RadialMixtureLaw(int d, std::vector<RadialStratum> strata)
     : d_(d), strata_(std::move(strata)) {
   if (strata_.empty()) throw std::invalid_argument("a radial mixture needs at least one stratum");

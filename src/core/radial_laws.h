@@ -3,6 +3,7 @@
 // arc-cosine and NTK kernels (SPEC 5), and the stratified radial mixtures of
 // the LP measures (SPEC 3.4).
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "measure.h"
@@ -22,6 +23,7 @@ class CauchyRadialLaw : public PartSampler {
   void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
 
  private:
   int d_;
@@ -40,11 +42,18 @@ class RadialMixtureLaw : public PartSampler {
   void sample_along(Stream& stream, const double* direction, double* omega) const override;
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
   const std::vector<RadialStratum>* strata() const override { return &strata_; }
 
  private:
   int d_;
   std::vector<RadialStratum> strata_;
 };
+
+// The parts "pos" and "neg" of an LP measure (SPEC 3.4): atoms c_j at radii
+// r_j, each a stratum of the part of its sign, and `cusp` (a law of mass 1
+// split off the kernel), if given, a continuous stratum of "pos".
+Measure atom_parts(int d, const std::vector<double>& radius, const std::vector<double>& weight,
+                   const std::shared_ptr<const PartSampler>& cusp);
 
 }  // namespace askrff

@@ -51,6 +51,7 @@ class ScaleMixtureSampler : public PartSampler {
   // scales: for plots, accurate to about 1e-3 where the density is not tiny.
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
 
  private:
   int d_;

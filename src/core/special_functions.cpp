@@ -59,6 +59,36 @@ double chi_square_interval(int d, double lower, double upper) {
   return 1.0 - gamma_p(a, x1) - gamma_q(a, x2);
 }
 
+namespace {
+
+// J_nu(x) by Hankel's asymptotic expansion, sqrt(2 / (pi x)) (P cos chi - Q sin chi)
+// with chi = x - (nu / 2 + 1/4) pi, summed while its terms shrink. It ends
+// exactly for half-integer nu (odd d). Returns false when the terms stop
+// shrinking before reaching double precision: x is too small for nu.
+bool bessel_j_asymptotic(double nu, double x, double& value) {
+  const double mu = 4.0 * nu * nu;
+  double p = 1.0, q = 0.0, term = 1.0;
+  for (int k = 1; k < 200; ++k) {
+    const double next = term * (mu - (2.0 * k - 1.0) * (2.0 * k - 1.0)) / (k * 8.0 * x);
+    if (next == 0.0) {
+      term = 0.0;
+      break;
+    }
+    if (std::abs(next) >= std::abs(term)) return false;
+    term = next;
+    // Terms alternate between Q (odd k) and P (even k), with signs + - - + ...
+    const double signed_term = (k % 4 == 1 || k % 4 == 2) ? term : -term;
+    if (k % 2 == 1) q += signed_term; else p -= signed_term;
+    if (std::abs(term) < 1e-17) break;
+  }
+  if (std::abs(term) >= 1e-16) return false;
+  const double chi = x - (0.5 * nu + 0.25) * M_PI;
+  value = std::sqrt(2.0 / (M_PI * x)) * (p * std::cos(chi) - q * std::sin(chi));
+  return true;
+}
+
+}  // namespace
+
 double omega_d(int d, double x) {
   x = std::abs(x);
   if (d == 1) return std::cos(x);
@@ -74,7 +104,10 @@ double omega_d(int d, double x) {
     return sum;
   }
   const double nu = half_d - 1.0;
-  const double j = std::cyl_bessel_j(nu, x);
+  // The expansion costs a sincos where it converges (x above about nu^2 / 2),
+  // many times less than the library's Bessel function.
+  double j = 0.0;
+  if (x < 0.5 * nu * nu + 25.0 || !bessel_j_asymptotic(nu, x, j)) j = std::cyl_bessel_j(nu, x);
   if (j == 0.0) return 0.0;
   const double log_magnitude = std::lgamma(half_d) + nu * std::log(2.0 / x) + std::log(std::abs(j));
   return std::copysign(std::exp(log_magnitude), j);

@@ -46,33 +46,13 @@ Measure SphereKernel::measure(int d) const {
     part.features = family_ == SphereFamily::arccos0 ? "step" : family_ == SphereFamily::arccos1 ? "relu" : "ntk";
     return {part};
   }
-  Measure parts;
-  for (const int sign : {+1, -1}) {
-    std::vector<RadialStratum> strata;
-    double mass = 0.0;
-    if (sign > 0 && has_cusp()) {
-      strata.push_back(RadialStratum{1.0, 0.0, std::make_shared<CauchyRadialLaw>(d, 1.0 / M_PI)});
-      mass += 1.0;
-    }
-    for (std::size_t j = 0; j < atom_radius_.size(); ++j) {
-      if (atom_weight_[j] * sign <= 0.0) continue;
-      strata.push_back(RadialStratum{std::abs(atom_weight_[j]), atom_radius_[j], nullptr});
-      mass += std::abs(atom_weight_[j]);
-    }
-    if (strata.empty()) continue;
-    for (RadialStratum& stratum : strata) stratum.probability /= mass;
-    parts.push_back(Part{sign > 0 ? "pos" : "neg", mass, true, static_cast<double>(sign), 0.0,
-                         std::make_shared<RadialMixtureLaw>(d, std::move(strata))});
-  }
-  if (parts.empty()) throw std::invalid_argument("the stationary route needs the atoms of its radial measure");
-  return parts;
+  const std::shared_ptr<const PartSampler> cusp = has_cusp() ? std::make_shared<CauchyRadialLaw>(d, 1.0 / M_PI) : nullptr;
+  return atom_parts(d, atom_radius_, atom_weight_, cusp);
 }
 
 double SphereKernel::radial_density(int d, double radius) const {
-  const int n = hankel_nodes(radius);
-  auto rule = rules_.find(n);
-  if (rule == rules_.end()) rule = rules_.emplace(n, GaussLegendre(n)).first;
-  return hankel_radial_density([this](double z) { return profile(z); }, d, radius, rule->second);
+  return hankel_radial_density([this](double z) { return profile(z); }, d, radius,
+                               *gauss_legendre_rule(hankel_nodes(radius)));
 }
 
 void SphereKernel::gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,

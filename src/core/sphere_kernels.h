@@ -2,7 +2,6 @@
 // [0, 2]: the polynomial kernel (1 - z^2/a^2)^p, the arc-cosine kernels of
 // order 0 and 1, and the two-layer ReLU NTK (closed forms of SPEC 5).
 #pragma once
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,7 +37,6 @@ class SphereKernel : public Kernel {
   double a_, p_;
   std::string route_;
   std::vector<double> atom_radius_, atom_weight_;
-  mutable std::map<int, GaussLegendre> rules_;
 };
 
 // The sphere kernel a spec names; throws when it names another kernel.

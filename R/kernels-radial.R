@@ -1,0 +1,170 @@
+# Radial kernels the user gives as an R function of the distance
+# (src/core/radial_profile_kernel.*). R evaluates the function, in dimension
+# d, on a table the core takes: no R code runs inside the core.
+
+#' Radial kernel given as a function of the distance
+#'
+#' \eqn{k(x, y) = f(\|x - y\|)} for any vectorized R function `fun`, positive
+#' definite or not. [kernel_matrix()] applies `fun` to the distances, so it is
+#' exact. Random features need the kernel's spectral measure in the data's
+#' dimension \eqn{d}, which askrff computes numerically.
+#'
+#' Two routes lead to it:
+#'
+#' * **`route = "density"`** (the default). `fun` is evaluated at the nodes
+#'   of nested Gauss-Legendre rules (up to 8192 nodes) on \eqn{[0, z]}, where
+#'   \eqn{z} is the distance beyond which \eqn{|f(r)| r^d} is below
+#'   \eqn{10^{-16}} of its largest value. The radial spectral density
+#'   \eqn{S_{d-1} r^{d-1}\mu(r)} is the Hankel transform
+#'   \eqn{(2\pi)^{-d} S_{d-1}^2 r^{d-1} \int_0^z f(t) t^{d-1}
+#'   \Omega_d(rt)\,dt} (as for the kernels on the sphere), tabulated on 8193
+#'   radii up to the radius beyond which its mass is below `accuracy` times
+#'   its total variation, and split into its minimal Jordan parts `pos` and
+#'   `neg`, whose masses are integrals of the table. Frequencies are drawn
+#'   exactly from the table's piecewise-linear densities, so the features are
+#'   unbiased for the tabulated measure, whose kernel differs from `fun` by at
+#'   most the stated bias: the estimated mass beyond the table, plus the
+#'   table's interpolation error, plus \eqn{|\int \mu - f(0)|}. Every frequency
+#'   source applies.
+#' * **`route = "lp"`**. When the spectral measure is not finite, or has too
+#'   heavy a tail (a cusp at 0 such as \eqn{e^{-r}}, or slow decay, which the
+#'   default route detects and reports), the L1-minimal discrete radial
+#'   measure that matches `fun` within `tolerance` on the distances
+#'   \eqn{[0, z_{max}]} you give, by linear program, with a bias bound over
+#'   that range (SPEC 3.4, as for [poly_sphere_kernel()]). The atoms' radii
+#'   lie on 601 points in \eqn{[0, 240 \max(1, \sqrt{d/16}) / z_{max}]}, so
+#'   a cusp that needs higher frequencies than that within `tolerance` makes
+#'   the program infeasible.
+#'
+#' The measure is computed once per dimension and settings, and kept for the
+#' session. The route's settings are given to [rff_map()] and
+#' [spectral_measure()]: `route`, `accuracy` (in \eqn{(10^{-12}, 0.01]},
+#' default \eqn{10^{-6}}) for `"density"`, and `tolerance` (default
+#' \eqn{10^{-3}}) and `z_max` (required) for `"lp"`.
+#'
+#' The Hankel transform takes one Bessel function per node and radius. Up to
+#' \eqn{d \approx 30} an asymptotic expansion makes that cheap; in higher
+#' dimensions the first measure of a kernel takes seconds.
+#'
+#' @param fun A vectorized function of the distance \eqn{r \ge 0}, returning
+#'   finite numbers, with \eqn{f(0)} finite. It must decay (faster than
+#'   \eqn{r^{-d}}) for the density route.
+#' @return A kernel object of class `c("radial_kernel", "askrff_kernel")`.
+#' @family kernels
+#' @examples
+#' k <- radial_kernel(function(r) exp(-r^2 / 2))
+#' k
+#' spectral_measure(k, d = 3)
+#' # an indefinite kernel: a difference of Gaussians
+#' dog <- radial_kernel(function(r) exp(-r^2 / 2) - exp(-r^2 / 8))
+#' spectral_measure(dog, d = 3)
+#' @export
+radial_kernel <- function(fun) {
+  if (!is.function(fun)) fail("`fun` must be a function of the distance, such as function(r) exp(-r^2 / 2).")
+  evaluate_profile(fun, c(0, 0.5, 1, 2))
+  new_kernel("radial", list(fun = fun), "radial", "fun(||x - y||)")
+}
+
+# fun at the distances r, checked: what it returns must be numeric, one
+# finite value per distance.
+evaluate_profile <- function(fun, r) {
+  value <- tryCatch(fun(r), error = function(e) {
+    fail("`fun` failed at distances in [%s, %s]: %s", format(min(r), digits = 3), format(max(r), digits = 3),
+         conditionMessage(e))
+  })
+  if (!is.numeric(value) || is.object(value) || length(value) != length(r)) {
+    fail("`fun` must return a numeric vector as long as its argument (it is called on vectors of distances); it returned %s.",
+         if (is.numeric(value)) sprintf("%d values for %d distances", length(value), length(r)) else class(value)[1L])
+  }
+  bad <- which(!is.finite(value))
+  if (length(bad) > 0L) {
+    fail("`fun` must return finite values, but fun(%s) is %s.", format(r[bad[1L]], digits = 4), format(value[bad[1L]]))
+  }
+  as.double(value)
+}
+
+# The distance z beyond which |k(r)| r^d is below 1e-16 of its largest value,
+# found on a grid of 8 points per octave over [1e-6, 1e6]: the range of the
+# Hankel transform in dimension d.
+profile_range <- function(fun, d) {
+  z <- 2^(seq(-160, 160) / 8)
+  value <- abs(evaluate_profile(fun, z))
+  if (all(value == 0)) fail("`fun` is zero at every distance in [1e-6, 1e6]; a kernel needs f(r) != 0 somewhere.")
+  log_mass <- log(value) + d * log(z)
+  significant <- which(log_mass >= max(log_mass) - 37)
+  last <- max(significant)
+  if (last == length(z)) {
+    fail("`fun` decays too slowly for a finite spectral density in dimension %d: |f(r)| r^%d is still %s of its peak at r = 1e6. Use route = \"lp\" with z_max, the largest distance your data have.",
+         d, d, format(exp(log_mass[last] - max(log_mass)), digits = 2))
+  }
+  z[last + 1L]
+}
+
+# The radial kernel in dimension d as the core reads it: its profile at the
+# rules' nodes, and the tabulated density (route "density") or the LP atoms
+# (route "lp"), with what the route costs in accuracy under `numeric`.
+radial_with_settings <- function(kernel, settings, d) {
+  fun <- kernel$params$fun
+  if (identical(settings$route, "lp")) {
+    if (is.null(settings$z_max) || settings$z_max == 0) {
+      fail("route = \"lp\" needs `z_max`, the largest distance ||x - y|| the features must serve (the range of your data).")
+    }
+    return(with_lp_atoms(kernel, settings, d, radius_max = lp_radius_max(d) * 8 / settings$z_max))
+  }
+  z_range <- profile_range(fun, d)
+  kernel$settings$z_range <- z_range
+  kernel$settings$profile <- evaluate_profile(fun, core(.cpp_profile_nodes(z_range)))
+  table <- radial_table(kernel, d, settings$accuracy, evaluate_profile(fun, 0))
+  kernel$settings$table_radius <- table$radius
+  kernel$settings$table_density <- table$density
+  kernel$settings$table_negligible <- table$bias
+  kernel$numeric <- table[c("radius_max", "tail", "interpolation", "mass_error", "bias")]
+  kernel
+}
+
+radial_cache <- new.env(parent = emptyenv())
+
+# The tabulated density, kept for the session under the values it was
+# computed from; `k0` is k(0), which the density must integrate to.
+radial_table <- function(spec, d, accuracy, k0) {
+  key <- object_digest(list("radial-v1", d, accuracy, spec$settings$z_range, spec$settings$profile,
+                            spec$terms, spec$params[vapply(spec$params, is.numeric, TRUE)]))
+  if (!is.null(radial_cache[[key]])) return(radial_cache[[key]])
+  table <- tryCatch(core(.cpp_radial_table(spec, d, accuracy)), askrff_error = function(e) {
+    fail("The %s has no spectral measure askrff can tabulate in dimension %d: %s, or use route = \"lp\" with z_max, the largest distance your data have, for the L1-minimal discrete measure.",
+         kernel_label(spec), d, conditionMessage(e))
+  })
+  r <- table$radius
+  integral <- sum(diff(r) * (utils::head(table$density, -1L) + utils::tail(table$density, -1L)) / 2)
+  table$radius_max <- max(r)
+  table$mass_error <- abs(integral - k0)
+  table$bias <- table$tail + table$interpolation + table$mass_error
+  assign(key, table, envir = radial_cache)
+  table
+}
+
+# An md5 digest of any R object, for the session's caches.
+object_digest <- function(object) {
+  file <- tempfile()
+  on.exit(unlink(file))
+  saveRDS(object, file, compress = FALSE)
+  unname(tools::md5sum(file))
+}
+
+numeric_measure_line <- function(numeric) {
+  sprintf("density tabulated on radii [0, %s]: mass beyond ~%s, interpolation error ~%s, |integral - k(0)| = %s; bias at most ~%s",
+          format(numeric$radius_max, digits = 4), formatC(numeric$tail, format = "e", digits = 1),
+          formatC(numeric$interpolation, format = "e", digits = 1), formatC(numeric$mass_error, format = "e", digits = 1),
+          formatC(numeric$bias, format = "e", digits = 1))
+}
+
+# The kernel matrix of fun at the distances, on data centred on their
+# midrange (as the core does) so large offsets cost no accuracy.
+radial_kernel_matrix <- function(kernel, x, y) {
+  centre <- (apply(rbind(x, y), 2L, min) + apply(rbind(x, y), 2L, max)) / 2
+  x <- sweep(x, 2L, centre)
+  y <- sweep(y, 2L, centre)
+  squared <- outer(rowSums(x^2), rowSums(y^2), "+") - 2 * tcrossprod(x, y)
+  distance <- sqrt(pmax(squared, 0))
+  matrix(evaluate_profile(kernel$params$fun, as.vector(distance)), nrow(x), nrow(y))
+}
