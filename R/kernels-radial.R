@@ -127,8 +127,9 @@ radial_cache <- new.env(parent = emptyenv())
 # The tabulated density, kept for the session under the values it was
 # computed from; `k0` is k(0), which the density must integrate to.
 radial_table <- function(spec, d, accuracy, k0) {
-  key <- object_digest(list("radial-v1", d, accuracy, spec$settings$z_range, spec$settings$profile,
-                            spec$terms, spec$params[vapply(spec$params, is.numeric, TRUE)]))
+  without_code <- rapply(list(spec$params, spec$terms), function(f) NULL, classes = "function", how = "replace")
+  key <- object_digest(list("radial-v1", d, accuracy, spec$name, spec$settings$z_range, spec$settings$profile,
+                            without_code))
   if (!is.null(radial_cache[[key]])) return(radial_cache[[key]])
   table <- tryCatch(core(.cpp_radial_table(spec, d, accuracy)), askrff_error = function(e) {
     fail("The %s has no spectral measure askrff can tabulate in dimension %d: %s, or use route = \"lp\" with z_max, the largest distance your data have, for the L1-minimal discrete measure.",

@@ -29,6 +29,7 @@ kernel_label <- function(kernel) {
     return(sprintf("expected %s x %s kernel of the %s", kernel$settings$left, kernel$settings$right,
                    kernel_label(kernel$base)))
   }
+  if (kernel$name %in% c("sum", "product")) return(kernel$label)
   if (length(kernel$params) == 0L) return(paste(kernel$label, "kernel"))
   values <- vapply(kernel$params, format_parameter, "")
   sprintf("%s kernel (%s)", kernel$label, paste(names(values), values, sep = " = ", collapse = ", "))
@@ -150,6 +151,7 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
 # function for a radial kernel.
 gram_matrix <- function(kernel, x, y, n_threads) {
   if (kernel$name == "radial") return(radial_kernel_matrix(kernel, x, y))
+  if (kernel$name %in% c("sum", "product")) return(expression_gram(kernel, x, y, n_threads))
   core(.cpp_kernel_matrix(kernel, x, y, n_threads))
 }
 

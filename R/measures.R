@@ -49,7 +49,7 @@ spectral_measure <- function(kernel, d, ...) {
 }
 
 law_description <- c(radius = "rotation invariant", coordinate = "product law",
-                     projection = "tilted Gaussian")
+                     projection = "tilted Gaussian", convolution = "convolution of the factors' laws")
 
 feature_description <- c(step = "sqrt(2) step(w'x), w ~ N(0, I) (arc-cosine order 0, exact)",
                          relu = "sqrt(2) relu(w'x), w ~ N(0, I) (arc-cosine order 1, exact)",
@@ -141,6 +141,9 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
   spec <- kernel_with_settings(x$kernel, x$settings, x$d)
   title <- sprintf("%s, d = %d", kernel_label(x$kernel), x$d)
   if (!is.null(x$lp)) return(plot_lp_measure(x, spec, n_points, title, ...))
+  if (any(parts$density_variable == "convolution")) {
+    fail("The parts of a product kernel are convolutions of its factors' laws, whose densities askrff does not compute; plot the factors' measures.")
+  }
   variable <- parts$density_variable[1]
   grid <- mass_range(x, spec, variable, n_points)
   curves <- part_curves(x, spec, grid)
@@ -247,6 +250,8 @@ radial_density <- function(kernel, d, radius) {
     fail("The %s has no rotation-invariant spectral measure, so no radial density.", kernel_label(kernel))
   }
   check_kernel_dimension(kernel, d)
-  if (kernel$name == "radial") kernel <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
+  if (kernel$name %in% c("radial", "sum", "product")) {
+    kernel <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
+  }
   core(.cpp_radial_density(kernel, d, as.double(radius)))
 }

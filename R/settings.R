@@ -76,6 +76,7 @@ resolve_kernel_settings <- function(kernel, settings) {
 kernel_with_settings <- function(kernel, settings, d) {
   kernel$settings <- settings
   if (kernel$name == "radial") return(radial_with_settings(kernel, settings, d))
+  if (kernel$name %in% c("sum", "product")) return(expression_with_settings(kernel, settings, d))
   if (!is.null(settings$tolerance)) return(with_lp_atoms(kernel, settings, d, lp_radius_max(d)))
   kernel
 }

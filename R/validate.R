@@ -38,7 +38,7 @@ field <- function(arg, name) sprintf("%s$%s", arg, name)
 # Returns the kernel built afresh by its constructor, <name>_kernel(), from
 # its name and parameters, so nothing downstream reads a field the user may
 # have edited. The families are those of the core's registry.
-validate_kernel <- function(kernel, arg = "kernel") {
+validate_kernel <- function(kernel, arg = "kernel", depth = 0L) {
   check_object(kernel, arg, "askrff_kernel", "a kernel object such as gaussian_kernel(1)")
   name <- kernel$name
   families <- core(.cpp_kernel_families())
@@ -49,6 +49,7 @@ validate_kernel <- function(kernel, arg = "kernel") {
   params <- kernel$params
   if (!is.list(params) || is.object(params)) fail("`%s` must be a list of the kernel's parameters.", field(arg, "params"))
   if (name == "rpf_expected") return(validate_expected_kernel(kernel, arg))
+  if (name %in% c("sum", "product")) return(validate_expression(kernel, arg, depth))
   constructor <- get(paste0(name, "_kernel"), envir = asNamespace("askrff"), mode = "function")
   expected <- names(formals(constructor))
   given <- names(params)

@@ -40,6 +40,10 @@ inline KernelSpec kernel_spec(const Rcpp::List& kernel) {
       }
     }
   }
+  if (kernel.containsElementNamed("terms")) {
+    const Rcpp::List terms = kernel["terms"];
+    for (R_xlen_t i = 0; i < terms.size(); ++i) spec.terms.push_back(kernel_spec(Rcpp::List(terms[i])));
+  }
   return spec;
 }
 

@@ -20,13 +20,16 @@ KernelFamily exponential_family();
 KernelFamily rational_quadratic_family();
 KernelFamily generalized_gaussian_family();
 KernelFamily radial_family();
+KernelFamily sum_family();
+KernelFamily product_family();
 
 const std::vector<KernelFamily>& kernel_families() {
   static const std::vector<KernelFamily> families = {
       gaussian_family(),       laplace_family(),        delta_gaussian_family(), poly_sphere_family(),
       arccos_family(),         ntk_family(),            shift_gaussian_family(), sinh_gaussian_family(),
       cosh_gaussian_family(),  rpf_expected_family(),   matern_family(),         exponential_family(),
-      rational_quadratic_family(), generalized_gaussian_family(), radial_family()};
+      rational_quadratic_family(), generalized_gaussian_family(), radial_family(),
+      sum_family(),            product_family()};
   return families;
 }
 

@@ -19,6 +19,8 @@ struct KernelSpec {
   std::string name;
   std::map<std::string, std::vector<double>> params;
   std::map<std::string, std::string> options;
+  // The kernels a sum or product combines (kernel_expressions.cpp).
+  std::vector<KernelSpec> terms;
   double scalar(const std::string& key) const;
   double positive(const std::string& key) const;
   int whole(const std::string& key, int lowest, int highest) const;
