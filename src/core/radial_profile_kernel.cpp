@@ -16,24 +16,28 @@ namespace {
 
 constexpr int kRules = 7, kSmallestRule = 128;
 
-// The first rule whose integrals of k, |k| and k t^2 over [0, 1] agree with
-// the next rule's to 1e-12 of the integral of |k|: rules from it on resolve k.
+// The first rule whose integrals of k, k t^2 and k t^4 over [0, 1] agree
+// with the next rule's to 1e-12 of the integral of |k|: rules from it on
+// resolve k. (|k| itself has kinks where k changes sign, so its integral
+// converges slowly and is only the scale.)
 std::size_t resolving_rule(const std::vector<std::vector<double>>& values) {
   const std::vector<int> sizes = profile_rule_sizes();
   std::vector<std::vector<double>> moments(values.size(), std::vector<double>(3, 0.0));
+  double scale = 0.0;
   for (std::size_t k = 0; k < values.size(); ++k) {
     const auto rule = gauss_legendre_rule(sizes[k]);
     for (std::size_t i = 0; i < values[k].size(); ++i) {
       const double t = 0.5 * (rule->nodes[i] + 1.0), w = 0.5 * rule->weights[i], v = values[k][i];
       moments[k][0] += w * v;
-      moments[k][1] += w * std::abs(v);
-      moments[k][2] += w * v * t * t;
+      moments[k][1] += w * v * t * t;
+      moments[k][2] += w * v * t * t * t * t;
+      scale = k + 1 == values.size() ? scale + w * std::abs(v) : scale;
     }
   }
   for (std::size_t k = 0; k + 1 < values.size(); ++k) {
     bool agree = true;
     for (int j = 0; j < 3; ++j) {
-      agree = agree && std::abs(moments[k][j] - moments[k + 1][j]) <= 1e-12 * moments.back()[1];
+      agree = agree && std::abs(moments[k][j] - moments[k + 1][j]) <= 1e-12 * scale;
     }
     if (agree) return k + 1;
   }

@@ -107,3 +107,19 @@ test_that("Omega_d by Hankel's expansion at large arguments matches closed forms
   expect_equal(askrff:::.cpp_omega_matrix(5L, x, 1)[, 1], 3 * (sin(x) - x * cos(x)) / x^3, tolerance = 1e-11)
   expect_equal(askrff:::.cpp_omega_matrix(4L, x, 1)[, 1], 2 * besselJ(x, 1) / x, tolerance = 1e-10)
 })
+
+test_that("an indefinite kernel's Jordan masses match independent quadrature", {
+  hat <- function(r) (1 - r^2 / 2) * exp(-r^2 / 4)
+  m <- spectral_measure(radial_kernel(hat), d = 2)
+  # In d = 2 the radial density is w int_0^inf k(r) r J_0(w r) dr; it changes
+  # sign once, at w = 1 / sqrt(2), so each part is one integral of it.
+  density <- Vectorize(function(w) {
+    w * integrate(function(r) hat(r) * r * besselJ(w * r, 0), 0, 40, rel.tol = 1e-12, subdivisions = 1000L)$value
+  })
+  root <- uniroot(density, c(0.5, 3), tol = 1e-14)$root
+  expect_equal(root, 1 / sqrt(2), tolerance = 1e-8)
+  neg <- -integrate(density, 0, root, rel.tol = 1e-12)$value
+  pos <- integrate(density, root, 12, rel.tol = 1e-12)$value
+  expect_equal(m$parts$part, c("pos", "neg"))
+  expect_lt(max(abs(m$parts$mass - c(pos, neg))), m$numeric$bias)
+})
