@@ -71,6 +71,18 @@ Ops.askrff_kernel <- function(e1, e2) {
        generic, if (is_kernel[1L]) "a kernel" else class(e1)[1L], if (is_kernel[2L]) "a kernel" else class(e2)[1L])
 }
 
+# With a kernel and an object of another class that has Ops methods (a
+# factor, a Date), R's S3 dispatch finds two methods; from R 4.3,
+# chooseOpsMethod() lets it pick this one, so the error is askrff's.
+# Registered in .onLoad() where R has that generic.
+chooseOpsMethod_kernel <- function(x, y, mx, my, cl, reverse) TRUE
+
+.onLoad <- function(libname, pkgname) {
+  if (exists("chooseOpsMethod", envir = baseenv(), mode = "function")) {
+    registerS3method("chooseOpsMethod", "askrff_kernel", chooseOpsMethod_kernel, envir = asNamespace(pkgname))
+  }
+}
+
 check_factor <- function(a) {
   if (!is_single_number(a) || !is.finite(a) || a == 0) {
     fail("A kernel's factor must be a single finite nonzero number (0 * k has no spectral measure to sample).")

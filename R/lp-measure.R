@@ -88,10 +88,7 @@ lp_cache_file <- function(key) {
   if (!isTRUE(getOption("askrff.disk_cache"))) return(NULL)
   dir <- tools::R_user_dir("askrff", "cache")
   if (!dir.exists(dir) && !dir.create(dir, recursive = TRUE, showWarnings = FALSE)) return(NULL)
-  key_file <- tempfile()
-  on.exit(unlink(key_file))
-  writeLines(key, key_file)
-  file.path(dir, paste0("lp-", unname(tools::md5sum(key_file)), ".rds"))
+  file.path(dir, paste0("lp-", object_digest(key), ".rds"))
 }
 
 # A cached file is untrusted like any object: it is used only if it holds

@@ -23,8 +23,9 @@ resolve_seed <- function(seed) {
 # `choices`, or a number in (lower, upper] (open at `upper` when `upper_open`).
 check_setting <- function(name, value, rule) {
   if (is.null(rule$choices)) {
-    above <- if (rule$upper_open) value < rule$upper else value <= rule$upper
-    if (!is_single_number(value) || !is.finite(value) || value <= rule$lower || !above) {
+    valid <- is_single_number(value) && is.finite(value) && value > rule$lower &&
+      (if (rule$upper_open) value < rule$upper else value <= rule$upper)
+    if (!valid) {
       fail("`%s` must be a single number in (%s, %s%s.", name, format(rule$lower), format(rule$upper),
            if (rule$upper_open) ")" else "]")
     }
