@@ -65,6 +65,10 @@
     .Call(`_askrff_cpp_omega_matrix`, d, z, radius)
 }
 
+.cpp_gamma_quantile <- function(shape, p) {
+    .Call(`_askrff_cpp_gamma_quantile`, shape, p)
+}
+
 .cpp_profile_nodes <- function(z_range) {
     .Call(`_askrff_cpp_profile_nodes`, z_range)
 }

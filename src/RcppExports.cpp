@@ -215,6 +215,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_gamma_quantile
+Rcpp::NumericVector cpp_gamma_quantile(double shape, Rcpp::NumericVector p);
+RcppExport SEXP _askrff_cpp_gamma_quantile(SEXP shapeSEXP, SEXP pSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type shape(shapeSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_gamma_quantile(shape, p));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_profile_nodes
 Rcpp::NumericVector cpp_profile_nodes(double z_range);
 RcppExport SEXP _askrff_cpp_profile_nodes(SEXP z_rangeSEXP) {
@@ -377,6 +389,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
     {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
+    {"_askrff_cpp_gamma_quantile", (DL_FUNC) &_askrff_cpp_gamma_quantile, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},

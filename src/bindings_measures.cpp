@@ -130,6 +130,15 @@ Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::Numeric
   return out;
 }
 
+// The Gamma(shape, 1) quantile the scale mixtures' quasi-Monte Carlo uses,
+// for tests against R's qgamma.
+// [[Rcpp::export(.cpp_gamma_quantile)]]
+Rcpp::NumericVector cpp_gamma_quantile(double shape, Rcpp::NumericVector p) {
+  Rcpp::NumericVector out(p.size());
+  for (R_xlen_t i = 0; i < p.size(); ++i) out[i] = askrff::gamma_quantile(shape, p[i]);
+  return out;
+}
+
 // Where R evaluates a radial kernel given as a function: the nodes of the
 // nested rules on [0, z_range] (radial_profile_kernel.h).
 // [[Rcpp::export(.cpp_profile_nodes)]]

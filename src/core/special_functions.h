@@ -23,8 +23,19 @@ double normal_quantile(double p);
 // recurrence in ratios, so neither large orders nor large x overflow.
 double log_bessel_k(double nu, double x);
 
+// The Matern correlation 2^(1 - nu) / Gamma(nu) t^nu K_nu(t), t = sqrt(2 nu) r,
+// for nu >= 50, where log_bessel_k's recurrence would take nu steps per
+// value: Debye's expansion of K_nu(nu z) (DLMF 10.41.4, terms to u_6) with
+// Stirling's series of Gamma(nu), combined so that their nu log nu terms
+// cancel exactly: log k = nu (log(1 + w/2) - w) - stirling(nu) - log(1 + z^2)/4
+// + log U(p), z = t / nu, w = sqrt(1 + z^2) - 1, p = 1 / sqrt(1 + z^2).
+// Relative error below 1e-13 for every finite nu >= 50.
+double matern_large_order(double nu, double r);
+
 // The Gamma(shape, 1) quantile: P(shape, x) = p for p in (0, 1), by Newton's
-// method on the regularized incomplete gamma function, kept in a bracket.
+// method on the regularized incomplete gamma function, kept in a bracket; the
+// function by Temme's uniform expansion from shape 1e4 on, so the cost does
+// not grow with the shape.
 double gamma_quantile(double shape, double p);
 
 }  // namespace askrff

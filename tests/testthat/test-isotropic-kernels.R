@@ -26,6 +26,39 @@ test_that("the Matérn kernel matches its Bessel form, and its elementary forms 
   expect_identical(diag(kernel_matrix(matern_kernel(2, 3.7), x)), rep(1, 7))
 })
 
+test_that("Matérn kernels of any order match independent quadrature of their Gamma scale mixture", {
+  # k(r) = E exp(-nu r^2 / (2 G)), G ~ Gamma(nu, 1): R's besselK overflows
+  # for these orders, and integrate() over G's standardized range is independent
+  # of the package's Debye expansion (relative error of the reference ~1e-14).
+  mixture <- function(r, nu) {
+    vapply(r, function(r) {
+      stats::integrate(function(s) {
+        g <- pmax(nu + s * sqrt(nu), 1e-300)
+        exp(-r^2 * nu / (2 * g)) * stats::dgamma(g, nu) * sqrt(nu)
+      }, max(-40, -sqrt(nu)), 40, rel.tol = 1e-13, subdivisions = 1000L)$value
+    }, 0)
+  }
+  r <- c(0.01, 0.3, 1, 2, 4, 6)
+  origin <- matrix(0, 1, 1)
+  for (nu in c(49.9, 50, 150, 1e4, 1e8)) {
+    expect_equal(kernel_matrix(matern_kernel(1, nu), matrix(r), origin)[, 1], mixture(r, nu), tolerance = 1e-12,
+                 label = paste("nu =", nu))
+  }
+  # far beyond, the Gaussian kernel it tends to (the next term is r^4 / (8 nu))
+  expect_equal(kernel_matrix(matern_kernel(1, 1e300), matrix(r), origin)[, 1], exp(-r^2 / 2), tolerance = 1e-14)
+  expect_equal(kernel_matrix(rational_quadratic_kernel(1, 1e300), matrix(r), origin)[, 1], exp(-r^2 / 2),
+               tolerance = 1e-14)
+})
+
+test_that("the Gamma quantile behind quasi-Monte Carlo scales matches qgamma for every shape", {
+  p <- c(1e-12, 1e-4, 0.01, 0.3, 0.5, 0.9, 1 - 1e-9)
+  # shapes on both sides of the switch to Temme's expansion at 1e4
+  for (shape in c(0.3, 5, 100, 9999, 1e4, 1e5, 1e8, 1e12, 1e100)) {
+    expect_equal(askrff:::.cpp_gamma_quantile(shape, p), stats::qgamma(p, shape), tolerance = 1e-13,
+                 label = paste("shape =", shape))
+  }
+})
+
 test_that("the rational quadratic and generalized Gaussian kernels match their closed forms", {
   x <- fixture_points(7, 3)
   y <- fixture_points(5, 3, seed = 2)
@@ -69,7 +102,8 @@ test_that("the new kernels' features are unbiased for every frequency source", {
   x <- fixture_points(6, d) / 2
   y <- fixture_points(5, d, seed = 3) / 2
   kernels <- list(matern_kernel(1, 0.7), matern_kernel(c(0.8, 1, 1.5, 2), 2.5), exponential_kernel(1.2),
-                  rational_quadratic_kernel(0.9, 0.6), generalized_gaussian_kernel(1, 0.7))
+                  rational_quadratic_kernel(0.9, 0.6), generalized_gaussian_kernel(1, 0.7), matern_kernel(1.1, 1e6),
+                  rational_quadratic_kernel(0.9, 1e9))
   for (kernel in kernels) {
     K <- kernel_matrix(kernel, x, y)
     for (method in c("iid", "orthogonal", "qmc")) {
