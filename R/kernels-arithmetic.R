@@ -30,7 +30,8 @@
 #'   and `"qmc"` frequencies, and orthogonal or structured ones when every
 #'   factor is radial.
 #'
-#' Terms use their default settings. Kernels that cannot be combined are
+#' Terms use their default settings, or those given to them by
+#' [with_settings()]. Kernels that cannot be combined are
 #' refused with the reason: expected kernels of random periodic features
 #' (no spectral measure) and the arc-cosine and NTK kernels, whose exact
 #' features are not Fourier features.
@@ -96,7 +97,8 @@ combine_kernels <- function(terms, weights, validated = FALSE) {
   flat_terms <- list()
   flat_weights <- numeric()
   for (i in seq_along(terms)) {
-    if (terms[[i]]$name == "sum") {
+    # an expression with settings of its own stays one term, to keep them
+    if (terms[[i]]$name == "sum" && is.null(terms[[i]]$defaults)) {
       flat_terms <- c(flat_terms, terms[[i]]$terms)
       flat_weights <- c(flat_weights, weights[i] * terms[[i]]$params$weights)
     } else {
@@ -109,7 +111,7 @@ combine_kernels <- function(terms, weights, validated = FALSE) {
 
 multiply_kernels <- function(terms, validated = FALSE) {
   if (!validated) terms <- validate_terms(terms)
-  flat <- do.call(c, lapply(terms, function(k) if (k$name == "product") k$terms else list(k)))
+  flat <- do.call(c, lapply(terms, function(k) if (k$name == "product" && is.null(k$defaults)) k$terms else list(k)))
   expression_kernel("product", flat, list())
 }
 
@@ -181,11 +183,18 @@ expression_gram <- function(kernel, x, y, n_threads) {
   Reduce(`+`, Map(`*`, kernel$params$weights, grams))
 }
 
-# An expression as the core reads it in dimension d: every term with its
-# default settings and what R computes for it, and for split = "jordan" the
-# combined density's table.
+# An expression as the core reads it in dimension d: every term with its own
+# settings (with_settings(), else the defaults) and what R computes for it,
+# and for split = "jordan" the combined density's table.
 expression_with_settings <- function(kernel, settings, d) {
-  kernel$terms <- lapply(kernel$terms, function(term) kernel_with_settings(term, resolve_kernel_settings(term, list()), d))
+  kernel$terms <- lapply(seq_along(kernel$terms), function(i) {
+    term <- kernel$terms[[i]]
+    tryCatch(kernel_with_settings(term, resolve_kernel_settings(term, list()), d), askrff_error = function(e) {
+      message <- conditionMessage(e)
+      hint <- if (grepl("with_settings()", message, fixed = TRUE)) "" else " A term takes settings of its own through with_settings()."
+      fail("Term k%d: %s%s", i, message, hint)
+    })
+  })
   if (identical(settings$split, "jordan")) {
     table <- radial_table(kernel, d, settings$accuracy, kernel_at_zero(kernel, d))
     kernel$settings$table_radius <- table$radius

@@ -29,10 +29,15 @@ kernel_label <- function(kernel) {
     return(sprintf("expected %s x %s kernel of the %s", kernel$settings$left, kernel$settings$right,
                    kernel_label(kernel$base)))
   }
-  if (kernel$name %in% c("sum", "product")) return(kernel$label)
-  if (length(kernel$params) == 0L) return(paste(kernel$label, "kernel"))
-  values <- vapply(kernel$params, format_parameter, "")
-  sprintf("%s kernel (%s)", kernel$label, paste(names(values), values, sep = " = ", collapse = ", "))
+  label <- if (kernel$name %in% c("sum", "product")) kernel$label else if (length(kernel$params) == 0L) {
+    paste(kernel$label, "kernel")
+  } else {
+    values <- vapply(kernel$params, format_parameter, "")
+    sprintf("%s kernel (%s)", kernel$label, paste(names(values), values, sep = " = ", collapse = ", "))
+  }
+  if (is.null(kernel$defaults)) return(label)
+  settings <- vapply(kernel$defaults, function(v) if (is.character(v)) sprintf('"%s"', v) else format(v, digits = 4), "")
+  sprintf("%s [%s]", label, paste(names(settings), settings, sep = " = ", collapse = ", "))
 }
 
 #' Gaussian kernel

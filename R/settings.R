@@ -39,10 +39,66 @@ check_setting <- function(name, value, rule) {
 
 setting_default <- function(rule) if (is.null(rule$choices)) rule$default else rule$choices[[1L]]
 
+#' Settings that travel with a kernel
+#'
+#' Attaches kernel-specific settings, those that [rff_map()] and
+#' [spectral_measure()] take in `...`, to a kernel object, so that they apply
+#' wherever the kernel is used. This is how a term of a kernel expression
+#' gets settings of its own (see [kernel-arithmetic]); the terms of an
+#' expression otherwise use their default settings. Settings given in a
+#' call's `...` override the kernel's; a kernel setting that needs another
+#' setting's value (such as `tolerance`, which needs `route = "lp"`) is
+#' dropped when the call chooses another value.
+#'
+#' The settings are checked against the kernel's family as `...` of
+#' [rff_map()] would be, and kept in the kernel's `defaults`, which every
+#' function checks again when it receives the kernel.
+#'
+#' @param kernel A kernel object.
+#' @param ... Named settings of the kernel's family; none removes the
+#'   kernel's settings.
+#' @return The kernel object, with its settings in `defaults`.
+#' @family kernels
+#' @examples
+#' # a cusp at 0: its spectral density decays too slowly for the density
+#' # route, so this term takes the L1-minimal measure on [0, 6]
+#' cusp <- with_settings(radial_kernel(function(r) exp(-r)), route = "lp", z_max = 6, tolerance = 1e-2)
+#' cusp
+#' \donttest{
+#' spectral_measure(cusp + gaussian_kernel(1), d = 2)
+#' }
+#' @export
+with_settings <- function(kernel, ...) {
+  kernel <- validate_kernel(kernel)
+  kernel$defaults <- NULL
+  settings <- list(...)
+  if (length(settings) == 0L) return(kernel)
+  kernel$defaults <- resolve_kernel_settings(kernel, settings)[names(settings)]
+  kernel
+}
+
+# A kernel's `defaults` read back from a user: the settings with_settings()
+# would accept, coerced as it would.
+validate_defaults <- function(kernel, defaults, arg) {
+  if (is.null(defaults)) return(kernel)
+  given <- names(defaults)
+  if (!is.list(defaults) || is.object(defaults) || length(defaults) == 0L || is.null(given) || anyNA(given) ||
+      any(given == "") || anyDuplicated(given)) {
+    fail("`%s` must be a list of named settings, as with_settings() makes.", field(arg, "defaults"))
+  }
+  resolved <- tryCatch(resolve_kernel_settings(kernel, defaults), askrff_error = function(e) {
+    fail("`%s` is not valid for its kernel: %s", field(arg, "defaults"), conditionMessage(e))
+  })
+  kernel$defaults <- resolved[given]
+  kernel
+}
+
 # `...` of rff_map(): each setting must be one the kernel's family declares,
 # given by name, with a valid value. Returns every setting that applies,
-# defaults filled in; a setting that `needs` another's value (the LP
-# settings need route = "stationary") is refused when given without it.
+# defaults filled in (the family's, then the kernel's own from
+# with_settings()); a setting that `needs` another's value (the LP settings
+# need route = "lp") is refused when given without it, and dropped when it
+# came from the kernel.
 resolve_kernel_settings <- function(kernel, settings) {
   rules <- kernel_traits(kernel)$settings
   given <- names(settings)
@@ -56,6 +112,7 @@ resolve_kernel_settings <- function(kernel, settings) {
          paste(unknown, collapse = ", "), takes)
   }
   resolved <- lapply(rules, setting_default)
+  resolved[names(kernel$defaults)] <- kernel$defaults
   for (name in given) resolved[[name]] <- check_setting(name, settings[[name]], rules[[name]])
   for (name in names(rules)) {
     needs <- rules[[name]]$needs

@@ -36,9 +36,15 @@ check_object <- function(object, arg, class, remake) {
 field <- function(arg, name) sprintf("%s$%s", arg, name)
 
 # Returns the kernel built afresh by its constructor, <name>_kernel(), from
-# its name and parameters, so nothing downstream reads a field the user may
-# have edited. The families are those of the core's registry.
+# its name and parameters, with its settings from with_settings(), so nothing
+# downstream reads a field the user may have edited. The families are those
+# of the core's registry.
 validate_kernel <- function(kernel, arg = "kernel", depth = 0L) {
+  rebuilt <- rebuild_kernel(kernel, arg, depth)
+  validate_defaults(rebuilt, kernel$defaults, arg)
+}
+
+rebuild_kernel <- function(kernel, arg, depth) {
   check_object(kernel, arg, "askrff_kernel", "a kernel object such as gaussian_kernel(1)")
   name <- kernel$name
   families <- core(.cpp_kernel_families())

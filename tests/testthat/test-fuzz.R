@@ -200,6 +200,9 @@ test_that("every function taking data or settings ends in a result or a named er
   }
   cases <- c(cases, argument_cases("spectral_measure", spectral_measure, list(kernel = dog, d = 2, split = "jordan"),
                                    "split", bad_values))
+  for (arg in c("kernel", "split")) {
+    cases <- c(cases, argument_cases("with_settings", with_settings, list(kernel = dog, split = "jordan"), arg, bad_values))
+  }
   arithmetic <- list(`+` = function(a) dog + a, `-` = function(a) a - dog, `*` = function(a) a * dog,
                      `/` = function(a) dog / a)
   # Before R 4.3 (no chooseOpsMethod()), a kernel and a factor reach two Ops
@@ -228,7 +231,8 @@ test_that("corrupted kernels and measures end in a result or a named error", {
                   rpf_expected_kernel(laplace_kernel(1), "square", "square", tolerance = 1e-3),
                   matern_kernel(c(1, 2, 1), 0.7), generalized_gaussian_kernel(1, 0.7), gaussian_kernel(c(1, 2, 3)),
                   radial_kernel(function(r) exp(-r^2 / 2)), gaussian_kernel(1) - 2 * gaussian_kernel(3),
-                  matern_kernel(1, 1.5) * shift_gaussian_kernel(1, 0.3))
+                  matern_kernel(1, 1.5) * shift_gaussian_kernel(1, 0.3),
+                  with_settings(gaussian_kernel(1) - gaussian_kernel(3), split = "jordan", accuracy = 1e-4))
   consumers <- list(
     kernel_matrix = function(k) kernel_matrix(k, if (k$name %in% c("arccos", "ntk")) sphere3 else x3),
     rff_map = function(k) rff_map(k, 3, 4, seed = 1),
@@ -237,7 +241,7 @@ test_that("corrupted kernels and measures end in a result or a named error", {
     radial_density = function(k) radial_density(k, 3, c(0.5, 1)))
   cases <- unlist(lapply(kernels, object_cases, consumers = consumers, arg = "kernel",
                          extra_targets = c("sigma", "shift", "beta", "weights", "sigmas", "order", "settings", "tolerance", "nu", "power",
-                                           "fun", "terms")),
+                                           "fun", "terms", "defaults", "split", "accuracy")),
                   recursive = FALSE)
   measure <- spectral_measure(shift_gaussian_kernel(1, 0.3), 3)
   measure_consumers <- list(print = function(m) utils::capture.output(print(m)), plot = function(m) plot(m))
@@ -269,7 +273,7 @@ test_that("corrupted maps of every kind end in a result or a named error", {
     print = function(m) utils::capture.output(print(m), print(summary(m))))
   cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
                          extra_targets = c("x$", "object$", "sigma", "shift", "beta", "weights", "part", "parts", "nu",
-                                           "fun", "terms")),
+                                           "fun", "terms", "defaults", "split", "accuracy")),
                   recursive = FALSE)
   fuzz_check(cases)
 })

@@ -129,3 +129,49 @@ test_that("kernels that cannot be combined, and edited expressions, get clear er
   }
   expect_error(kernel_matrix(nested, diag(2)), "more than 32 deep", class = "askrff_error")
 })
+
+test_that("with_settings() gives a term settings of its own, which calls override", {
+  cusp_plain <- radial_kernel(function(r) exp(-r))
+  # without settings, a term whose density route fails says how to give it some
+  expect_error(spectral_measure(cusp_plain + gaussian_kernel(1), d = 2), "Term k1: .*heavy tail.*with_settings\\(\\)",
+               class = "askrff_error")
+  cusp <- with_settings(cusp_plain, route = "lp", z_max = 6, tolerance = 0.01)
+  expect_output(print(cusp), 'route = "lp", z_max = 6, tolerance = 0.01')
+  k <- cusp + gaussian_kernel(1)
+  expect_output(print(k), 'route = "lp".* \\+ Gaussian kernel')
+  alone <- spectral_measure(cusp_plain, d = 2, route = "lp", z_max = 6, tolerance = 0.01)
+  m <- spectral_measure(k, d = 2)
+  expect_equal(m$parts$mass, c(alone$parts$mass, 1))
+  expect_identical(spectral_measure(cusp, d = 2)$parts, alone$parts)
+  # a call's settings override the kernel's; the LP settings, which need
+  # route = "lp", are then dropped rather than refused
+  expect_error(spectral_measure(cusp, d = 2, route = "density"), "heavy tail", class = "askrff_error")
+  expect_null(with_settings(cusp)$defaults)
+  # an expression with settings stays one term of a larger expression
+  dog <- with_settings(gaussian_kernel(1) - gaussian_kernel(10), split = "jordan")
+  outer <- dog + gaussian_kernel(3)
+  expect_length(outer$terms, 2L)
+  expect_equal(spectral_measure(outer, d = 3)$parts$part, c("k1.pos", "k1.neg", "k2.pos"))
+  # maps keep the settings through saveRDS
+  map <- rff_map(k, d = 2, n_features = 16, seed = 1)
+  path <- tempfile(fileext = ".rds")
+  saveRDS(map, path)
+  x <- matrix(rnorm(10), 5)
+  expect_identical(rff_kernel_matrix(readRDS(path), x), rff_kernel_matrix(map, x))
+})
+
+test_that("settings of a kernel are checked as a call's would be, and edited ones are refused", {
+  g <- gaussian_kernel(1)
+  expect_error(with_settings(g, route = "lp"), "does not take: route", class = "askrff_error")
+  expect_error(with_settings(g - gaussian_kernel(2), split = "minimal"), "`split` must be one of", class = "askrff_error")
+  expect_error(with_settings(g - gaussian_kernel(2), "jordan"), "named settings only", class = "askrff_error")
+  dog <- with_settings(g - gaussian_kernel(2), split = "jordan")
+  for (bad in list(list(1), "jordan", list(split = "jordan", split = "jordan"), list(split = 3), list(route = "lp"))) {
+    edited <- dog
+    edited$defaults <- bad
+    expect_error(spectral_measure(edited, d = 2), "`kernel\\$defaults`", class = "askrff_error")
+  }
+  k <- dog * g
+  k$terms[[1]]$defaults$split <- NA
+  expect_error(kernel_matrix(k, diag(2)), "`kernel\\$terms\\[\\[1\\]\\]\\$defaults` is not valid", class = "askrff_error")
+})
