@@ -77,6 +77,18 @@
     .Call(`_askrff_cpp_radial_table`, kernel, d, accuracy)
 }
 
+.cpp_cross_products <- function(map, fun, x, y, z_shift, y_shift, n_threads) {
+    .Call(`_askrff_cpp_cross_products`, map, fun, x, y, z_shift, y_shift, n_threads)
+}
+
+.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda) {
+    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda)
+}
+
+.cpp_feature_products <- function(map, fun, x, coefficients_t, n_threads) {
+    .Call(`_askrff_cpp_feature_products`, map, fun, x, coefficients_t, n_threads)
+}
+
 .cpp_sample_dither <- function(seed_words, m) {
     .Call(`_askrff_cpp_sample_dither`, seed_words, m)
 }

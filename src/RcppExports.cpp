@@ -251,6 +251,52 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_cross_products
+Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads);
+RcppExport SEXP _askrff_cpp_cross_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cross_products(map, fun, x, y, z_shift, y_shift, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ridge_path
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda);
+RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type sums(sumsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_feature_products
+Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix coefficients_t, int n_threads);
+RcppExport SEXP _askrff_cpp_feature_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP coefficients_tSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type coefficients_t(coefficients_tSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_feature_products(map, fun, x, coefficients_t, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_sample_dither
 Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m);
 RcppExport SEXP _askrff_cpp_sample_dither(SEXP seed_wordsSEXP, SEXP mSEXP) {
@@ -392,6 +438,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_gamma_quantile", (DL_FUNC) &_askrff_cpp_gamma_quantile, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
+    {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 7},
+    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 4},
+    {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},

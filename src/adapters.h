@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "core/feature_map.h"
 #include "core/kernels.h"
 #include "core/sampled_map.h"
 #include "guards.h"
@@ -92,6 +93,14 @@ inline RMap r_map(const Rcpp::List& map) {
   }
   out.view.part = out.part.data();
   return out;
+}
+
+// The random periodic features fun(x'w + dither) of a map of rpf_map().
+inline std::unique_ptr<FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
+                                                const std::string& fun) {
+  require(omega.nrow() >= 1 && omega.ncol() >= 1, "a periodic map needs at least one frequency");
+  require_length(dither.size(), omega.ncol(), "dither");
+  return make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), fun);
 }
 
 inline ConstMatrixMap as_map(const Rcpp::NumericMatrix& m) {

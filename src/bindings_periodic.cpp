@@ -16,13 +16,6 @@ namespace {
 // Stream key of the dither, apart from every part's frequencies.
 constexpr std::uint64_t kDitherPart = std::numeric_limits<std::uint32_t>::max();
 
-std::unique_ptr<askrff::FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
-                                                 const std::string& fun) {
-  askrff::require(omega.nrow() >= 1 && omega.ncol() >= 1, "a periodic map needs at least one frequency");
-  askrff::require_length(dither.size(), omega.ncol(), "dither");
-  return askrff::make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), fun);
-}
-
 // One-bit features of x, packed, point after point.
 std::vector<std::uint8_t> packed_signs(const Rcpp::NumericMatrix& features, int n_threads) {
   const std::size_t n = features.nrow();
@@ -78,7 +71,7 @@ Side make_side(SEXP data, SEXP packed, const std::string& fun, const Rcpp::Numer
   side.data = Rcpp::NumericMatrix(data);
   askrff::require_data(side.data, omega.nrow(), "data");
   side.n = side.data.nrow();
-  if (side.binary) side.signs = packed_signs_of_data(side.data, *periodic_map(omega, dither, fun), n_threads);
+  if (side.binary) side.signs = packed_signs_of_data(side.data, *askrff::periodic_map(omega, dither, fun), n_threads);
   return side;
 }
 
@@ -128,7 +121,7 @@ Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix 
                                      std::string fun, int n_threads) {
   askrff::require_threads(n_threads);
   askrff::require_data(x, omega.nrow(), "x");
-  return askrff::features(x, *periodic_map(omega, dither, fun), n_threads);
+  return askrff::features(x, *askrff::periodic_map(omega, dither, fun), n_threads);
 }
 
 // Bits of +-1 features as an R raw matrix, one column of bytes per point.
@@ -177,16 +170,16 @@ Rcpp::NumericMatrix cpp_rpf_gram(SEXP x_data, SEXP x_packed, SEXP y_data, SEXP y
     return out;
   }
   if (right.binary) {
-    const Rcpp::NumericMatrix lf = askrff::features(left.data, *periodic_map(omega, dither, left_fun), n_threads);
+    const Rcpp::NumericMatrix lf = askrff::features(left.data, *askrff::periodic_map(omega, dither, left_fun), n_threads);
     return askrff::gram_by_right_rows(askrff::as_features(lf), askrff::SignRows(right.signs.data(), right.n, m, value),
                                       scale, n_threads);
   }
-  const Rcpp::NumericMatrix rf = askrff::features(right.data, *periodic_map(omega, dither, right_fun), n_threads);
+  const Rcpp::NumericMatrix rf = askrff::features(right.data, *askrff::periodic_map(omega, dither, right_fun), n_threads);
   if (left.binary) {
     return askrff::gram_by_left_rows(askrff::SignRows(left.signs.data(), left.n, m, value), askrff::as_features(rf),
                                      scale, n_threads);
   }
-  const auto left_map = periodic_map(omega, dither, left_fun);
+  const auto left_map = askrff::periodic_map(omega, dither, left_fun);
   return askrff::gram_by_left_rows(askrff::MappedRows(*left_map, left.data.begin(), left.n), askrff::as_features(rf),
                                    scale, n_threads);
 }

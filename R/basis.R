@@ -1,0 +1,92 @@
+# Random features as a term of a model formula, as splines::ns() is one.
+
+#' Random Fourier features as a model formula term
+#'
+#' `rff_basis()` puts the left features of a map into any modelling function
+#' that takes a formula: `lm(y ~ rff_basis(x1, x2, kernel = gaussian_kernel(1),
+#' n_features = 256, seed = 1), data)`, [glm()], and the like. The map is
+#' drawn when the model is fitted and kept with the model (its
+#' [makepredictcall()] method, as for [splines::ns()]), so `predict(fit,
+#' newdata)` computes the features of the new data with the same map and the
+#' same standardization.
+#'
+#' @param ... The numeric variables (vectors or matrices), combined by
+#'   columns into the data the map takes.
+#' @param kernel A kernel object, such as [gaussian_kernel()].
+#' @param n_features,method,seed As for [rff_map()]: with `seed = NULL` the
+#'   map is drawn from R's random number generator, so [set.seed()] makes it
+#'   reproducible.
+#' @param standardize `FALSE` (the default) to use the variables as they
+#'   are, `TRUE` to center and scale each column by its mean and standard
+#'   deviation on the data the model is fitted to, or a list of `center` and
+#'   `scale` (what prediction passes back).
+#' @param map A map of [rff_map()] to use instead of drawing one; prediction
+#'   passes the fitted model's map here.
+#' @return The feature matrix, of class `"rff_basis"`, with the `map` and
+#'   `standardize` used as attributes.
+#' @family models
+#' @examples
+#' fit <- lm(mpg ~ rff_basis(wt, hp, kernel = gaussian_kernel(1), n_features = 16,
+#'                           standardize = TRUE, seed = 1), data = mtcars)
+#' new_cars <- mtcars[1:3, ]
+#' predict(fit, new_cars)
+#' @export
+rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", seed = NULL, standardize = FALSE,
+                      map = NULL) {
+  columns <- list(...)
+  if (length(columns) == 0L) fail("`...` must give the variables of the basis.")
+  for (i in seq_along(columns)) {
+    value <- columns[[i]]
+    if (!is.numeric(value) || is.object(value) || !(is.null(dim(value)) || is.matrix(value))) {
+      fail("Variable %d of `...` must be a numeric vector or matrix.", i)
+    }
+  }
+  rows <- vapply(columns, NROW, 0L)
+  if (any(rows != rows[1L])) fail("The variables of `...` must have the same number of rows; they have %s.", paste(unique(rows), collapse = ", "))
+  x <- check_data(do.call(cbind, lapply(columns, as.matrix)), "...")
+  scaling <- basis_scaling(standardize, x)
+  if (!is.null(scaling)) x <- sweep(sweep(x, 2L, scaling$center, "-"), 2L, scaling$scale, "/")
+  if (is.null(map)) {
+    if (is.null(kernel) || is.null(n_features)) fail("`kernel` and `n_features` must be given, or a `map`.")
+    map <- rff_map(kernel, ncol(x), n_features, method, seed = seed)
+  } else {
+    map <- validate_map(map)
+    if (map$d != ncol(x)) fail("`map` is for %d variables, but `...` gives %d columns.", map$d, ncol(x))
+  }
+  z <- rff_features(map, x)
+  colnames(z) <- paste0("z", seq_len(ncol(z)))
+  structure(z, map = map, standardize = if (is.null(scaling)) FALSE else scaling, class = c("rff_basis", "matrix"))
+}
+
+# NULL for no standardization, else the center and scale of each column.
+basis_scaling <- function(standardize, x) {
+  if (isFALSE(standardize)) return(NULL)
+  if (isTRUE(standardize)) {
+    center <- colMeans(x)
+    scale <- sqrt(colSums(sweep(x, 2L, center)^2) / max(1L, nrow(x) - 1L))
+    if (any(scale == 0)) fail("A variable of `...` is constant, so `standardize = TRUE` cannot scale it.")
+    return(list(center = center, scale = scale))
+  }
+  if (!is.list(standardize) || !all(c("center", "scale") %in% names(standardize)) ||
+      !is.numeric(standardize$center) || !is.numeric(standardize$scale) ||
+      length(standardize$center) != ncol(x) || length(standardize$scale) != ncol(x) ||
+      any(!is.finite(standardize$center)) || any(!is.finite(standardize$scale)) || any(standardize$scale <= 0)) {
+    fail("`standardize` must be TRUE, FALSE, or a list of `center` and positive `scale` with one entry per column (%d).", ncol(x))
+  }
+  list(center = as.double(standardize$center), scale = as.double(standardize$scale))
+}
+
+#' @importFrom stats makepredictcall
+#' @export
+makepredictcall.rff_basis <- function(var, call) {
+  if (as.character(call)[1L] != "rff_basis" && !(is.call(call) && identical(eval(call[[1L]]), rff_basis))) {
+    return(NextMethod())
+  }
+  call$map <- attr(var, "map")
+  call$standardize <- attr(var, "standardize")
+  call$kernel <- NULL
+  call$n_features <- NULL
+  call$method <- NULL
+  call$seed <- NULL
+  call
+}

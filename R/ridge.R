@@ -1,0 +1,254 @@
+# Ridge regression on the left features of a map, from Z'Z and Z'y summed
+# over blocks of rows (src/core/cross_products.*) and one eigendecomposition
+# for the whole lambda path (src/core/ridge.*).
+
+#' Ridge regression on random features
+#'
+#' Fits, for each response column, the ridge regression on the left features
+#' \eqn{Z} of a map with an unpenalized intercept:
+#' \deqn{\min_{b_0, b} \sum_i (y_i - b_0 - z_i'b)^2 + \lambda \|b\|^2.}
+#' The core sums \eqn{Z'Z} and \eqn{Z'y} over blocks of rows on `n_threads`
+#' threads without ever storing \eqn{Z} (memory \eqn{O(D^2)} for \eqn{D}
+#' feature columns, whatever the number of rows), in an order that does not
+#' depend on the thread count, so the fit is identical for any `n_threads`.
+#' One symmetric eigendecomposition of the centered \eqn{Z'Z} then gives
+#' every \eqn{\lambda}.
+#'
+#' **Choosing \eqn{\lambda}.** With `lambda = NULL` it is chosen by exact
+#' generalized cross-validation, \eqn{GCV(\lambda) = (RSS / n) / (1 -
+#' df / n)^2} with \eqn{df = 1 + \sum_i s_i / (s_i + \lambda)} over the
+#' eigenvalues \eqn{s_i}, on 100 values log-spaced from \eqn{10 s_1} down to
+#' \eqn{10^{-10} s_1}; several responses share one \eqn{\lambda} (their RSS
+#' pooled). GCV needs only \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps;
+#' exact leave-one-out would need every row's leverage, a second pass over
+#' the data. Several values in `lambda` are compared by GCV likewise; one
+#' value is used as it is.
+#'
+#' **Data larger than memory.** `x` may be a *chunk source*, with `y = NULL`:
+#' a function of no arguments that returns the next chunk, `list(x = , y =
+#' )`, and `NULL` at the end, or a list of such chunks. The fit is the same as
+#' with all rows in memory (to rounding, about 1e-12). When the future package
+#' is installed and a plan other than sequential is set ([future::plan()]:
+#' multisession on one machine, a cluster, or a scheduler through
+#' future.batchtools), the chunks are processed by its workers: each gets
+#' the map (a small object) and one chunk and returns its sums, which are
+#' added in chunk order, so the fit is identical under every plan. Workers
+#' use one thread each unless `n_threads` is given. Progress is reported
+#' through progressr ([progressr::with_progress()]); it is silent unless
+#' asked for.
+#'
+#' **Responses.** A numeric vector, a numeric matrix (one fit per column, one
+#' \eqn{\lambda}) or a factor: least squares on the indicator columns of its
+#' levels (one against the rest), `predict(type = "class")` taking the level
+#' of largest score.
+#'
+#' **What the fit means for indefinite and asymmetric kernels.** The left
+#' features \eqn{L} of such a map carry the parts' magnitudes without their
+#' signs and phases, so \eqn{LL'} estimates the positive definite kernel of
+#' the total variation \eqn{|\mu|} of the spectral measure (for `k1 - k2`
+#' with the per-component split, `k1 + k2`), not \eqn{k} itself: the fit is
+#' kernel ridge regression with that kernel. The kernel \eqn{k} enters
+#' through \eqn{L R'}, as in [rff_kernel_matrix()]. Random periodic maps
+#' ([rpf_map()]) use the features of `fun`, by default the one-bit square
+#' wave.
+#'
+#' @param x Numeric matrix or data frame with `map$d` columns, or a chunk
+#'   source (see Details).
+#' @param y The response: a numeric vector, a numeric matrix with one row per
+#'   row of `x`, or a factor; `NULL` when `x` is a chunk source.
+#' @param map A map from [rff_map()] or [rpf_map()].
+#' @param lambda `NULL` (choose by GCV), or one or more positive penalties.
+#' @param fun For a map of [rpf_map()], the periodic function of its
+#'   features (default `"square"`); not used with other maps.
+#' @inheritParams kernel_matrix
+#' @return An object of class `"askrff_ridge"`: the `map`, `coefficients`
+#'   (feature columns by responses), `intercept`, the chosen `lambda`, the
+#'   `path` (a data frame of `lambda`, `df` and `gcv`), `n`, the `response`
+#'   kind, the residual sum of squares `rss`, and for data in memory the
+#'   `fitted` values and `residuals`. Methods: `print`, `coef`, `predict`,
+#'   `plot` (the GCV curve), `fitted` and `residuals`.
+#' @family models
+#' @examples
+#' x <- as.matrix(scale(datasets::trees[, c("Girth", "Height")]))
+#' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 64, seed = 1)
+#' fit <- rff_ridge(x, datasets::trees$Volume, map)
+#' fit
+#' head(predict(fit, x))
+#' plot(fit)
+#' # the same fit from chunks of rows
+#' chunks <- lapply(split(seq_len(nrow(x)), rep(1:3, length.out = nrow(x))),
+#'                  function(i) list(x = x[i, ], y = datasets::trees$Volume[i]))
+#' all.equal(coef(rff_ridge(chunks, map = map)), coef(fit))
+#' @export
+rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = NULL) {
+  model <- ridge_map(map, fun)
+  lambda <- check_lambda(lambda)
+  threads_given <- !is.null(n_threads)
+  n_threads <- resolve_threads(n_threads)
+  streamed <- is_chunk_source(x)
+  if (streamed) {
+    if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
+    source <- x
+    steps <- if (is.function(source)) NA else length(source)
+  } else {
+    source <- list(list(x = x, y = y))
+    steps <- 1L
+  }
+  reader <- chunk_reader(source, if (streamed) "x" else "x and y")
+  first <- reader()
+  if (is.null(first)) fail("`x` returned no chunk: a chunk source must give at least one chunk before NULL.")
+  start <- ridge_chunk(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL)
+  response <- start$response
+  shifts <- ridge_shifts(model, start, n_threads)
+  pending_first <- TRUE
+  next_chunk <- function() {
+    if (pending_first) {
+      pending_first <<- FALSE
+      return(first)
+    }
+    reader()
+  }
+  prepare <- function(chunk, index) {
+    if (index == first$index) return(start)
+    ridge_chunk(chunk, index, "x", model, response)
+  }
+  # a worker of a parallel plan shares its machine with others
+  work <- ridge_chunk_work(model, shifts, if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
+  sums <- map_reduce_chunks(next_chunk, prepare, work, add_sums, steps = steps)
+  if (sums$n < 2) fail("Ridge regression needs at least two rows; the data have %d.", sums$n)
+  path <- core(.cpp_ridge_path(sums, shifts$z, shifts$y, if (is.null(lambda)) numeric() else lambda))
+  coefficients <- path$coefficients
+  dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
+  fit <- list(map = model$map, fun = model$fun, coefficients = coefficients,
+              intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[path$chosen],
+              path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv),
+              lambda_chosen_by = if (length(path$lambda) > 1L) "GCV" else "user",
+              n = sums$n, response = response, rss = stats::setNames(path$rss, response$names))
+  class(fit) <- "askrff_ridge"
+  if (!streamed) {
+    fit$fitted <- ridge_scores(fit, start$x, n_threads)
+    fit$residuals <- start$y - fit$fitted
+  }
+  fit
+}
+
+# The map and, for random periodic maps, the function of its features.
+ridge_map <- function(map, fun) {
+  if (inherits(map, "rpf_map")) {
+    map <- validate_rpf_map(map)
+    fun <- as_periodic_function(if (is.null(fun)) "square" else fun, "fun")$name
+    return(list(map = map, fun = fun, d = map$d, columns = map$n_features))
+  }
+  map <- validate_map(map)
+  if (!is.null(fun)) fail("`fun` applies to maps of rpf_map() only; this map's features are its own.")
+  list(map = map, fun = "", d = map$d, columns = map_columns(map))
+}
+
+check_lambda <- function(lambda) {
+  if (is.null(lambda)) return(NULL)
+  if (!is.numeric(lambda) || is.object(lambda) || length(lambda) < 1L || anyNA(lambda) ||
+      any(!is.finite(lambda)) || any(lambda <= 0)) {
+    fail("`lambda` must be NULL or positive finite numbers.")
+  }
+  as.double(lambda)
+}
+
+# A chunk's data, checked, with its response as a matrix: a factor becomes
+# its levels' indicator columns. `response` is NULL for the first chunk,
+# which sets the kind the others must match.
+ridge_chunk <- function(chunk, index, arg, model, response) {
+  if (is.null(arg)) {
+    x <- check_data(chunk$x, "x", model$d)
+    y <- chunk$y
+    where <- "`y`"
+  } else {
+    checked <- check_chunk(chunk, index, arg, model$d)
+    x <- checked$x
+    y <- checked$y
+    where <- sprintf("`y` of %s", checked$where)
+  }
+  check_model_data(model, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
+  encoded <- encode_response(y, nrow(x), where, response)
+  list(x = x, y = encoded$y, response = encoded$response, where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
+}
+
+check_model_data <- function(model, x, name) {
+  if (model$fun == "") check_on_sphere(model$map$kernel, x, name)
+  check_projections(x, model$map$omega, name)
+}
+
+response_text <- function(response) {
+  switch(response$kind, numeric = "numeric vector", factor = "factor with the levels",
+         matrix = sprintf("numeric matrix of %d columns", length(response$names)))
+}
+
+encode_response <- function(y, n, where, response) {
+  if (!is.null(response) && is.factor(y) != identical(response$kind, "factor")) {
+    fail("%s must be a %s like the first chunk's.", where, response_text(response))
+  }
+  if (is.factor(y)) {
+    if (length(y) != n) fail("%s must have one entry per row of x (%d), not %d.", where, n, length(y))
+    if (anyNA(y)) fail("%s must not contain NA.", where)
+    if (is.null(response)) {
+      if (nlevels(y) < 2L) fail("%s must be a factor with at least two levels.", where)
+      response <- list(kind = "factor", names = levels(y))
+    }
+    if (!identical(levels(y), response$names)) fail("%s must be a %s of the first chunk's.", where, response_text(response))
+    return(list(y = outer(as.integer(y), seq_along(response$names), "==") + 0, response = response))
+  }
+  if (!is.numeric(y) || is.object(y) || !(is.null(dim(y)) || is.matrix(y))) {
+    fail("%s must be a numeric vector, a numeric matrix or a factor.", where)
+  }
+  matrix_y <- is.matrix(y)
+  if ((if (matrix_y) nrow(y) else length(y)) != n) {
+    fail("%s must have one %s per row of x (%d), not %d.", where, if (matrix_y) "row" else "entry", n,
+         if (matrix_y) nrow(y) else length(y))
+  }
+  if (anyNA(y) || any(!is.finite(y))) fail("%s must not contain NA, NaN or infinite values.", where)
+  if (matrix_y && ncol(y) < 1L) fail("%s must have at least one column.", where)
+  kind <- if (matrix_y) "matrix" else "numeric"
+  names <- if (matrix_y) (if (is.null(colnames(y))) paste0("y", seq_len(ncol(y))) else colnames(y)) else "y"
+  if (is.null(response)) response <- list(kind = kind, names = names)
+  if (!identical(response$kind, kind) || length(response$names) != length(names)) {
+    fail("%s must be a %s like the first chunk's.", where, response_text(response))
+  }
+  storage.mode(y) <- "double"
+  list(y = if (matrix_y) unname(y) else matrix(y), response = response)
+}
+
+# Shifts that make centering safe: the first row's features and response,
+# typical values fixed before any sum, the same however the rows are cut
+# into chunks.
+ridge_shifts <- function(model, start, n_threads) {
+  z <- ridge_features(model, start$x[1L, , drop = FALSE], n_threads)
+  list(z = z[1L, ], y = start$y[1L, ])
+}
+
+ridge_features <- function(model, x, n_threads) {
+  if (model$fun == "") return(core(.cpp_map_features(model$map, x, "left", n_threads)))
+  core(.cpp_rpf_features(x, model$map$omega, model$map$dither, model$fun, n_threads))
+}
+
+# One chunk's sums. Made here so that what travels to a worker is the model
+# and the shifts, not the caller's data.
+ridge_chunk_work <- function(model, shifts, n_threads) {
+  force(model)
+  force(shifts)
+  force(n_threads)
+  function(chunk) core(.cpp_cross_products(model$map, model$fun, chunk$x, chunk$y, shifts$z, shifts$y, n_threads))
+}
+
+add_sums <- function(total, sums) {
+  if (is.null(total)) return(sums)
+  for (name in names(total)) total[[name]] <- total[[name]] + sums[[name]]
+  total
+}
+
+# Z(x) B + b0, a block of rows at a time.
+ridge_scores <- function(fit, x, n_threads) {
+  model <- list(map = fit$map, fun = fit$fun)
+  scores <- core(.cpp_feature_products(model$map, model$fun, x, t(fit$coefficients), n_threads))
+  scores <- sweep(scores, 2L, fit$intercept, "+")
+  dimnames(scores) <- list(rownames(x), fit$response$names)
+  scores
+}

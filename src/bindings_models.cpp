@@ -1,0 +1,117 @@
+// Models on features that are never stored: the sums of a ridge regression,
+// accumulated a block of rows at a time, its solution path, and predictions.
+#include <Rcpp.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "adapters.h"
+#include "blocked_jobs.h"
+#include "core/cross_products.h"
+#include "core/ridge.h"
+#include "guards.h"
+
+namespace {
+
+// The left features of a map of rff_map(), or with `fun` a periodic
+// function's features of a map of rpf_map(). Both copy what they need.
+std::unique_ptr<askrff::FeatureMap> left_features(const Rcpp::List& map, const std::string& fun) {
+  if (!fun.empty()) return askrff::periodic_map(map["omega"], map["dither"], fun);
+  return askrff::side_map(askrff::r_map(map).view, askrff::Side::left);
+}
+
+Rcpp::NumericMatrix to_r(const Eigen::MatrixXd& m) {
+  Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
+  std::copy(m.data(), m.data() + m.size(), out.begin());
+  return out;
+}
+
+Rcpp::NumericVector to_r(const Eigen::VectorXd& v) { return Rcpp::NumericVector(v.data(), v.data() + v.size()); }
+
+// Rows per block: at most about 32 MB of features, and at most 1024 rows.
+std::size_t block_rows(int columns) {
+  return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
+}
+
+}  // namespace
+
+// The sums of cross_products.h over the rows of x and y (one column per
+// response). Features and panels are computed on n_threads threads; each
+// entry sums its blocks in row order, so the result is the same for any
+// thread count.
+// [[Rcpp::export(.cpp_cross_products)]]
+Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
+                              Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads) {
+  askrff::require_threads(n_threads);
+  const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
+  const int d = Rcpp::NumericMatrix(map["omega"]).nrow();
+  askrff::require_data(x, d, "x");
+  askrff::require(y.nrow() == x.nrow() && y.ncol() >= 1, "y must have one row per row of x");
+  const int columns = left->n_columns(), responses = y.ncol();
+  askrff::require(z_shift.size() == columns && y_shift.size() == responses, "the shifts must match the columns");
+  const Eigen::Map<const Eigen::VectorXd> zs(z_shift.begin(), columns), ys(y_shift.begin(), responses);
+  const Eigen::Map<const Eigen::MatrixXd> y_all(y.begin(), y.nrow(), responses);
+  const std::size_t n = x.nrow(), block = block_rows(columns);
+  askrff::CrossProducts sums(columns, responses);
+  Eigen::MatrixXd z, y_block;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    z.resize(static_cast<Eigen::Index>(rows), columns);
+    double* zp = z.data();
+    askrff::run_row_blocks(rows, left->row_cost(), askrff::kFeatureBlockRows, n_threads,
+                           [&](std::size_t b, std::size_t e) { left->rows(x.begin(), n, begin + b, begin + e, zp + b, rows); });
+    z.rowwise() -= zs.transpose();
+    y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows)).rowwise() - ys.transpose();
+    askrff::run_blocks(static_cast<std::size_t>(askrff::n_panels(columns)), n_threads,
+                       [&](std::size_t p) { askrff::add_panel(sums, z, y_block, static_cast<int>(p)); });
+    askrff::add_responses(sums, y_block);
+  }
+  return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
+                            Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
+                            Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("n") = sums.n);
+}
+
+// The ridge path of ridge.h from sums of .cpp_cross_products (added over
+// chunks in R); `lambda` empty for the grid.
+// [[Rcpp::export(.cpp_ridge_path)]]
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
+                          Rcpp::NumericVector lambda) {
+  const Rcpp::NumericMatrix zz = sums["zz"], zy = sums["zy"];
+  const Rcpp::NumericVector z_sum = sums["z_sum"], y_sum = sums["y_sum"], y_squares = sums["y_squares"];
+  const int columns = zz.ncol(), responses = zy.ncol();
+  askrff::require(zz.nrow() == columns && zy.nrow() == columns && z_sum.size() == columns &&
+                      y_sum.size() == responses && y_squares.size() == responses && z_shift.size() == columns &&
+                      y_shift.size() == responses,
+                  "the sums of a ridge regression must agree in their sizes");
+  askrff::CrossProducts c(columns, responses);
+  c.zz = Eigen::Map<const Eigen::MatrixXd>(zz.begin(), columns, columns);
+  c.zy = Eigen::Map<const Eigen::MatrixXd>(zy.begin(), columns, responses);
+  c.z_sum = Eigen::Map<const Eigen::VectorXd>(z_sum.begin(), columns);
+  c.y_sum = Eigen::Map<const Eigen::VectorXd>(y_sum.begin(), responses);
+  c.y_squares = Eigen::Map<const Eigen::VectorXd>(y_squares.begin(), responses);
+  c.n = Rcpp::as<double>(sums["n"]);
+  const askrff::RidgePath path =
+      askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
+                         Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
+                         Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()));
+  return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("df") = to_r(path.df),
+                            Rcpp::Named("gcv") = to_r(path.gcv),
+                            Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),
+                            Rcpp::Named("chosen") = static_cast<int>(path.chosen) + 1,
+                            Rcpp::Named("coefficients") = to_r(path.coefficients),
+                            Rcpp::Named("intercept") = to_r(path.intercept), Rcpp::Named("rss") = to_r(path.rss));
+}
+
+// Z(x) B for coefficients B (given as t(B), responses by columns), in blocks
+// of rows, without storing Z(x).
+// [[Rcpp::export(.cpp_feature_products)]]
+Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
+                                         Rcpp::NumericMatrix coefficients_t, int n_threads) {
+  askrff::require_threads(n_threads);
+  const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
+  askrff::require_data(x, Rcpp::NumericMatrix(map["omega"]).nrow(), "x");
+  askrff::require(coefficients_t.ncol() == left->n_columns(), "the coefficients must have one row per feature column");
+  return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
+                                   askrff::as_features(coefficients_t), 1.0, n_threads);
+}
