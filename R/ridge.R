@@ -22,7 +22,10 @@
 #' pooled). GCV needs only \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps;
 #' exact leave-one-out would need every row's leverage, a second pass over
 #' the data. Several values in `lambda` are compared by GCV likewise; one
-#' value is used as it is.
+#' value is used as it is. GCV is reliable when the feature columns are
+#' fewer than the rows; with more columns than rows it can prefer a fit that
+#' nearly interpolates (the printed `df` close to `n` shows it), and a
+#' given `lambda` or fewer features serve better.
 #'
 #' **Data larger than memory.** `x` may be a *chunk source*, with `y = NULL`:
 #' a function of no arguments that returns the next chunk, `list(x = , y =

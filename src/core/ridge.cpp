@@ -21,15 +21,26 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram, Eigen::ComputeEigenvectors);
   if (eigen.info() != Eigen::Success) throw std::runtime_error("the eigendecomposition of Z'Z did not converge");
   // Eigen sorts increasingly; rounding may leave tiny negative values.
-  const Eigen::VectorXd s = eigen.eigenvalues().reverse().cwiseMax(0.0);
+  const Eigen::ArrayXd s = eigen.eigenvalues().reverse().cwiseMax(0.0).array();
   const Eigen::MatrixXd v = eigen.eigenvectors().rowwise().reverse();
   const Eigen::MatrixXd c = v.transpose() * zy;
-  const Eigen::VectorXd c2 = c.rowwise().squaredNorm();  // summed over responses
+  const Eigen::ArrayXXd c2 = c.array().square();
+  const Eigen::Index columns = s.size();
+  // The centered Z has rank at most n - 1: its other eigenvalues are zeros.
+  const Eigen::Index rank = std::min<Eigen::Index>(columns, static_cast<Eigen::Index>(n - 1.0));
+  // Eigenvalues above D eps s_1 are resolved; what their directions cannot
+  // fit for any lambda, y'y - sum c^2 / s over them, is computed once.
+  const double resolved_floor = columns > 0 ? s(0) * columns * std::numeric_limits<double>::epsilon() : 0.0;
+  Eigen::Index resolved = 0;
+  while (resolved < columns && s(resolved) > resolved_floor) ++resolved;
+  const Eigen::ArrayXd sr = s.head(resolved), su = s.tail(columns - resolved);
+  const Eigen::VectorXd unexplained =
+      (yy.array() - (c2.topRows(resolved).colwise() / sr).colwise().sum().transpose()).matrix();
 
   RidgePath path;
-  path.eigenvalues = s;
+  path.eigenvalues = s.matrix();
   if (lambda.size() == 0) {
-    const double top = s.size() > 0 && s(0) > 0.0 ? s(0) : 1.0;
+    const double top = columns > 0 && s(0) > 0.0 ? s(0) : 1.0;
     lambda.resize(kGridSize);
     for (int i = 0; i < kGridSize; ++i) lambda(i) = top * std::pow(10.0, 1.0 - 11.0 * i / (kGridSize - 1));
   }
@@ -37,24 +48,31 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   path.lambda = lambda;
   path.df.resize(lambda.size());
   path.gcv.resize(lambda.size());
+  // RSS = unexplained + sum_resolved c^2 lambda^2 / (s (s + lambda)^2)
+  //       - sum_unresolved c^2 (s + 2 lambda) / (s + lambda)^2,
+  // n - df = (n - 1 - rank) + sum_rank lambda / (s + lambda) - sum_rest s / (s + lambda):
+  // the large terms are nonnegative, so neither cancels as df approaches n.
+  const auto rss_at = [&](double l) -> Eigen::VectorXd {
+    const Eigen::ArrayXd kept = l * l / (sr * (sr + l).square());
+    const Eigen::ArrayXd fitted = (su + 2.0 * l) / (su + l).square();
+    return (unexplained.array() + (c2.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
+            (c2.bottomRows(columns - resolved).colwise() * fitted).colwise().sum().transpose())
+        .cwiseMax(0.0)
+        .matrix();
+  };
   const double q = static_cast<double>(zy.cols());
   for (Eigen::Index i = 0; i < lambda.size(); ++i) {
     const double l = lambda(i);
-    const Eigen::ArrayXd denominator = s.array() + l;
-    path.df(i) = 1.0 + (s.array() / denominator).sum();
-    const double rss = std::max(0.0, yy.sum() - (c2.array() * (s.array() + 2.0 * l) / denominator.square()).sum());
-    const double fraction = 1.0 - path.df(i) / n;
-    path.gcv(i) = fraction > 0.0 ? rss / (n * q) / (fraction * fraction) : std::numeric_limits<double>::infinity();
+    path.df(i) = 1.0 + (s / (s + l)).sum();
+    const Eigen::ArrayXd top = s.head(rank), rest = s.tail(columns - rank);
+    const double slack = (n - 1.0 - static_cast<double>(rank)) + (l / (top + l)).sum() - (rest / (rest + l)).sum();
+    const double rss = rss_at(l).sum();
+    path.gcv(i) = slack > 0.0 ? rss / (n * q) / ((slack / n) * (slack / n)) : std::numeric_limits<double>::infinity();
     if (path.gcv(i) < path.gcv(path.chosen)) path.chosen = i;
   }
   const double l = lambda(path.chosen);
-  const Eigen::ArrayXd denominator = s.array() + l;
-  const Eigen::MatrixXd scaled = c.array().colwise() / denominator;
-  path.coefficients = v * scaled;
-  path.rss.resize(zy.cols());
-  for (Eigen::Index j = 0; j < zy.cols(); ++j) {
-    path.rss(j) = std::max(0.0, yy(j) - (c.col(j).array().square() * (s.array() + 2.0 * l) / denominator.square()).sum());
-  }
+  path.coefficients = v * (c.array().colwise() / (s + l)).matrix();
+  path.rss = rss_at(l);
   // b0 = mean(y) - mean(z)'b, with the means of the unshifted values.
   path.intercept = (y_shift + y_mean) - path.coefficients.transpose() * (z_shift + z_mean);
   return path;

@@ -3,10 +3,11 @@
 // response column. One symmetric eigendecomposition G = V diag(s) V' of the
 // centered cross-product matrix gives every lambda at the cost of a vector
 // operation: with c = V' (centered Z'y), b = V diag(1 / (s + lambda)) c,
-// RSS = y'y - sum c^2 (s + 2 lambda) / (s + lambda)^2 (centered y), and the
-// effective degrees of freedom df = 1 + sum s / (s + lambda), so
+// the effective degrees of freedom df = 1 + sum s / (s + lambda), and
+// RSS = y'y - sum c^2 (s + 2 lambda) / (s + lambda)^2 (centered y), so
 // generalized cross-validation, GCV = (RSS / n) / (1 - df / n)^2, is exact
-// on the whole path.
+// on the whole path. RSS and n - df are summed from nonnegative terms
+// (ridge.cpp), so GCV stays accurate where the fit nearly interpolates.
 #pragma once
 #include <Eigen/Dense>
 
