@@ -33,6 +33,19 @@ validate_ridge <- function(fit, arg) {
   if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
     fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
   }
+  if (!is_single_number(fit$n) || !is.finite(fit$n) || fit$n < 2 || fit$n != round(fit$n)) {
+    fail("`%s` must be the number of rows fitted, at least 2.", field(arg, "n"))
+  }
+  if (!is.double(fit$rss) || length(fit$rss) != ncol(b) || any(!is.finite(fit$rss)) || any(fit$rss < 0)) {
+    fail("`%s` must hold one finite nonnegative residual sum of squares per response.", field(arg, "rss"))
+  }
+  for (name in c("fitted", "residuals")) {
+    value <- fit[[name]]
+    if (!is.null(value) && (!is.matrix(value) || !is.double(value) || nrow(value) != fit$n || ncol(value) != ncol(b) ||
+                            any(!is.finite(value)))) {
+      fail("`%s` must be NULL (streamed data) or a finite matrix of n rows and one column per response.", field(arg, name))
+    }
+  }
   fit$fun <- model$fun
   fit$map <- model$map
   fit

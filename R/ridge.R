@@ -125,7 +125,6 @@ rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = N
   fit <- list(map = model$map, fun = model$fun, coefficients = coefficients,
               intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[path$chosen],
               path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv),
-              lambda_chosen_by = if (length(path$lambda) > 1L) "GCV" else "user",
               n = sums$n, response = response, rss = stats::setNames(path$rss, response$names))
   class(fit) <- "askrff_ridge"
   if (!streamed) {

@@ -20,14 +20,16 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
 
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram, Eigen::ComputeEigenvectors);
   if (eigen.info() != Eigen::Success) throw std::runtime_error("the eigendecomposition of Z'Z did not converge");
-  // Eigen sorts increasingly; rounding may leave tiny negative values.
-  const Eigen::ArrayXd s = eigen.eigenvalues().reverse().cwiseMax(0.0).array();
-  const Eigen::MatrixXd v = eigen.eigenvectors().rowwise().reverse();
+  // Eigen sorts increasingly; rounding may leave tiny negative values. The
+  // centered Z has rank at most n - 1: its other eigenvalues, and the
+  // projections of Z'y on their vectors, are zeros, which rounding would
+  // turn into noise divided by lambda. Only the first n - 1 are kept.
+  const Eigen::Index rank = std::min<Eigen::Index>(gram.cols(), static_cast<Eigen::Index>(n - 1.0));
+  const Eigen::ArrayXd s = eigen.eigenvalues().reverse().head(rank).cwiseMax(0.0).array();
+  const Eigen::MatrixXd v = eigen.eigenvectors().rowwise().reverse().leftCols(rank);
   const Eigen::MatrixXd c = v.transpose() * zy;
   const Eigen::ArrayXXd c2 = c.array().square();
   const Eigen::Index columns = s.size();
-  // The centered Z has rank at most n - 1: its other eigenvalues are zeros.
-  const Eigen::Index rank = std::min<Eigen::Index>(columns, static_cast<Eigen::Index>(n - 1.0));
   // Eigenvalues above D eps s_1 are resolved; what their directions cannot
   // fit for any lambda, y'y - sum c^2 / s over them, is computed once.
   const double resolved_floor = columns > 0 ? s(0) * columns * std::numeric_limits<double>::epsilon() : 0.0;
@@ -38,7 +40,8 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
       (yy.array() - (c2.topRows(resolved).colwise() / sr).colwise().sum().transpose()).matrix();
 
   RidgePath path;
-  path.eigenvalues = s.matrix();
+  path.eigenvalues = Eigen::VectorXd::Zero(gram.cols());
+  path.eigenvalues.head(rank) = s.matrix();
   if (lambda.size() == 0) {
     const double top = columns > 0 && s(0) > 0.0 ? s(0) : 1.0;
     lambda.resize(kGridSize);
@@ -50,10 +53,10 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   path.gcv.resize(lambda.size());
   // RSS = unexplained + sum_resolved c^2 lambda^2 / (s (s + lambda)^2)
   //       - sum_unresolved c^2 (s + 2 lambda) / (s + lambda)^2,
-  // n - df = (n - 1 - rank) + sum_rank lambda / (s + lambda) - sum_rest s / (s + lambda):
-  // the large terms are nonnegative, so neither cancels as df approaches n.
+  // n - df = (n - 1 - rank) + sum lambda / (s + lambda): the large terms are
+  // nonnegative, so neither cancels as df approaches n.
   const auto rss_at = [&](double l) -> Eigen::VectorXd {
-    const Eigen::ArrayXd kept = l * l / (sr * (sr + l).square());
+    const Eigen::ArrayXd kept = (l / (sr + l)).square() / sr;
     const Eigen::ArrayXd fitted = (su + 2.0 * l) / (su + l).square();
     return (unexplained.array() + (c2.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
             (c2.bottomRows(columns - resolved).colwise() * fitted).colwise().sum().transpose())
@@ -64,8 +67,7 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   for (Eigen::Index i = 0; i < lambda.size(); ++i) {
     const double l = lambda(i);
     path.df(i) = 1.0 + (s / (s + l)).sum();
-    const Eigen::ArrayXd top = s.head(rank), rest = s.tail(columns - rank);
-    const double slack = (n - 1.0 - static_cast<double>(rank)) + (l / (top + l)).sum() - (rest / (rest + l)).sum();
+    const double slack = (n - 1.0 - static_cast<double>(rank)) + (l / (s + l)).sum();
     const double rss = rss_at(l).sum();
     path.gcv(i) = slack > 0.0 ? rss / (n * q) / ((slack / n) * (slack / n)) : std::numeric_limits<double>::infinity();
     if (path.gcv(i) < path.gcv(path.chosen)) path.chosen = i;

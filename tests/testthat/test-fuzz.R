@@ -338,3 +338,34 @@ test_that("the campaign is as large as it claims", {
   message("fuzz cases: ", paste(names(counts), counts, sep = " = ", collapse = ", "))
   expect_gt(length(fuzz_record$outcomes), 2000)
 })
+
+test_that("ridge fits, their arguments and the basis term end in a result or a named error", {
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  y <- x3[, 1] + x3[, 2]^2
+  fit <- rff_ridge(x3, y, map, lambda = 0.5)
+  calls <- list(
+    rff_ridge = list(fun = rff_ridge, args = list(x = x3, y = y, map = map, lambda = 0.5, fun = NULL, n_threads = 1)),
+    predict = list(fun = getS3method("predict", "askrff_ridge"),
+                   args = list(object = fit, newdata = x3, type = "response", n_threads = 1)),
+    rff_basis = list(fun = function(kernel, n_features, method, seed, standardize, map) {
+      rff_basis(x3[, 1], x3[, 2], kernel = kernel, n_features = n_features, method = method, seed = seed,
+                standardize = standardize, map = map)
+    }, args = list(kernel = gaussian_kernel(1), n_features = 4, method = "iid", seed = 1, standardize = TRUE, map = NULL)))
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "y", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  cases <- c(cases, lapply(names(bad_values), function(value) {
+    case(sprintf("rff_basis(<%s>)", value), function() rff_basis(bad_values[[value]], kernel = gaussian_kernel(1), n_features = 4),
+         c("...", "Variable 1"))
+  }))
+  consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
+                    predict = function(f) predict(f, x3), plot = function(f) plot(f), fitted = function(f) fitted(f),
+                    residuals = function(f) residuals(f))
+  cases <- c(cases, object_cases(fit, consumers, "fit",
+                                 c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun")))
+  fuzz_check(cases)
+})
