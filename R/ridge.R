@@ -85,6 +85,8 @@
 #' @export
 rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = NULL) {
   model <- ridge_map(map, fun)
+  # Z'Z, its eigenvectors and the copies a chunk's sums pass through
+  check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 4 * 8 * as.double(model$columns)^2)
   lambda <- check_lambda(lambda)
   threads_given <- !is.null(n_threads)
   n_threads <- resolve_threads(n_threads)

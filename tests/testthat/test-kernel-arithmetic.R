@@ -1,6 +1,14 @@
 # Kernel arithmetic: linear combinations and products of kernels, their exact
 # Gram matrices, their measures and the unbiasedness of their features.
 
+# A map saved and read back gives the same approximate Gram matrix.
+expect_survives_saveRDS <- function(map) {
+  path <- tempfile(fileext = ".rds")
+  saveRDS(map, path)
+  x <- matrix(rnorm(10), 5)
+  expect_identical(rff_kernel_matrix(readRDS(path), x), rff_kernel_matrix(map, x))
+}
+
 test_that("Gram matrices of expressions are the expressions of Gram matrices", {
   set.seed(1)
   x <- matrix(rnorm(24), 8)
@@ -92,10 +100,7 @@ test_that("features of every kind of expression are unbiased", {
 test_that("a map of an expression survives saveRDS and validation", {
   k <- gaussian_kernel(1) * shift_gaussian_kernel(1, 0.2) - gaussian_kernel(2)
   map <- rff_map(k, d = 2, n_features = 32, seed = 3)
-  path <- tempfile(fileext = ".rds")
-  saveRDS(map, path)
-  x <- matrix(rnorm(10), 5)
-  expect_identical(rff_kernel_matrix(readRDS(path), x), rff_kernel_matrix(map, x))
+  expect_survives_saveRDS(map)
 })
 
 test_that("kernels that cannot be combined, and edited expressions, get clear errors", {
@@ -154,10 +159,7 @@ test_that("with_settings() gives a term settings of its own, which calls overrid
   expect_equal(spectral_measure(outer, d = 3)$parts$part, c("k1.pos", "k1.neg", "k2.pos"))
   # maps keep the settings through saveRDS
   map <- rff_map(k, d = 2, n_features = 16, seed = 1)
-  path <- tempfile(fileext = ".rds")
-  saveRDS(map, path)
-  x <- matrix(rnorm(10), 5)
-  expect_identical(rff_kernel_matrix(readRDS(path), x), rff_kernel_matrix(map, x))
+  expect_survives_saveRDS(map)
 })
 
 test_that("settings of a kernel are checked as a call's would be, and edited ones are refused", {
