@@ -77,6 +77,10 @@ coef.askrff_ridge <- function(object, ...) {
 
 #' Predictions of a ridge fit on random features
 #'
+#' The fit's scores \eqn{b_0 + z(x)'b} for new data, computed a block of rows
+#' at a time without storing the features, or for a factor response the
+#' level whose indicator has the largest score.
+#'
 #' @param object A fit of [rff_ridge()].
 #' @param newdata Numeric matrix or data frame with `map$d` columns.
 #' @param type `"response"` for the fitted scores (a vector for a numeric
