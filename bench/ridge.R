@@ -1,7 +1,8 @@
 # Benchmark of rff_ridge() (issue: models at scale). Each case runs in a
 # fresh R process so that its peak memory (VmHWM) is its own.
 #   (a) n = 1e5, d = 10, 1024 frequencies: rff_ridge against FastKRR
-#       (opt = "rff") and bases (ridge on b_rff), time, peak memory, test RMSE;
+#       (opt = "rff", lambda by REML, its fastest automatic choice) and bases
+#       (ridge on b_rff, lambda by leave-one-out), time, peak memory, test RMSE;
 #   (b) n = 1e6 streamed in 100 chunks: peak memory and time;
 #   (c) (b) under future::plan(multisession, workers = 2).
 # Usage: Rscript bench/ridge.R (after `make install`); the peers need
@@ -36,7 +37,8 @@ run_case <- function(case) {
       fit <- rff_ridge(train$x, train$y, map)
       error <- rmse(predict(fit, test$x))
     } else if (case == "fastkrr") {
-      fit <- FastKRR::fastkrr(train$x, train$y, kernel = "gaussian", opt = "rff", m = frequencies, rho = 1 / (2 * sigma^2))
+      fit <- FastKRR::fastkrr(train$x, train$y, kernel = "gaussian", opt = "rff", m = frequencies, rho = 1 / (2 * sigma^2),
+                              selection_method = "REML", verbose = FALSE)
       error <- rmse(predict(fit, test$x))
     } else if (case == "bases") {
       data <- data.frame(y = train$y, train$x)
