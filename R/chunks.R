@@ -38,8 +38,8 @@ check_chunk <- function(chunk, index, arg, d) {
 }
 
 # Calls work(chunk) for every chunk of the reader, on the workers of the
-# current future plan when future is installed and the plan is not
-# sequential, and reduce(total, result) in chunk order. At most as many
+# current future plan when `distribute`, future is installed and the plan is
+# not sequential, and reduce(total, result) in chunk order. At most as many
 # chunks as there are workers are in flight. Progress goes to progressr.
 chunks_distributed <- function() {
   requireNamespace("future", quietly = TRUE) && !inherits(future::plan(), "sequential")
@@ -47,8 +47,8 @@ chunks_distributed <- function() {
 
 # `work` travels to the workers with its enclosing environment: make it in a
 # small function of its own, never in one that holds the data.
-map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA) {
-  distributed <- chunks_distributed()
+map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distribute = TRUE) {
+  distributed <- distribute && chunks_distributed()
   progress <- if (requireNamespace("progressr", quietly = TRUE)) {
     progressr::progressor(steps = steps)
   } else {
