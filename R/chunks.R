@@ -37,14 +37,15 @@ check_chunk <- function(chunk, index, arg, d) {
   list(x = x, y = chunk$y, where = where)
 }
 
-# Calls work(chunk) for every chunk of the reader, on the workers of the
-# current future plan when `distribute`, future is installed and the plan is
-# not sequential, and reduce(total, result) in chunk order. At most as many
-# chunks as there are workers are in flight. Progress goes to progressr.
+# Whether the user's future plan has workers other than this process.
 chunks_distributed <- function() {
   requireNamespace("future", quietly = TRUE) && !inherits(future::plan(), "sequential")
 }
 
+# Calls work(chunk) for every chunk of the reader, on the workers of the
+# current future plan when `distribute`, future is installed and the plan is
+# not sequential, and reduce(total, result) in chunk order. At most as many
+# chunks as there are workers are in flight. Progress goes to progressr.
 # `work` travels to the workers with its enclosing environment: make it in a
 # small function of its own, never in one that holds the data.
 map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distribute = TRUE) {
