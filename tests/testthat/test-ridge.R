@@ -220,3 +220,17 @@ test_that("rff_basis() is a formula term whose predictions reuse the map and the
   expect_error(rff_basis(rep(1, 5), kernel = gaussian_kernel(1), n_features = 4, standardize = TRUE), "constant",
                class = "askrff_error")
 })
+
+test_that("progress is signalled through progressr, a step per chunk", {
+  skip_if_not_installed("progressr")
+  data <- ridge_data(n = 100)
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  chunks <- lapply(1:4, function(i) list(x = data$x[(25 * i - 24):(25 * i), ], y = data$y[(25 * i - 24):(25 * i)]))
+  old <- options(progressr.enable = TRUE)
+  on.exit(options(old))
+  steps <- 0L
+  withCallingHandlers(rff_ridge(chunks, map = map), progression = function(p) {
+    if (identical(p$type, "update")) steps <<- steps + 1L
+  })
+  expect_equal(steps, 4L)
+})
