@@ -94,7 +94,7 @@ coef.askrff_ridge <- function(object, ...) {
 predict.askrff_ridge <- function(object, newdata, type = c("response", "class"), n_threads = NULL, ...) {
   object <- validate_ridge(object, "object")
   type <- check_choice(type, c("response", "class"), "type")
-  model <- ridge_map(object$map, if (object$fun == "") NULL else object$fun)
+  model <- ridge_model(object)
   x <- check_data(newdata, "newdata", model$d)
   check_model_data(model, x, "newdata")
   scores <- ridge_scores(object, x, resolve_threads(n_threads))

@@ -253,10 +253,12 @@ add_sums <- function(total, sums) {
   total
 }
 
+# The model of a fit whose map validate_ridge() (or rff_ridge()) has checked.
+ridge_model <- function(fit) list(map = fit$map, fun = fit$fun, d = fit$map$d)
+
 # Z(x) B + b0, a block of rows at a time.
 ridge_scores <- function(fit, x, n_threads) {
-  model <- list(map = fit$map, fun = fit$fun)
-  scores <- core(.cpp_feature_products(model$map, model$fun, x, t(fit$coefficients), n_threads))
+  scores <- core(.cpp_feature_products(fit$map, fit$fun, x, t(fit$coefficients), n_threads))
   scores <- sweep(scores, 2L, fit$intercept, "+")
   dimnames(scores) <- list(rownames(x), fit$response$names)
   scores
