@@ -21,12 +21,14 @@ install: deps
 demo: install
 	$(RSCRIPT) -e 'demo("askrff", package = "askrff", ask = FALSE, echo = FALSE)'
 
-# R CMD check fails the build on ERROR only; check-summary.R also fails it on
-# WARNING and prints the test counts.
+# check-summary.R fails the build on any ERROR or WARNING of R CMD check, and
+# prints the test counts and, last (where a CI log's tail shows it), every
+# failed test. R CMD build has built the vignettes; check runs their code but
+# does not build them a second time.
 test: deps
 	rm -rf $(PKG).Rcheck $(TARBALL)
 	$(R) CMD build .
-	_R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual $(TARBALL)
+	_R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-build-vignettes $(TARBALL) || true
 	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
 
 # The test suite on a build with AddressSanitizer and UndefinedBehaviorSanitizer;
