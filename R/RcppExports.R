@@ -81,6 +81,10 @@
     .Call(`_askrff_cpp_cross_products`, map, fun, x, y, z_shift, y_shift, n_threads)
 }
 
+.cpp_given_cross_products <- function(z, y, z_shift, y_shift, n_threads) {
+    .Call(`_askrff_cpp_given_cross_products`, z, y, z_shift, y_shift, n_threads)
+}
+
 .cpp_ridge_path <- function(sums, z_shift, y_shift, lambda) {
     .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda)
 }

@@ -45,10 +45,11 @@ chunks_distributed <- function() {
 # Calls work(chunk) for every chunk of the reader, on the workers of the
 # current future plan when `distribute`, future is installed and the plan is
 # not sequential, and reduce(total, result) in chunk order. At most as many
-# chunks as there are workers are in flight. Progress goes to progressr.
+# chunks as there are workers are in flight. Progress goes to progressr, a
+# step per chunk, each named by `unit` and its index.
 # `work` travels to the workers with its enclosing environment: make it in a
 # small function of its own, never in one that holds the data.
-map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distribute = TRUE) {
+map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distribute = TRUE, unit = "chunk") {
   distributed <- distribute && chunks_distributed()
   progress <- if (requireNamespace("progressr", quietly = TRUE)) {
     progressr::progressor(steps = steps)
@@ -64,7 +65,7 @@ map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distrib
       fail("Processing %s failed: %s", job$where, conditionMessage(e))
     })
     total <<- reduce(total, result)
-    progress(sprintf("chunk %d", job$index))
+    progress(sprintf("%s %d", unit, job$index))
   }
   repeat {
     item <- reader()
@@ -72,7 +73,7 @@ map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distrib
     chunk <- prepare(item$chunk, item$index)
     if (!distributed) {
       total <- reduce(total, work(chunk))
-      progress(sprintf("chunk %d", item$index))
+      progress(sprintf("%s %d", unit, item$index))
       next
     }
     job <- future::future(work(chunk), globals = list(work = work, chunk = chunk), packages = "askrff", seed = NULL)

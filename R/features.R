@@ -17,12 +17,16 @@
 #' columns followed by \eqn{d} blocks \eqn{\sqrt{2/F}\,x_k 1\{w_f'x \ge 0\}},
 #' \eqn{k = 1, \dots, d} (SPEC 5).
 #'
-#' @param map A map from [rff_map()].
+#' A map of [nystrom_map()] has `map$rank` columns on each side:
+#' \eqn{K(x, Z)} times its left or right weights.
+#'
+#' @param map A map from [rff_map()] or [nystrom_map()].
 #' @param x Numeric matrix or data frame with `map$d` columns.
 #' @param side `"left"` (features of the first kernel argument) or `"right"`.
 #' @inheritParams kernel_matrix
 #' @return A `nrow(x)` by `2 * ncol(map$omega)` matrix (`ncol(map$omega)` for
-#'   the arc-cosine features, `(d + 1) * ncol(map$omega)` for the NTK).
+#'   the arc-cosine features, `(d + 1) * ncol(map$omega)` for the NTK,
+#'   `map$rank` for a Nyström map).
 #' @family maps
 #' @examples
 #' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 100, seed = 1)
@@ -30,6 +34,7 @@
 #' dim(z)
 #' @export
 rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
+  if (inherits(map, "askrff_nystrom")) return(nystrom_features(map, x, side, n_threads))
   map <- validate_map(map)
   x <- check_data(x, "x", map$d)
   side <- check_choice(side, c("left", "right"), "side")
@@ -51,6 +56,7 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' @family maps
 #' @export
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
+  if (inherits(map, "askrff_nystrom")) return(nystrom_gram(map, x, y, n_threads))
   map <- validate_map(map)
   x <- check_data(x, "x", map$d)
   y <- check_data(y, "y", map$d)

@@ -152,16 +152,17 @@ map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d,
 #' of [rff_map()], two per frequency (cosine and sine), so `2 * n_features`; one per
 #' frequency on the dot-product route of the arc-cosine kernels and
 #' `d + 1` per frequency for the NTK. For a map of [rpf_map()], one per
-#' frequency.
+#' frequency; for a map of [nystrom_map()], its rank.
 #'
-#' @param map A map from [rff_map()] or [rpf_map()].
+#' @param map A map from [rff_map()], [rpf_map()] or [nystrom_map()].
 #' @return A named integer vector, `c(left = , right = )`.
 #' @family maps
 #' @examples
 #' n_feature_columns(rff_map(shift_gaussian_kernel(1, 0.5), d = 3, n_features = 10, seed = 1))
 #' @export
 n_feature_columns <- function(map) {
-  n <- if (inherits(map, "rpf_map")) validate_rpf_map(map)$n_features else map_columns(validate_map(map))
+  n <- if (inherits(map, "askrff_nystrom")) validate_nystrom(map)$rank else
+    if (inherits(map, "rpf_map")) validate_rpf_map(map)$n_features else map_columns(validate_map(map))
   c(left = as.integer(n), right = as.integer(n))
 }
 
@@ -171,9 +172,9 @@ n_feature_columns <- function(map) {
 #' [rff_features()] of `newdata` (the left side unless `side = "right"`), and
 #' for a random periodic map [rpf_features()] with the periodic map `fun`.
 #'
-#' @param object A map from [rff_map()] or [rpf_map()].
+#' @param object A map from [rff_map()], [rpf_map()] or [nystrom_map()].
 #' @param newdata Numeric matrix or data frame with `object$d` columns.
-#' @param side `"left"` or `"right"` (maps of [rff_map()]).
+#' @param side `"left"` or `"right"` (maps of [rff_map()] and [nystrom_map()]).
 #' @param fun `"cos"`, `"square"` or a quantizer (maps of [rpf_map()]).
 #' @param ... Unused.
 #' @inheritParams kernel_matrix

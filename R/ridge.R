@@ -55,7 +55,9 @@
 #' the total variation \eqn{|\mu|} of the spectral measure (for `k1 - k2`
 #' with the per-component split, `k1 + k2`), not \eqn{k} itself: the fit is
 #' kernel ridge regression with that kernel. The kernel \eqn{k} enters
-#' through \eqn{L R'}, as in [rff_kernel_matrix()]. Random periodic maps
+#' through \eqn{L R'}, as in [rff_kernel_matrix()]. A Nyström map's left
+#' features \eqn{K(x, Z) V |\Lambda|^{-1/2}} likewise give the kernel with
+#' \eqn{|\Lambda|} in place of \eqn{\Lambda}. Random periodic maps
 #' ([rpf_map()]) use the features of `fun`, by default the one-bit square
 #' wave.
 #'
@@ -63,7 +65,7 @@
 #'   source (see Details).
 #' @param y The response: a numeric vector, a numeric matrix with one row per
 #'   row of `x`, or a factor; `NULL` when `x` is a chunk source.
-#' @param map A map from [rff_map()] or [rpf_map()].
+#' @param map A map from [rff_map()], [rpf_map()] or [nystrom_map()].
 #' @param lambda `NULL` (choose by GCV), or one or more positive penalties.
 #' @param fun For a map of [rpf_map()], the periodic function of its
 #'   features (default `"square"`); not used with other maps.
@@ -143,6 +145,11 @@ rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = N
 
 # The map and, for random periodic maps, the function of its features.
 ridge_map <- function(map, fun) {
+  if (inherits(map, "askrff_nystrom")) {
+    map <- validate_nystrom(map)
+    if (!is.null(fun)) fail("`fun` applies to maps of rpf_map() only; this map's features are its own.")
+    return(list(map = map, fun = "", d = map$d, columns = map$rank, nystrom = TRUE))
+  }
   if (inherits(map, "rpf_map")) {
     map <- validate_rpf_map(map)
     fun <- as_periodic_function(if (is.null(fun)) "square" else fun, "fun")$name
@@ -183,7 +190,7 @@ ridge_chunk <- function(chunk, index, arg, model, response) {
 
 check_model_data <- function(model, x, name) {
   if (model$fun == "") check_on_sphere(model$map$kernel, x, name)
-  check_projections(x, model$map$omega, name)
+  if (!isTRUE(model$nystrom)) check_projections(x, model$map$omega, name)
 }
 
 response_text <- function(response) {
@@ -234,6 +241,7 @@ ridge_shifts <- function(model, start, n_threads) {
 }
 
 ridge_features <- function(model, x, n_threads) {
+  if (isTRUE(model$nystrom)) return(nystrom_side(model$map, x, "left", n_threads))
   if (model$fun == "") return(core(.cpp_map_features(model$map, x, "left", n_threads)))
   core(.cpp_rpf_features(x, model$map$omega, model$map$dither, model$fun, n_threads))
 }
@@ -244,8 +252,21 @@ ridge_chunk_work <- function(model, shifts, n_threads) {
   force(model)
   force(shifts)
   force(n_threads)
+  if (isTRUE(model$nystrom)) {
+    # features made in R, a block of rows at a time, so that K(x, Z) of a
+    # large chunk is never held whole
+    return(function(chunk) {
+      Reduce(add_sums, lapply(row_blocks(nrow(chunk$x)), function(rows) {
+        z <- nystrom_side(model$map, chunk$x[rows, , drop = FALSE], "left", n_threads)
+        core(.cpp_given_cross_products(z, chunk$y[rows, , drop = FALSE], shifts$z, shifts$y, n_threads))
+      }), NULL)
+    })
+  }
   function(chunk) core(.cpp_cross_products(model$map, model$fun, chunk$x, chunk$y, shifts$z, shifts$y, n_threads))
 }
+
+# The rows 1..n cut into consecutive blocks of at most `size`.
+row_blocks <- function(n, size = 4096L) split(seq_len(n), (seq_len(n) - 1L) %/% size)
 
 add_sums <- function(total, sums) {
   if (is.null(total)) return(sums)
@@ -254,11 +275,20 @@ add_sums <- function(total, sums) {
 }
 
 # The model of a fit whose map validate_ridge() (or rff_ridge()) has checked.
-ridge_model <- function(fit) list(map = fit$map, fun = fit$fun, d = fit$map$d)
+ridge_model <- function(fit) {
+  list(map = fit$map, fun = fit$fun, d = fit$map$d, nystrom = inherits(fit$map, "askrff_nystrom"))
+}
 
 # Z(x) B + b0, a block of rows at a time.
 ridge_scores <- function(fit, x, n_threads) {
-  scores <- core(.cpp_feature_products(fit$map, fit$fun, x, t(fit$coefficients), n_threads))
+  scores <- if (inherits(fit$map, "askrff_nystrom")) {
+    weights <- fit$map$left_weights %*% fit$coefficients
+    do.call(rbind, lapply(row_blocks(nrow(x)), function(rows) {
+      gram_matrix(fit$map$kernel, x[rows, , drop = FALSE], fit$map$landmarks, n_threads) %*% weights
+    }))
+  } else {
+    core(.cpp_feature_products(fit$map, fit$fun, x, t(fit$coefficients), n_threads))
+  }
   scores <- sweep(scores, 2L, fit$intercept, "+")
   dimnames(scores) <- list(rownames(x), fit$response$names)
   scores

@@ -34,12 +34,45 @@ std::size_t block_rows(int columns) {
   return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
 }
 
+// Adds the rows of y, a block at a time, with their features written by
+// fill(begin, rows, z) into z (rows by columns), to sums. Panels are updated
+// on n_threads threads; each entry sums its blocks in row order, so the
+// result is the same for any thread count.
+template <typename Fill>
+askrff::CrossProducts sum_cross_products(int columns, const Rcpp::NumericMatrix& y, const Rcpp::NumericVector& z_shift,
+                                         const Rcpp::NumericVector& y_shift, int n_threads, Fill fill) {
+  const int responses = y.ncol();
+  askrff::require(y.ncol() >= 1, "y must have at least one column");
+  askrff::require(z_shift.size() == columns && y_shift.size() == responses, "the shifts must match the columns");
+  const Eigen::Map<const Eigen::VectorXd> zs(z_shift.begin(), columns), ys(y_shift.begin(), responses);
+  const Eigen::Map<const Eigen::MatrixXd> y_all(y.begin(), y.nrow(), responses);
+  const std::size_t n = y.nrow(), block = block_rows(columns);
+  askrff::CrossProducts sums(columns, responses);
+  Eigen::MatrixXd z, y_block;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    z.resize(static_cast<Eigen::Index>(rows), columns);
+    fill(begin, rows, z);
+    z.rowwise() -= zs.transpose();
+    y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows)).rowwise() - ys.transpose();
+    askrff::run_blocks(static_cast<std::size_t>(askrff::n_panels(columns)), n_threads,
+                       [&](std::size_t p) { askrff::add_panel(sums, z, y_block, static_cast<int>(p)); });
+    askrff::add_responses(sums, y_block);
+  }
+  return sums;
+}
+
+Rcpp::List to_r(const askrff::CrossProducts& sums) {
+  return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
+                            Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
+                            Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("n") = sums.n);
+}
+
 }  // namespace
 
 // The sums of cross_products.h over the rows of x and y (one column per
-// response). Features and panels are computed on n_threads threads; each
-// entry sums its blocks in row order, so the result is the same for any
-// thread count.
+// response), with the features of the map computed a block at a time on
+// n_threads threads and never stored.
 // [[Rcpp::export(.cpp_cross_products)]]
 Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                               Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads) {
@@ -47,29 +80,29 @@ Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatr
   const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
   const int d = Rcpp::NumericMatrix(map["omega"]).nrow();
   askrff::require_data(x, d, "x");
-  askrff::require(y.nrow() == x.nrow() && y.ncol() >= 1, "y must have one row per row of x");
-  const int columns = left->n_columns(), responses = y.ncol();
-  askrff::require(z_shift.size() == columns && y_shift.size() == responses, "the shifts must match the columns");
-  const Eigen::Map<const Eigen::VectorXd> zs(z_shift.begin(), columns), ys(y_shift.begin(), responses);
-  const Eigen::Map<const Eigen::MatrixXd> y_all(y.begin(), y.nrow(), responses);
-  const std::size_t n = x.nrow(), block = block_rows(columns);
-  askrff::CrossProducts sums(columns, responses);
-  Eigen::MatrixXd z, y_block;
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t rows = std::min(block, n - begin);
-    z.resize(static_cast<Eigen::Index>(rows), columns);
-    double* zp = z.data();
-    askrff::run_row_blocks(rows, left->row_cost(), askrff::kFeatureBlockRows, n_threads,
-                           [&](std::size_t b, std::size_t e) { left->rows(x.begin(), n, begin + b, begin + e, zp + b, rows); });
-    z.rowwise() -= zs.transpose();
-    y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows)).rowwise() - ys.transpose();
-    askrff::run_blocks(static_cast<std::size_t>(askrff::n_panels(columns)), n_threads,
-                       [&](std::size_t p) { askrff::add_panel(sums, z, y_block, static_cast<int>(p)); });
-    askrff::add_responses(sums, y_block);
-  }
-  return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
-                            Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
-                            Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("n") = sums.n);
+  askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
+  const std::size_t n = x.nrow();
+  return to_r(sum_cross_products(left->n_columns(), y, z_shift, y_shift, n_threads,
+                                 [&](std::size_t begin, std::size_t rows, Eigen::MatrixXd& z) {
+                                   double* zp = z.data();
+                                   askrff::run_row_blocks(rows, left->row_cost(), askrff::kFeatureBlockRows, n_threads,
+                                                          [&](std::size_t b, std::size_t e) {
+                                                            left->rows(x.begin(), n, begin + b, begin + e, zp + b, rows);
+                                                          });
+                                 }));
+}
+
+// The same sums for features given as a matrix z (a Nyström map's, made in R).
+// [[Rcpp::export(.cpp_given_cross_products)]]
+Rcpp::List cpp_given_cross_products(Rcpp::NumericMatrix z, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift,
+                                    Rcpp::NumericVector y_shift, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require(z.ncol() >= 1 && y.nrow() == z.nrow(), "y must have one row per row of the features");
+  const Eigen::Map<const Eigen::MatrixXd> z_all(z.begin(), z.nrow(), z.ncol());
+  return to_r(sum_cross_products(z.ncol(), y, z_shift, y_shift, n_threads,
+                                 [&](std::size_t begin, std::size_t rows, Eigen::MatrixXd& block) {
+                                   block = z_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows));
+                                 }));
 }
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over

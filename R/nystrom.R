@@ -1,0 +1,224 @@
+# Nyström maps: features from the kernel's values at landmarks, for every
+# kernel with a Gram matrix, positive definite, indefinite or asymmetric.
+
+#' Nyström map of any kernel
+#'
+#' The Nyström approximation \eqn{K(x, Z) K_{ZZ}^+ K(Z, y)} of a kernel
+#' from its values at \eqn{m} landmarks \eqn{Z}, written as left and right
+#' features \eqn{L(x) R(y)'} so that it works wherever a map of [rff_map()]
+#' does: [rff_features()], [rff_kernel_matrix()], `predict()`, [rff_ridge()]
+#' and [approximation_study()].
+#'
+#' \eqn{K_{ZZ}} is decomposed once. When it is symmetric (to rounding), by
+#' an eigendecomposition \eqn{K_{ZZ} = V \Lambda V'} whose eigenvalues may
+#' have either sign (an indefinite kernel): \eqn{L(x) = K(x, Z) V
+#' |\Lambda|^{-1/2}} and \eqn{R(y) = K(Z, y)' V\, \mathrm{sign}(\Lambda)
+#' |\Lambda|^{-1/2}}, so that a positive definite kernel has \eqn{L = R}.
+#' Otherwise (an asymmetric kernel) by the singular value decomposition
+#' \eqn{K_{ZZ} = U S W'}, whose pseudo-inverse is \eqn{W S^{-1} U'}:
+#' \eqn{L(x) = K(x, Z) W S^{-1/2}} and \eqn{R(y) = K(Z, y)' U S^{-1/2}}.
+#' Eigen- or singular values below `tolerance` times the largest (in absolute
+#' value) are dropped, and at most `rank` are kept, the largest first; the
+#' features' rounding error grows like the machine epsilon over the smallest
+#' kept relative value, so `tolerance` also bounds it.
+#'
+#' Unlike random features, the approximation is exact at the landmarks and is
+#' not unbiased elsewhere; it adapts to the data, which is why it is usually
+#' far more accurate at equal size on data with a decaying spectrum.
+#'
+#' @param kernel A kernel object: any kernel [kernel_matrix()] takes,
+#'   including indefinite and asymmetric ones, sums and products, and the
+#'   expected kernels of random periodic features.
+#' @param landmarks Numeric matrix (or data frame) of the landmark points, one
+#'   per row, such as the rows [nystrom_landmarks()] picks from the data.
+#' @param rank `NULL` (keep every eigen- or singular value above the
+#'   tolerance) or the largest number of feature columns to keep.
+#' @param tolerance Relative size below which eigen- or singular values of
+#'   \eqn{K_{ZZ}} are dropped, in `[0, 1)`.
+#' @inheritParams kernel_matrix
+#' @return An object of class `"askrff_nystrom"`: a list holding the
+#'   `kernel`, `d`, the `landmarks`, the `decomposition` (`"eigen"` or
+#'   `"svd"`), the kept `values` (signed eigenvalues, or singular values), the
+#'   `left_weights` and `right_weights` (landmarks by feature columns), the
+#'   `rank` and the `tolerance`.
+#' @family maps
+#' @examples
+#' x <- as.matrix(scale(datasets::quakes[, 1:3]))
+#' k <- delta_gaussian_kernel(1, 2)
+#' map <- nystrom_map(k, nystrom_landmarks(x, 50, seed = 1))
+#' map
+#' relative_error(kernel_matrix(k, x[1:200, ]), rff_kernel_matrix(map, x[1:200, ]))
+#' @export
+nystrom_map <- function(kernel, landmarks, rank = NULL, tolerance = 1e-8, n_threads = NULL) {
+  kernel <- validate_kernel(kernel)
+  landmarks <- check_data(landmarks, "landmarks")
+  if (!is.null(rank)) rank <- check_count(rank, "rank")
+  if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) {
+    fail("`tolerance` must be a single number in [0, 1).")
+  }
+  n_threads <- resolve_threads(n_threads)
+  K <- kernel_matrix(kernel, landmarks, n_threads = n_threads)
+  scale <- max(abs(K))
+  if (scale == 0) fail("The kernel is zero at every pair of `landmarks`, so they span no features; choose other landmarks.")
+  symmetric <- max(abs(K - t(K))) <= 64 * .Machine$double.eps * scale
+  decomposition <- if (symmetric) eigen_weights(K) else svd_weights(K)
+  keep <- which(abs(decomposition$values) > tolerance * max(abs(decomposition$values)))
+  if (!is.null(rank)) keep <- utils::head(keep, rank)
+  structure(list(kernel = kernel, d = ncol(landmarks), landmarks = unname(landmarks),
+                 decomposition = if (symmetric) "eigen" else "svd", values = decomposition$values[keep],
+                 left_weights = decomposition$left[, keep, drop = FALSE],
+                 right_weights = decomposition$right[, keep, drop = FALSE],
+                 rank = length(keep), tolerance = as.double(tolerance), format_version = format_version),
+            class = "askrff_nystrom")
+}
+
+# K = V diag(values) V' with the values ordered by magnitude: the left
+# weights V |values|^(-1/2), the right ones with the values' signs.
+eigen_weights <- function(K) {
+  e <- eigen((K + t(K)) / 2, symmetric = TRUE)
+  order <- order(abs(e$values), decreasing = TRUE)
+  values <- e$values[order]
+  left <- e$vectors[, order, drop = FALSE] %*% diag(1 / sqrt(pmax(abs(values), .Machine$double.xmin)), length(values))
+  list(values = values, left = left, right = left %*% diag(sign(values), length(values)))
+}
+
+# K = U diag(s) W', pinv(K) = W diag(1/s) U': left weights W s^(-1/2),
+# right ones U s^(-1/2).
+svd_weights <- function(K) {
+  s <- svd(K)
+  inverse_root <- diag(1 / sqrt(pmax(s$d, .Machine$double.xmin)), length(s$d))
+  list(values = s$d, left = s$v %*% inverse_root, right = s$u %*% inverse_root)
+}
+
+#' Landmarks for a Nyström map
+#'
+#' Picks `n` distinct rows of `x`: uniformly at random, or by k-means++
+#' seeding (each next row drawn with probability proportional to its squared
+#' distance from the rows already picked), which spreads the landmarks over
+#' the data and usually lowers the Nyström error at the same size.
+#'
+#' @param x Numeric matrix or data frame of the data.
+#' @param n Number of landmarks, at most the number of distinct rows of `x`.
+#' @param method `"uniform"` or `"kmeans++"`.
+#' @param seed `NULL` (use R's random number generator, so [set.seed()]
+#'   makes the choice reproducible) or a whole number, as for [rff_map()].
+#' @return The chosen rows of `x`, a matrix with `n` rows.
+#' @family maps
+#' @examples
+#' x <- as.matrix(datasets::trees)
+#' nystrom_landmarks(x, 3, method = "kmeans++", seed = 1)
+#' @export
+nystrom_landmarks <- function(x, n, method = c("uniform", "kmeans++"), seed = NULL) {
+  x <- check_data(x, "x")
+  n <- check_count(n, "n")
+  method <- check_choice(method, c("uniform", "kmeans++"), "method")
+  seed_words <- resolve_seed(seed)
+  distinct <- which(!duplicated(x))
+  if (n > length(distinct)) fail("`n` must be at most the %d distinct rows of `x`, not %d.", length(distinct), n)
+  uniforms <- core(.cpp_sample_dither(seed_words, max(n, length(distinct)))) / (2 * pi)
+  rows <- if (method == "uniform") distinct[order(uniforms[seq_along(distinct)])[seq_len(n)]] else
+    kmeans_pp_rows(x[distinct, , drop = FALSE], n, uniforms)
+  x[if (method == "uniform") rows else distinct[rows], , drop = FALSE]
+}
+
+# k-means++ seeding driven by the given uniforms: the first row uniformly,
+# each next one by inverting the cumulative squared distances.
+kmeans_pp_rows <- function(x, n, uniforms) {
+  pick <- function(weights, u) min(length(weights), 1L + sum(cumsum(weights) < u * sum(weights)))
+  rows <- pick(rep(1, nrow(x)), uniforms[1L])
+  squared <- colSums((t(x) - x[rows, ])^2)
+  for (i in seq_len(n - 1L) + 1L) {
+    # distinct rows keep every unpicked weight positive; rounding alone could zero them
+    weights <- replace(squared, rows, 0)
+    if (sum(weights) == 0) weights <- replace(rep(1, nrow(x)), rows, 0)
+    rows[i] <- pick(weights, uniforms[i])
+    squared <- pmin(squared, colSums((t(x) - x[rows[i], ])^2))
+  }
+  rows
+}
+
+# rff_features() and rff_kernel_matrix() of a Nyström map.
+nystrom_features <- function(map, x, side, n_threads) {
+  map <- validate_nystrom(map)
+  x <- nystrom_data(map, x, "x")
+  side <- check_choice(side, c("left", "right"), "side")
+  check_output_size(nrow(x), nrow(map$landmarks) + map$rank, "the feature matrix")
+  nystrom_side(map, x, side, resolve_threads(n_threads))
+}
+
+nystrom_gram <- function(map, x, y, n_threads) {
+  map <- validate_nystrom(map)
+  x <- nystrom_data(map, x, "x")
+  y <- nystrom_data(map, y, "y")
+  n_threads <- resolve_threads(n_threads)
+  check_output_size(nrow(x), nrow(y), "the approximate kernel matrix",
+                    extra = 16 * (as.double(nrow(x)) + nrow(y)) * (nrow(map$landmarks) + map$rank))
+  set_point_names(tcrossprod(nystrom_side(map, x, "left", n_threads), nystrom_side(map, y, "right", n_threads)), x, y)
+}
+
+# The features of one side of a validated map for checked data.
+# A symmetric kernel (decomposition "eigen") has K(Z, y)' = K(y, Z), so both
+# sides multiply the same matrix, and a positive definite kernel's sides are
+# identical.
+nystrom_side <- function(map, x, side, n_threads) {
+  if (side == "left") return(gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map$left_weights)
+  if (map$decomposition == "eigen") return(gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map$right_weights)
+  crossprod(gram_matrix(map$kernel, map$landmarks, x, n_threads), map$right_weights)
+}
+
+# The data a Nyström map can take: its dimension, and the sphere for kernels on it.
+nystrom_data <- function(map, x, name) {
+  x <- check_data(x, name, map$d)
+  check_on_sphere(map$kernel, x, name)
+  x
+}
+
+validate_nystrom <- function(map, arg = "map") {
+  check_object(map, arg, "askrff_nystrom", "a map made by nystrom_map()")
+  kernel <- validate_kernel(map$kernel, field(arg, "kernel"))
+  d <- check_count(map$d, field(arg, "d"))
+  check_kernel_dimension(kernel, d)
+  landmarks <- check_data(map$landmarks, field(arg, "landmarks"), d)
+  check_on_sphere(kernel, landmarks, field(arg, "landmarks"))
+  rank <- check_count(map$rank, field(arg, "rank"))
+  for (name in c("left_weights", "right_weights")) {
+    weights <- map[[name]]
+    if (!is.matrix(weights) || !is.double(weights) || is.object(weights) || nrow(weights) != nrow(landmarks) ||
+        ncol(weights) != rank || any(!is.finite(weights))) {
+      fail("`%s` must be a finite numeric matrix of one row per landmark (%d) and `rank` = %d columns; make the map again with nystrom_map().",
+           field(arg, name), nrow(landmarks), rank)
+    }
+  }
+  decomposition <- map$decomposition
+  if (!is.character(decomposition) || length(decomposition) != 1L || !decomposition %in% c("eigen", "svd")) {
+    fail("`%s` must be \"eigen\" or \"svd\".", field(arg, "decomposition"))
+  }
+  values <- map$values
+  if (!is.double(values) || is.object(values) || length(values) != rank || any(!is.finite(values))) {
+    fail("`%s` must hold the %d kept eigen- or singular values.", field(arg, "values"), rank)
+  }
+  map$kernel <- kernel
+  map$d <- d
+  map$landmarks <- landmarks
+  map$rank <- rank
+  map
+}
+
+#' @export
+print.askrff_nystrom <- function(x, ...) {
+  x <- validate_nystrom(x, "x")
+  cat("<askrff Nystr\u00f6m map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  cat("  ", format_count(nrow(x$landmarks)), " landmarks, rank ", format_count(x$rank), " (",
+      if (x$decomposition == "eigen") "eigendecomposition" else "singular value decomposition",
+      ", tolerance ", format(x$tolerance), ")\n", sep = "")
+  if (x$decomposition == "eigen" && any(x$values < 0)) {
+    cat("  ", sum(x$values < 0), " negative eigenvalues: the kernel is indefinite on the landmarks\n", sep = "")
+  }
+  invisible(x)
+}
+
+#' @rdname predict.askrff_map
+#' @export
+predict.askrff_nystrom <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
+  rff_features(validate_nystrom(object, "object"), newdata, side, n_threads)
+}

@@ -1,0 +1,119 @@
+# print, summary and plot of approximation_study() results.
+
+# A study is a data frame users may edit; the methods need its columns.
+validate_study <- function(study, arg) {
+  if (!is.data.frame(study) || !inherits(study, "askrff_study")) fail("`%s` must be a result of approximation_study().", arg)
+  metrics <- intersect(study_metrics, names(study))
+  if (!all(c("method", "n_features", "trial") %in% names(study)) || length(metrics) == 0L || nrow(study) < 1L) {
+    fail("`%s` must have the columns `method`, `n_features`, `trial` and at least one of %s.", arg,
+         paste0("`", study_metrics, "`", collapse = ", "))
+  }
+  for (name in c("n_features", metrics)) {
+    value <- study[[name]]
+    if (!is.numeric(value) || anyNA(value) || any(!is.finite(value)) || any(value < 0)) {
+      fail("`%s$%s` must hold finite nonnegative numbers.", arg, name)
+    }
+  }
+  study$method <- factor(study$method, levels = unique(as.character(study$method)))
+  list(study = study, metrics = metrics)
+}
+
+# The fitted slope of log(error) against log(n_features) of each method.
+study_slopes <- function(study, metric) {
+  vapply(split(study, study$method), function(rows) {
+    keep <- rows[[metric]] > 0
+    if (length(unique(rows$n_features[keep])) < 2L) return(NA_real_)
+    unname(stats::coef(stats::lm(log(rows[[metric]][keep]) ~ log(rows$n_features[keep])))[2L])
+  }, double(1))
+}
+
+#' @export
+summary.askrff_study <- function(object, ...) {
+  checked <- validate_study(object, "object")
+  study <- checked$study
+  groups <- split(study, list(study$method, study$n_features), drop = TRUE, lex.order = TRUE)
+  table <- do.call(rbind, lapply(groups, function(rows) {
+    out <- data.frame(method = rows$method[1L], n_features = rows$n_features[1L], trials = nrow(rows))
+    for (metric in checked$metrics) {
+      out[[metric]] <- mean(rows[[metric]])
+      out[[paste0(metric, "_sd")]] <- if (nrow(rows) > 1L) stats::sd(rows[[metric]]) else NA_real_
+    }
+    if (!is.null(rows$seconds)) out$seconds <- mean(rows$seconds)
+    out
+  }))
+  rownames(table) <- NULL
+  pairs <- attr(object, "pairs")
+  if (is.data.frame(pairs) && all(c("method", "n_features") %in% names(pairs))) {
+    pairs$trials <- NULL
+    table <- merge(table, pairs, by = c("method", "n_features"), sort = FALSE)
+    table <- table[order(table$method, table$n_features), ]
+    rownames(table) <- NULL
+  }
+  structure(list(table = table, slopes = study_slopes(study, checked$metrics[1L]), metric = checked$metrics[1L],
+                 kernel = attr(object, "kernel"), points = attr(object, "points")),
+            class = "summary.askrff_study")
+}
+
+#' @export
+print.summary.askrff_study <- function(x, ...) {
+  cat("<askrff approximation study>", if (is.character(x$kernel)) x$kernel else "", "\n")
+  print(x$table, digits = 3, row.names = FALSE)
+  slopes <- x$slopes[!is.na(x$slopes)]
+  if (length(slopes) > 0L) {
+    cat(sprintf("\nslope of log %s against log n_features: %s\n", x$metric,
+                paste(sprintf("%s %.2f", names(slopes), slopes), collapse = ", ")))
+  }
+  invisible(x)
+}
+
+#' @export
+print.askrff_study <- function(x, ...) {
+  checked <- validate_study(x, "x")
+  study <- checked$study
+  points <- attr(x, "points")
+  cat(sprintf("<askrff approximation study> %s%s\n", if (is.character(attr(x, "kernel"))) attr(x, "kernel") else "",
+              if (length(points) == 2L) sprintf(", %d x %d points", points[1L], points[2L]) else ""))
+  cat(sprintf("  methods: %s; n_features: %s; %d trials\n", paste(levels(study$method), collapse = ", "),
+              paste(sort(unique(study$n_features)), collapse = ", "), length(unique(study$trial))))
+  rows <- as.data.frame(study)
+  print(utils::head(rows, 6L), digits = 3, row.names = FALSE)
+  if (nrow(rows) > 6L) cat(sprintf("  ... %d more rows\n", nrow(rows) - 6L))
+  cat("summary() gives means, spreads, bias and variance; plot() the error against n_features\n")
+  invisible(x)
+}
+
+#' Plot an approximation study
+#'
+#' The error against the number of features on log-log axes, one line per
+#' method through its mean over trials, with each trial's value as a point
+#' and the legend giving the fitted slope (-1/2 is the Monte Carlo rate).
+#'
+#' @param x A result of [approximation_study()].
+#' @param metric The error to plot: `"frobenius"`, `"spectral"` or
+#'   `"max_abs"`, among those the study computed.
+#' @param ... Passed to [graphics::plot()].
+#' @return `x`, invisibly.
+#' @family experiments
+#' @export
+plot.askrff_study <- function(x, metric = NULL, ...) {
+  checked <- validate_study(x, "x")
+  study <- checked$study
+  metric <- if (is.null(metric)) checked$metrics[1L] else check_choice(metric, checked$metrics, "metric")
+  study <- study[study[[metric]] > 0, , drop = FALSE]
+  if (nrow(study) == 0L) fail("The study's `%s` errors are all zero, so there is nothing to draw on log axes.", metric)
+  methods <- levels(droplevels(study$method))
+  colours <- grDevices::hcl.colors(max(length(methods), 2L), "Dark 3")[seq_along(methods)]
+  label <- switch(metric, frobenius = "relative Frobenius error", spectral = "relative spectral error",
+                  max_abs = "largest absolute error")
+  graphics::plot(study$n_features, study[[metric]], log = "xy", type = "n", xlab = "n_features", ylab = label, ...)
+  slopes <- study_slopes(study, metric)
+  for (i in seq_along(methods)) {
+    rows <- study[study$method == methods[i], ]
+    graphics::points(rows$n_features, rows[[metric]], col = grDevices::adjustcolor(colours[i], 0.4), pch = 16, cex = 0.6)
+    means <- tapply(rows[[metric]], rows$n_features, mean)
+    graphics::lines(as.numeric(names(means)), means, col = colours[i], lwd = 2, type = "b", pch = 19)
+  }
+  legend <- ifelse(is.na(slopes[methods]), methods, sprintf("%s (slope %.2f)", methods, slopes[methods]))
+  graphics::legend("topright", legend = legend, col = colours, lwd = 2, pch = 19, bty = "n")
+  invisible(x)
+}

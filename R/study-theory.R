@@ -1,0 +1,95 @@
+# Closed-form variances of the estimators approximation_study() measures.
+# The derivation is on approximation_study()'s help page, "Theory".
+
+# The mean over pairs of the closed-form variance of one entry of K_hat for
+# a method at n features, or NA where there is none.
+theory_variance <- function(method, kernel, x, y, K, n, seed) {
+  variance <- switch(method$type,
+    rff = rff_theory_variance(method, kernel, x, y, K, n, seed),
+    rpf = rpf_theory_variance(method, kernel, x, y, n),
+    nystrom = NULL)
+  if (is.null(variance)) NA_real_ else mean(variance)
+}
+
+# Random Fourier features with i.i.d. frequencies, every part a symmetric
+# law with no phase whose kernel is known: sum_p V_p / (n s_p) plus the
+# variance of the counts.
+rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
+  map <- do.call(rff_map, c(list(kernel = kernel, d = ncol(x), n_features = n, seed = seed), method$args))
+  parts <- map$parts
+  if (map$method != "iid" || any(map$phase != 0) || any(parts$right_phase != 0) || any(parts$features != "trig")) {
+    return(NULL)
+  }
+  kernels <- part_kernels(kernel, parts$part)
+  if (is.null(kernels)) return(NULL)
+  used <- which(parts$share > 0)
+  terms <- lapply(used, function(p) {
+    at_zero <- kernel_at_zero(kernels[[p]], ncol(x))
+    scale <- parts$coefficient[p] * parts$mass[p]
+    kappa <- gram_matrix(kernels[[p]], x, y, 1L) / at_zero
+    kappa_2 <- gram_matrix(kernels[[p]], 2 * x, 2 * y, 1L) / at_zero
+    list(T = scale * kappa, V = scale^2 * (1 + kappa_2) / 2 - (scale * kappa)^2, share = parts$share[p])
+  })
+  # the parts must add up to the kernel, or they were not identified right
+  if (max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) > 1e-8 * max(abs(K))) return(NULL)
+  within <- Reduce(`+`, lapply(terms, function(t) t$V / (n * t$share)))
+  if (map$allocation == "equal") return(within)
+  within + count_variance(vapply(terms, `[[`, double(1), "share"), n, lapply(terms, function(t) t$T / (n * t$share)))
+}
+
+# Each part's kernel, when every part is the single positive part of the
+# kernel or of one term of a sum: "pos", or "k<i>.pos" for term i.
+part_kernels <- function(kernel, names) {
+  positive <- function(k) {
+    traits <- kernel_traits(k)
+    traits$measure == "positive" && !traits$on_sphere
+  }
+  if (identical(names, "pos")) return(if (positive(kernel)) list(kernel) else NULL)
+  if (kernel$name != "sum" || !all(grepl("^k[0-9]+\\.pos$", names))) return(NULL)
+  index <- as.integer(sub("^k([0-9]+)\\.pos$", "\\1", names))
+  if (any(index > length(kernel$terms))) return(NULL)
+  terms <- kernel$terms[index]
+  if (!all(vapply(terms, positive, logical(1)))) return(NULL)
+  terms
+}
+
+# Var(sum_p N_p a_p) over the systematic sampling of the counts
+# (systematic_counts() in src/core/sampling.cpp): with offset u ~ U[0, 1),
+# the counts through part j are ceil(C_j - u), C_j = n (s_1 + ... + s_j),
+# the last part taking the rest. Each count is constant between the
+# fractional parts of the C_j, so the variance is an exact finite sum.
+count_variance <- function(share, n, a) {
+  through <- n * cumsum(share)
+  breaks <- sort(unique(c(0, 1, through - floor(through))))
+  breaks <- breaks[breaks >= 0 & breaks <= 1]
+  widths <- diff(breaks)
+  middles <- breaks[-1L] - widths / 2
+  values <- lapply(middles, function(u) {
+    cumulative <- c(pmin(n, ceiling(utils::head(through, -1L) - u)), n)
+    counts <- diff(c(0, cumulative))
+    Reduce(`+`, Map(`*`, counts, a))
+  })
+  mean_value <- Reduce(`+`, Map(`*`, widths, values))
+  Reduce(`+`, Map(function(w, v) w * v^2, widths, values)) - mean_value^2
+}
+
+# Random periodic features with i.i.d. frequencies: one frequency's product
+# s f(a + xi) g(b + xi) has second moment s^2 sum_j (f^2)_j (g^2)_j kappa(j
+# delta), known when each map is the cosine or binary.
+rpf_theory_variance <- function(method, kernel, x, y, n) {
+  args <- method$args
+  if (!is.null(args$method) && args$method != "iid") return(NULL)
+  left <- as_periodic_function(if (is.null(args$left)) "square" else args$left, "left")
+  right <- as_periodic_function(if (is.null(args$right)) "cos" else args$right, "right")
+  known <- function(f) f$name == "cos" || f$binary
+  if (!known(left) || !known(right)) return(NULL)
+  at_zero <- kernel_at_zero(kernel, ncol(x))
+  s <- at_zero / rpf_inner_product(left, right)
+  second <- if (left$name == "cos" && right$name == "cos") {
+    s^2 / 4 * (1 + gram_matrix(kernel, 2 * x, 2 * y, 1L) / (2 * at_zero))
+  } else {
+    s^2 / (if (left$name == "cos" || right$name == "cos") 2 else 1)
+  }
+  expected <- kernel_matrix(rpf_expected_kernel(kernel, left, right), x, y, n_threads = 1L)
+  (second - expected^2) / n
+}

@@ -1,0 +1,283 @@
+# approximation_study(): the papers' convergence experiments as one call.
+# Trials are the units of parallel work (R/chunks.R); each draws its maps
+# from seeds fixed by the study's seed and the trial's index, so the study
+# is the same under every future plan.
+
+#' Convergence study of kernel approximations
+#'
+#' For every number of features, method and trial, draws a map, forms the
+#' approximate Gram matrix \eqn{\hat K} of `x` against `y`, and measures it
+#' against the exact \eqn{K}: the relative Frobenius error \eqn{\|K - \hat
+#' K\|_F / \|K\|_F}, the relative spectral error \eqn{\|K - \hat K\|_2 /
+#' \|K\|_2} and the largest absolute error. Across trials it also measures
+#' each pair's bias and variance, and reports beside the variance its closed
+#' form where one exists (see "Theory" below).
+#'
+#' **Methods.** `methods` is a character vector or a named list. A string
+#' names a frequency source of [rff_map()] (`"iid"`, `"orthogonal"`,
+#' `"structured"`, `"qmc"`), or `"rpf"` (random periodic features, a square
+#' wave against a cosine) or `"nystrom"` (uniform landmarks). A list element
+#' is a list of arguments with a `type`: `"rff"` (the default) takes
+#' `method`, `allocation` and the kernel's settings, such as `decomposition
+#' = "phase"`, as [rff_map()] does; `"rpf"` takes `method`, `left` and
+#' `right` as [rpf_map()] and [rpf_kernel_matrix()] do; `"nystrom"` takes
+#' `landmarks` (`"uniform"` or `"kmeans++"`, drawn from the rows of `x`),
+#' `rank` and `tolerance` as [nystrom_map()] does. The list's names label the
+#' methods. For a map of [rff_map()] `n_features` counts frequencies (two
+#' feature columns each for trigonometric features); for [rpf_map()] it
+#' counts frequencies (one column each); for Nyström it counts landmarks. The
+#' column `n_columns` gives the feature columns of each side, for comparing
+#' at equal storage.
+#'
+#' **Seeds and parallel trials.** The maps of trial \eqn{t} are drawn from
+#' seeds derived from `seed` and \eqn{t} alone, so the study is identical
+#' whether trials run here or on the workers of a [future::plan()] (when the
+#' future package is installed and the plan is not sequential, trials run
+#' as futures, at most as many at a time as there are workers). Progress is
+#' reported through progressr, a step per trial. `seconds` is the elapsed
+#' time of drawing the map and forming \eqn{\hat K}, not of the metrics.
+#'
+#' **Theory.** For a map of \eqn{n} frequencies whose parts \eqn{p} (sign
+#' and factor \eqn{c_p}, mass \eqn{m_p}, share \eqn{s_p}) each sample a
+#' symmetric law with no phase, the estimator of one entry is \eqn{\hat
+#' K(\delta) = \sum_p (n s_p)^{-1} \sum_{f \in p} c_p m_p \cos(w_f'\delta)}
+#' with \eqn{N_p} frequencies in part \eqn{p}. With \eqn{\kappa_p(\delta) =
+#' E_p \cos(w'\delta)}, \eqn{T_p = c_p m_p \kappa_p} and
+#' \eqn{\cos^2 a = (1 + \cos 2a)/2}, one draw of part \eqn{p} has variance
+#' \eqn{V_p(\delta) = c_p^2 m_p^2 (1 + \kappa_p(2\delta))/2 - T_p(\delta)^2},
+#' so that for i.i.d. frequencies
+#' \deqn{\mathrm{Var}\,\hat K(\delta) = \sum_p \frac{V_p(\delta)}{n s_p} +
+#' \mathrm{Var}\Big(\sum_p \frac{N_p T_p(\delta)}{n s_p}\Big),}
+#' the second term being the variance of the counts: zero for `allocation =
+#' "equal"`, and for `"mass"` (systematic sampling with one uniform offset
+#' \eqn{u}, \eqn{N_p} a step function of \eqn{u}) an exact integral over
+#' \eqn{u}. For a positive definite kernel (one part, \eqn{m = k(0)}) this is
+#' \eqn{(k(0)^2 + k(0) k(2\delta) - 2k(\delta)^2) / (2n)}; for a signed
+#' measure `k1 - k2` split per term, \eqn{\kappa_p} is term \eqn{p}'s kernel
+#' over its value at 0. A complex measure adds \eqn{\pi/2} right phases
+#' (\eqn{\sin} in place of \eqn{\cos}, so \eqn{(1 - E_p\cos 2w'\delta)/2}),
+#' and a phased part its phase; their \eqn{E_p \cos 2(w'\delta + \theta)} has
+#' no closed form in general, and the study reports `NA` for them, as for
+#' orthogonal, structured and quasi-Monte Carlo frequencies, whose draws are
+#' dependent, and for Nyström maps. For random periodic features with
+#' periodic maps \eqn{f, g} and scale \eqn{s = k(0)/\langle f, g\rangle}, one
+#' frequency's product has second moment \eqn{s^2 \sum_j (f^2)_j (g^2)_j
+#' \kappa(j\delta)} over the Fourier coefficients of \eqn{f^2} and \eqn{g^2}:
+#' \eqn{s^2/4 \cdot (1 + \kappa(2\delta)/2)} for two cosines, \eqn{s^2/2}
+#' for a binary map against a cosine (003's \eqn{\pi^2/8 - \kappa^2} for the
+#' square wave), \eqn{s^2} for two binary maps; the variance subtracts the
+#' square of the expected kernel ([rpf_expected_kernel()]) and divides by
+#' \eqn{n}. Multi-bit quantizers get `NA`.
+#'
+#' @param kernel A kernel object.
+#' @param x Numeric matrix or data frame of points, one per row.
+#' @param y Second set of points; defaults to `x`.
+#' @param n_features Numbers of features to study (see "Methods").
+#' @param methods The approximations to compare (see "Methods").
+#' @param trials Number of independent trials per method and size; at least
+#'   2 for the bias and variance.
+#' @param metrics Which of `"frobenius"`, `"spectral"` and `"max_abs"` to
+#'   compute; the spectral error costs a singular value decomposition of an
+#'   `nrow(x)` by `nrow(y)` matrix per trial.
+#' @param seed `NULL` (drawn from R's random number generator, so
+#'   [set.seed()] makes the study reproducible) or a whole number.
+#' @inheritParams kernel_matrix
+#' @return An object of class `"askrff_study"`: a data frame with one row
+#'   per method, number of features and trial, and the columns `method`,
+#'   `n_features`, `trial`, `n_columns`, the chosen metrics and `seconds`.
+#'   Its attribute `"pairs"` holds, per method and number of features, the
+#'   per-pair summaries across trials: `mean_error` (the mean over all pairs
+#'   of \eqn{\bar K - K}, a scalar bias), `rms_bias`, `variance` (the mean
+#'   over pairs of each pair's variance across trials) and `theory_variance`
+#'   (its closed form, or `NA`). Methods: `print`, `summary` (means and
+#'   spreads by method and size, with the pairs' summaries), and `plot`
+#'   (log-log error against the number of features, with fitted slopes).
+#' @family experiments
+#' @examples
+#' x <- matrix(runif(60 * 3), 60)
+#' study <- approximation_study(gaussian_kernel(1), x, n_features = c(16, 64),
+#'                              methods = c("iid", "orthogonal", "nystrom"),
+#'                              trials = 3, seed = 1)
+#' summary(study)
+#' plot(study)
+#' @export
+approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", trials = 10,
+                                metrics = c("frobenius", "spectral", "max_abs"), seed = NULL, n_threads = NULL) {
+  kernel <- validate_kernel(kernel)
+  x <- check_data(x, "x")
+  y <- check_data(y, "y", ncol(x))
+  n_features <- check_feature_counts(n_features)
+  trials <- check_count(trials, "trials", max = 1e6)
+  metrics <- check_metrics(metrics)
+  n_threads <- resolve_threads(n_threads)
+  methods <- study_methods(methods)
+  n_configs <- length(methods) * length(n_features)
+  check_output_size(nrow(x), nrow(y), "the study's Gram matrices",
+                    extra = 8 * as.double(nrow(x)) * nrow(y) * (2 * n_configs + 4))
+  K <- kernel_matrix(kernel, x, y, n_threads)
+  reference <- study_reference(K, metrics)
+  seeds <- study_seeds(resolve_seed(seed), trials, n_configs)
+  # each method is tried once, at the largest size, so a bad setting fails
+  # here with the method's name rather than in a worker
+  for (method in methods) study_draw(method, kernel, x, y, n_features[length(n_features)], seeds[1L], n_threads)
+  work <- study_trial_work(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads)
+  trial <- 0L
+  reader <- function() if (trial >= trials) NULL else list(index = trial <<- trial + 1L, chunk = trial)
+  prepare <- function(chunk, index) list(trial = index, where = sprintf("trial %d", index))
+  totals <- map_reduce_chunks(reader, prepare, work, add_trial, steps = trials, unit = "trial")
+  rows <- do.call(rbind, totals$rows)
+  rownames(rows) <- NULL
+  configs <- expand.grid(n_features = n_features, method = names(methods), stringsAsFactors = FALSE)
+  pairs <- pair_summaries(configs, totals$sums, totals$squares, K, trials)
+  pairs$theory_variance <- vapply(seq_len(nrow(configs)), function(i) {
+    theory_variance(methods[[configs$method[i]]], kernel, x, y, K, configs$n_features[i], seeds[i])
+  }, double(1))
+  rows$method <- factor(rows$method, levels = names(methods))
+  pairs$method <- factor(pairs$method, levels = names(methods))
+  structure(rows, class = c("askrff_study", "data.frame"), pairs = pairs, kernel = kernel_label(kernel),
+            points = c(nrow(x), nrow(y)))
+}
+
+check_feature_counts <- function(n_features) {
+  if (!is.numeric(n_features) || is.object(n_features) || length(n_features) < 1L || anyNA(n_features) ||
+      any(!is.finite(n_features)) || any(n_features < 1) || any(n_features != round(n_features)) ||
+      any(n_features > .Machine$integer.max) || anyDuplicated(n_features)) {
+    fail("`n_features` must hold distinct positive whole numbers.")
+  }
+  sort(as.integer(n_features))
+}
+
+study_metrics <- c("frobenius", "spectral", "max_abs")
+
+check_metrics <- function(metrics) {
+  if (!is.character(metrics) || length(metrics) < 1L || anyNA(metrics) || !all(metrics %in% study_metrics) ||
+      anyDuplicated(metrics)) {
+    fail("`metrics` must hold distinct names among %s.", paste0('"', study_metrics, '"', collapse = ", "))
+  }
+  study_metrics[study_metrics %in% metrics]
+}
+
+# The methods as a named list of argument lists, each with its `type`.
+study_methods <- function(methods) {
+  if (is.character(methods) && !is.object(methods)) methods <- as.list(stats::setNames(methods, methods))
+  if (!is.list(methods) || is.object(methods) || length(methods) < 1L) {
+    fail("`methods` must be a character vector or a list of methods.")
+  }
+  labels <- names(methods)
+  if (is.null(labels)) labels <- rep("", length(methods))
+  methods <- lapply(seq_along(methods), function(i) study_method(methods[[i]], labels[i], i))
+  labels <- vapply(methods, `[[`, "", "label")
+  if (anyDuplicated(labels)) fail("`methods` must have distinct names; \"%s\" appears twice.", labels[anyDuplicated(labels)])
+  stats::setNames(methods, labels)
+}
+
+study_arguments <- list(rff = c("method", "allocation"), rpf = c("method", "left", "right"),
+                        nystrom = c("landmarks", "rank", "tolerance"))
+
+study_method <- function(method, label, i) {
+  where <- sprintf("`methods[[%d]]`", i)
+  if (is.character(method) && length(method) == 1L && !is.na(method)) {
+    if (label == "") label <- method
+    method <- if (method %in% frequency_sources) list(type = "rff", method = method) else
+      if (method %in% c("rpf", "nystrom")) list(type = method) else
+        fail("%s must be one of %s, \"rpf\" or \"nystrom\", or a list of arguments with a `type`.", where,
+             paste0('"', frequency_sources, '"', collapse = ", "))
+  }
+  if (!is.list(method) || is.object(method)) fail("%s must be a method's name or a list of its arguments.", where)
+  if (label == "") fail("%s is a list, so `methods` must name it.", where)
+  given <- names(method)
+  if (length(method) > 0L && (is.null(given) || anyNA(given) || any(given == "") || anyDuplicated(given))) {
+    fail("%s must name each of its arguments once.", where)
+  }
+  type <- if (is.null(method$type)) "rff" else method$type
+  type <- check_choice(type, names(study_arguments), sprintf("methods$%s$type", label))
+  args <- method[setdiff(names(method), "type")]
+  unknown <- setdiff(names(args), study_arguments[[type]])
+  if (type != "rff" && length(unknown) > 0L) {
+    fail("`methods$%s` has arguments %s is not given: %s (it takes %s).", label, type,
+         paste0("`", unknown, "`", collapse = ", "), paste0("`", study_arguments[[type]], "`", collapse = ", "))
+  }
+  list(label = label, type = type, args = args)
+}
+
+# Whole-number seeds for every trial and configuration, from the study's
+# seed words; trial t's are the same whatever the number of trials.
+study_seeds <- function(seed_words, trials, n_configs) {
+  uniforms <- core(.cpp_sample_dither(seed_words, trials * n_configs)) / (2 * pi)
+  matrix(floor(uniforms * 2^52), nrow = n_configs)
+}
+
+# One approximate Gram matrix of a method, with its feature columns.
+study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
+  where <- function(e) fail("`methods$%s` failed at n_features = %d: %s", method$label, n, conditionMessage(e))
+  tryCatch(switch(method$type,
+    rff = {
+      map <- do.call(rff_map, c(list(kernel = kernel, d = ncol(x), n_features = n, seed = seed), method$args))
+      list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map_columns(map))
+    },
+    rpf = {
+      args <- method$args
+      map <- rpf_map(kernel, ncol(x), n, if (is.null(args$method)) "iid" else args$method, seed = seed)
+      left <- if (is.null(args$left)) "square" else args$left
+      right <- if (is.null(args$right)) "cos" else args$right
+      list(K_hat = rpf_kernel_matrix(map, x, y, left, right, n_threads), columns = n)
+    },
+    nystrom = {
+      args <- method$args
+      landmarks <- nystrom_landmarks(x, n, if (is.null(args$landmarks)) "uniform" else args$landmarks, seed = seed)
+      map <- nystrom_map(kernel, landmarks, args$rank, if (is.null(args$tolerance)) 1e-8 else args$tolerance,
+                         n_threads)
+      list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map$rank)
+    }), askrff_error = where)
+}
+
+# What the metrics divide by, computed once.
+study_reference <- function(K, metrics) {
+  frobenius <- norm(K, "F")
+  if (frobenius == 0) fail("The kernel is zero at every pair of `x` and `y`, so relative errors are undefined.")
+  list(frobenius = frobenius, spectral = if ("spectral" %in% metrics) largest_singular_value(K) else NA_real_)
+}
+
+largest_singular_value <- function(A) svd(A, nu = 0L, nv = 0L)$d[1L]
+
+# A trial's work, made here so that what travels to a worker is the study's
+# inputs, not the caller's environment.
+study_trial_work <- function(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads) {
+  force(list(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads))
+  function(chunk) {
+    configs <- expand.grid(n = n_features, m = seq_along(methods))
+    draws <- lapply(seq_len(nrow(configs)), function(i) {
+      started <- proc.time()[["elapsed"]]
+      draw <- study_draw(methods[[configs$m[i]]], kernel, x, y, configs$n[i], seeds[i, chunk$trial], n_threads)
+      draw$seconds <- proc.time()[["elapsed"]] - started
+      draw
+    })
+    errors <- lapply(draws, function(draw) K - draw$K_hat)
+    rows <- data.frame(method = names(methods)[configs$m], n_features = configs$n, trial = chunk$trial,
+                       n_columns = vapply(draws, function(draw) as.integer(draw$columns[1L]), integer(1)),
+                       stringsAsFactors = FALSE)
+    if ("frobenius" %in% metrics) rows$frobenius <- vapply(errors, norm, double(1), "F") / reference$frobenius
+    if ("spectral" %in% metrics) rows$spectral <- vapply(errors, largest_singular_value, double(1)) / reference$spectral
+    if ("max_abs" %in% metrics) rows$max_abs <- vapply(errors, function(e) max(abs(e)), double(1))
+    rows$seconds <- vapply(draws, `[[`, double(1), "seconds")
+    list(rows = list(rows), sums = lapply(draws, `[[`, "K_hat"), squares = lapply(draws, function(d) d$K_hat^2))
+  }
+}
+
+add_trial <- function(total, trial) {
+  if (is.null(total)) return(trial)
+  list(rows = c(total$rows, trial$rows), sums = Map(`+`, total$sums, trial$sums),
+       squares = Map(`+`, total$squares, trial$squares))
+}
+
+# Per method and size: the mean over pairs of the bias of the trials' mean,
+# its root mean square, and the mean over pairs of each pair's variance.
+pair_summaries <- function(configs, sums, squares, K, trials) {
+  summaries <- lapply(seq_len(nrow(configs)), function(i) {
+    mean_hat <- sums[[i]] / trials
+    variance <- if (trials > 1L) pmax(squares[[i]] - trials * mean_hat^2, 0) / (trials - 1L) else NA_real_
+    c(mean_error = mean(mean_hat - K), rms_bias = sqrt(mean((mean_hat - K)^2)), variance = mean(variance))
+  })
+  cbind(data.frame(method = configs$method, n_features = configs$n_features, trials = trials,
+                   stringsAsFactors = FALSE), do.call(rbind, summaries))
+}

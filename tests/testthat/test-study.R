@@ -1,0 +1,140 @@
+# approximation_study(): its table, seeds and plans, the closed-form
+# variances against simulation and against formulas written out here, and
+# bad input.
+
+test_that("a study has a row per method, size and trial, and its metrics are the definitions", {
+  x <- fixture_points(25, 2)
+  y <- fixture_points(10, 2, seed = 7)
+  kernel <- gaussian_kernel(0.8)
+  study <- approximation_study(kernel, x, y, n_features = c(20, 5), methods = c("iid", "nystrom"), trials = 3,
+                               seed = 4)
+  expect_s3_class(study, "askrff_study")
+  expect_equal(nrow(study), 2 * 2 * 3)
+  expect_true(all(c("method", "n_features", "trial", "n_columns", "frobenius", "spectral", "max_abs", "seconds") %in%
+                    names(study)))
+  expect_equal(levels(study$method), c("iid", "nystrom"))
+  expect_equal(sort(unique(study$n_features)), c(5L, 20L))
+  expect_equal(study$n_columns[study$method == "iid"], 2L * study$n_features[study$method == "iid"])
+  expect_true(all(study$seconds >= 0))
+  # the first row rebuilt by hand from its seed
+  seeds <- askrff:::study_seeds(askrff:::resolve_seed(4), 3, 4)
+  K <- kernel_matrix(kernel, x, y)
+  K_hat <- rff_kernel_matrix(rff_map(kernel, 2, 5, seed = seeds[1, 1]), x, y)
+  first <- study[study$method == "iid" & study$n_features == 5 & study$trial == 1, ]
+  expect_equal(first$frobenius, norm(K - K_hat, "F") / norm(K, "F"), tolerance = 1e-12)
+  expect_equal(first$spectral, max(svd(K - K_hat)$d) / max(svd(K)$d), tolerance = 1e-12)
+  expect_equal(first$max_abs, max(abs(K - K_hat)), tolerance = 1e-12)
+  expect_output(print(study), "2 methods|iid, nystrom")
+  summary <- summary(study)
+  expect_equal(nrow(summary$table), 4L)
+  expect_true(all(c("frobenius_sd", "mean_error", "variance", "theory_variance") %in% names(summary$table)))
+  expect_output(print(summary), "slope of log frobenius")
+  text <- plotted_text(plot(study, "max_abs"))
+  expect_true("largest absolute error" %in% text)
+  expect_true(any(grepl("^iid \\(slope -?[0-9.]+\\)$", text)))
+})
+
+test_that("trial t's maps depend on the seed and t only, under any future plan", {
+  x <- fixture_points(12, 2)
+  run <- function(trials) {
+    approximation_study(laplace_kernel(1), x, n_features = c(4, 8), methods = list(iid = "iid", rpf = "rpf"),
+                        trials = trials, metrics = "frobenius", seed = 11)
+  }
+  three <- run(3)
+  two <- run(2)
+  columns <- c("method", "n_features", "trial", "frobenius")
+  expect_equal(as.data.frame(three)[three$trial <= 2, columns], as.data.frame(two)[, columns], ignore_attr = TRUE)
+  expect_identical(three$frobenius, run(3)$frobenius)
+  skip_if_not_installed("future")
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  parallel <- run(3)
+  expect_identical(parallel$frobenius, three$frobenius)
+  expect_identical(attr(parallel, "pairs"), attr(three, "pairs"))
+})
+
+test_that("the closed-form variance is the formula for a positive definite kernel", {
+  x <- fixture_points(12, 3)
+  sigma <- 0.6
+  study <- approximation_study(gaussian_kernel(sigma), x, n_features = 10, trials = 2, metrics = "max_abs", seed = 1)
+  squared <- as.matrix(dist(x))^2
+  k <- exp(-squared / (2 * sigma^2))
+  k_2 <- exp(-4 * squared / (2 * sigma^2))
+  # (k(0)^2 + k(0) k(2 delta) - 2 k(delta)^2) / (2 n), k(0) = 1
+  expect_equal(attr(study, "pairs")$theory_variance, mean((1 + k_2 - 2 * k^2) / 20), tolerance = 1e-12)
+  # no closed form: dependent frequencies, phased parts, Nyström
+  none <- approximation_study(shift_gaussian_kernel(0.6, c(0.3, 0, 0)), x, n_features = 10,
+                              methods = list(orthogonal = "orthogonal", phase = list(decomposition = "phase"),
+                                             nystrom = "nystrom"),
+                              trials = 2, metrics = "max_abs", seed = 1)
+  expect_true(all(is.na(attr(none, "pairs")$theory_variance)))
+})
+
+test_that("the count variance of systematic allocation is that of the maps' counts", {
+  shares <- c(0.5, 0.3, 0.2) / 1
+  a <- c(1.5, -2, 0.7)
+  kernel <- gaussian_kernel(0.5) - 0.6 * gaussian_kernel(1) + 0.4 * gaussian_kernel(2)
+  counts <- vapply(1:2000, function(s) tabulate(rff_map(kernel, 1, 7, seed = s)$part, 3), double(3))
+  expect_equal(rff_map(kernel, 1, 7, seed = 1)$parts$share, shares / sum(shares), tolerance = 1e-12)
+  combination <- colSums(counts * a)
+  # the exact variance, and the sample variance of 2000 maps: its relative
+  # standard error is about sqrt(2 / 2000) = 0.03 for a two-point law and less
+  # for this one, so 0.15 is beyond 4 standard errors
+  exact <- askrff:::count_variance(shares, 7, as.list(a))
+  expect_gt(exact, 0)
+  expect_equal(stats::var(combination), exact, tolerance = 0.15)
+  expect_equal(mean(combination), sum(7 * shares * a), tolerance = 0.02)
+})
+
+test_that("the closed-form variances match simulation, and the estimators are unbiased", {
+  x <- fixture_points(8, 2, seed = 3)
+  trials <- 1500
+  signed <- approximation_study(gaussian_kernel(0.5) - 0.6 * gaussian_kernel(1.2), x, n_features = 7,
+                                methods = list(mass = list(), equal = list(allocation = "equal")),
+                                trials = trials, metrics = "max_abs", seed = 5)
+  periodic <- approximation_study(laplace_kernel(1), x, n_features = 10,
+                                  methods = list(iid = "iid", square = "rpf",
+                                                 cosines = list(type = "rpf", left = "cos", right = "cos")),
+                                  trials = trials, metrics = "max_abs", seed = 6)
+  pairs <- rbind(attr(signed, "pairs"), attr(periodic, "pairs"))
+  expect_false(anyNA(pairs$theory_variance))
+  # Each pair's sample variance over 1500 trials has a relative standard error
+  # near sqrt(2 / 1499) = 0.037 (somewhat more for heavier tails); their mean
+  # over pairs no more. 0.15 is about 4 standard errors, while a wrong term
+  # (the count variance, a factor 2) moves the value by more.
+  expect_equal(pairs$variance, pairs$theory_variance, tolerance = 0.15)
+  # Pairs share maps, so the bias is tested on the mean error over all pairs:
+  # its variance across trials is at most the mean of the pairs' variances,
+  # so the mean of `trials` of them has standard error at most
+  # sqrt(variance / trials); 4.5 of those is the bound.
+  expect_true(all(abs(pairs$mean_error) < 4.5 * sqrt(pairs$variance / trials)))
+})
+
+test_that("bad studies give named errors", {
+  x <- fixture_points(6, 2)
+  k <- gaussian_kernel(1)
+  expect_error(approximation_study(k, x, n_features = c(4, 4)), "`n_features` must hold distinct", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 0), "`n_features`", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, trials = 0), "`trials`", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, metrics = "l1"), "`metrics` must hold", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, methods = "sobol"), "`methods\\[\\[1\\]\\]` must be one of",
+               class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, methods = list(list(method = "iid"))),
+               "`methods` must name it", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, methods = list(a = list(type = "svm"))),
+               "`methods\\$a\\$type`", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, methods = list(a = list(type = "nystrom", seed = 1))),
+               "`methods\\$a` has arguments nystrom is not given: `seed`", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, methods = list(a = list(decomposition = "phase"))),
+               "`methods\\$a` failed at n_features = 4: .*decomposition", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 7, methods = "nystrom"), "`methods\\$nystrom` failed.*at most the 6",
+               class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4, methods = c("iid", "iid")), "distinct names",
+               class = "askrff_error")
+  study <- approximation_study(k, x, n_features = 4, trials = 2, seed = 1)
+  bad <- study
+  bad$frobenius[1] <- NA
+  expect_error(summary(bad), "`object\\$frobenius` must hold finite", class = "askrff_error")
+  expect_error(plot(study, "l1"), "`metric` must be one of", class = "askrff_error")
+  expect_error(summary(as.data.frame(study)[, 1:2]), NA)
+})
