@@ -58,13 +58,15 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
   if (inherits(map, "askrff_nystrom")) return(nystrom_gram(map, x, y, n_threads))
   map <- validate_map(map)
-  x <- check_data(x, "x", map$d)
-  y <- check_data(y, "y", map$d)
+  map_gram(map, check_data(x, "x", map$d), check_data(y, "y", map$d), resolve_threads(n_threads))
+}
+
+# L(x) R(y)' of a validated map for data of its dimension.
+map_gram <- function(map, x, y, n_threads) {
   check_on_sphere(map$kernel, x, "x")
   check_on_sphere(map$kernel, y, "y")
   check_projections(x, map$omega, "x")
   check_projections(y, map$omega, "y")
-  n_threads <- resolve_threads(n_threads)
   check_output_size(nrow(x) + map_columns(map), nrow(y), "the approximate kernel matrix",
                     extra = 16 * length(map$omega) + 8 * 64 * as.double(map_columns(map)) * n_threads)
   K <- core(.cpp_map_gram(map, x, y, n_threads))

@@ -161,9 +161,16 @@ nystrom_gram <- function(map, x, y, n_threads) {
 # sides multiply the same matrix, and a positive definite kernel's sides are
 # identical.
 nystrom_side <- function(map, x, side, n_threads) {
-  if (side == "left") return(gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map$left_weights)
-  if (map$decomposition == "eigen") return(gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map$right_weights)
-  crossprod(gram_matrix(map$kernel, map$landmarks, x, n_threads), map$right_weights)
+  weights <- if (side == "left") "left_weights" else "right_weights"
+  z <- if (side == "left" || map$decomposition == "eigen") {
+    gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map[[weights]]
+  } else {
+    crossprod(gram_matrix(map$kernel, map$landmarks, x, n_threads), map[[weights]])
+  }
+  # finite weights of an edited map can still overflow here or in the
+  # squares a ridge fit sums
+  if (!all(abs(z) <= 1e150)) fail("`map$%s` is so large that the features overflow; make the map again with nystrom_map().", weights)
+  z
 }
 
 # The data a Nyström map can take: its dimension, and the sphere for kernels on it.
@@ -192,6 +199,10 @@ validate_nystrom <- function(map, arg = "map") {
   decomposition <- map$decomposition
   if (!is.character(decomposition) || length(decomposition) != 1L || !decomposition %in% c("eigen", "svd")) {
     fail("`%s` must be \"eigen\" or \"svd\".", field(arg, "decomposition"))
+  }
+  tolerance <- map$tolerance
+  if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) {
+    fail("`%s` must be a single number in [0, 1).", field(arg, "tolerance"))
   }
   values <- map$values
   if (!is.double(values) || is.object(values) || length(values) != rank || any(!is.finite(values))) {

@@ -8,10 +8,15 @@ validate_study <- function(study, arg) {
     fail("`%s` must have the columns `method`, `n_features`, `trial` and at least one of %s.", arg,
          paste0("`", study_metrics, "`", collapse = ", "))
   }
-  for (name in c("n_features", metrics)) {
+  method <- study$method
+  if (!(is.character(method) || is.factor(method)) || anyNA(method) || length(method) != nrow(study)) {
+    fail("`%s$method` must name each row's method.", arg)
+  }
+  for (name in intersect(c("n_features", "trial", "n_columns", metrics, "seconds"), names(study))) {
     value <- study[[name]]
-    if (!is.numeric(value) || anyNA(value) || any(!is.finite(value)) || any(value < 0)) {
-      fail("`%s$%s` must hold finite nonnegative numbers.", arg, name)
+    if (!is.numeric(value) || anyNA(value) || any(!is.finite(value)) || any(value < 0) ||
+        (name %in% c("n_features", "trial") && any(value < 1))) {
+      fail("`%s$%s` must hold finite nonnegative numbers (at least 1 for `n_features` and `trial`).", arg, name)
     }
   }
   study$method <- factor(study$method, levels = unique(as.character(study$method)))

@@ -15,7 +15,7 @@ theory_variance <- function(method, kernel, x, y, K, n, seed) {
 # law with no phase whose kernel is known: sum_p V_p / (n s_p) plus the
 # variance of the counts.
 rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
-  map <- do.call(rff_map, c(list(kernel = kernel, d = ncol(x), n_features = n, seed = seed), method$args))
+  map <- draw_map(method$design, n, resolve_seed(seed))
   parts <- map$parts
   if (map$method != "iid" || any(map$phase != 0) || any(parts$right_phase != 0) || any(parts$features != "trig")) {
     return(NULL)

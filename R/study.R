@@ -94,7 +94,7 @@
 #'   (log-log error against the number of features, with fitted slopes).
 #' @family experiments
 #' @examples
-#' x <- matrix(runif(60 * 3), 60)
+#' x <- matrix(runif(100 * 3), 100)
 #' study <- approximation_study(gaussian_kernel(1), x, n_features = c(16, 64),
 #'                              methods = c("iid", "orthogonal", "nystrom"),
 #'                              trials = 3, seed = 1)
@@ -117,22 +117,22 @@ approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", t
   K <- kernel_matrix(kernel, x, y, n_threads)
   reference <- study_reference(K, metrics)
   seeds <- study_seeds(resolve_seed(seed), trials, n_configs)
-  # each method is tried once, at the largest size, so a bad setting fails
-  # here with the method's name rather than in a worker
+  # a map of rff_map() is designed once per method; each method is tried
+  # once, at the largest size, so a bad setting fails here with the method's
+  # name rather than in a worker
+  methods <- lapply(methods, study_design, kernel = kernel, d = ncol(x))
   for (method in methods) study_draw(method, kernel, x, y, n_features[length(n_features)], seeds[1L], n_threads)
   work <- study_trial_work(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads)
   trial <- 0L
   reader <- function() if (trial >= trials) NULL else list(index = trial <<- trial + 1L, chunk = trial)
   prepare <- function(chunk, index) list(trial = index, where = sprintf("trial %d", index))
   totals <- map_reduce_chunks(reader, prepare, work, add_trial, steps = trials, unit = "trial")
-  rows <- do.call(rbind, totals$rows)
-  rownames(rows) <- NULL
+  rows <- study_rows(totals$rows, methods, n_features, metrics)
   configs <- expand.grid(n_features = n_features, method = names(methods), stringsAsFactors = FALSE)
   pairs <- pair_summaries(configs, totals$sums, totals$squares, K, trials)
   pairs$theory_variance <- vapply(seq_len(nrow(configs)), function(i) {
     theory_variance(methods[[configs$method[i]]], kernel, x, y, K, configs$n_features[i], seeds[i])
   }, double(1))
-  rows$method <- factor(rows$method, levels = names(methods))
   pairs$method <- factor(pairs$method, levels = names(methods))
   structure(rows, class = c("askrff_study", "data.frame"), pairs = pairs, kernel = kernel_label(kernel),
             points = c(nrow(x), nrow(y)))
@@ -207,13 +207,20 @@ study_seeds <- function(seed_words, trials, n_configs) {
   matrix(floor(uniforms * 2^52), nrow = n_configs)
 }
 
+study_design <- function(method, kernel, d) {
+  if (method$type != "rff") return(method)
+  method$design <- tryCatch(do.call(map_design, c(list(kernel = kernel, d = d), method$args)),
+                            askrff_error = function(e) fail("`methods$%s` is not valid: %s", method$label, conditionMessage(e)))
+  method
+}
+
 # One approximate Gram matrix of a method, with its feature columns.
 study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
   where <- function(e) fail("`methods$%s` failed at n_features = %d: %s", method$label, n, conditionMessage(e))
   tryCatch(switch(method$type,
     rff = {
-      map <- do.call(rff_map, c(list(kernel = kernel, d = ncol(x), n_features = n, seed = seed), method$args))
-      list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map_columns(map))
+      map <- draw_map(method$design, n, resolve_seed(seed))
+      list(K_hat = map_gram(map, x, y, n_threads), columns = map_columns(map))
     },
     rpf = {
       args <- method$args
@@ -244,8 +251,8 @@ largest_singular_value <- function(A) svd(A, nu = 0L, nv = 0L)$d[1L]
 # inputs, not the caller's environment.
 study_trial_work <- function(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads) {
   force(list(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads))
+  configs <- expand.grid(n = n_features, m = seq_along(methods))
   function(chunk) {
-    configs <- expand.grid(n = n_features, m = seq_along(methods))
     draws <- lapply(seq_len(nrow(configs)), function(i) {
       started <- proc.time()[["elapsed"]]
       draw <- study_draw(methods[[configs$m[i]]], kernel, x, y, configs$n[i], seeds[i, chunk$trial], n_threads)
@@ -253,15 +260,30 @@ study_trial_work <- function(kernel, x, y, K, reference, n_features, methods, me
       draw
     })
     errors <- lapply(draws, function(draw) K - draw$K_hat)
-    rows <- data.frame(method = names(methods)[configs$m], n_features = configs$n, trial = chunk$trial,
-                       n_columns = vapply(draws, function(draw) as.integer(draw$columns[1L]), integer(1)),
-                       stringsAsFactors = FALSE)
-    if ("frobenius" %in% metrics) rows$frobenius <- vapply(errors, norm, double(1), "F") / reference$frobenius
-    if ("spectral" %in% metrics) rows$spectral <- vapply(errors, largest_singular_value, double(1)) / reference$spectral
-    if ("max_abs" %in% metrics) rows$max_abs <- vapply(errors, function(e) max(abs(e)), double(1))
-    rows$seconds <- vapply(draws, `[[`, double(1), "seconds")
+    measure <- list(frobenius = function(e) norm(e, "F") / reference$frobenius,
+                    spectral = function(e) largest_singular_value(e) / reference$spectral,
+                    max_abs = function(e) max(abs(e)))
+    # a plain matrix per trial: data frames are made once, at the end
+    rows <- cbind(n_columns = vapply(draws, function(draw) as.double(draw$columns[1L]), double(1)),
+                  matrix(vapply(metrics, function(metric) vapply(errors, measure[[metric]], double(1)),
+                                double(length(draws))), nrow = length(draws), dimnames = list(NULL, metrics)),
+                  seconds = vapply(draws, `[[`, double(1), "seconds"))
     list(rows = list(rows), sums = lapply(draws, `[[`, "K_hat"), squares = lapply(draws, function(d) d$K_hat^2))
   }
+}
+
+# The trials' metric matrices as one data frame, a row per method, size and trial.
+study_rows <- function(matrices, methods, n_features, metrics) {
+  values <- do.call(rbind, matrices)
+  n_configs <- length(methods) * length(n_features)
+  rows <- data.frame(method = factor(rep(rep(names(methods), each = length(n_features)), length(matrices)),
+                                     levels = names(methods)),
+                     n_features = rep(n_features, length(methods) * length(matrices)),
+                     trial = rep(seq_along(matrices), each = n_configs),
+                     n_columns = as.integer(values[, 1L]))
+  for (i in seq_along(metrics)) rows[[metrics[i]]] <- values[, i + 1L]
+  rows$seconds <- values[, ncol(values)]
+  rows
 }
 
 add_trial <- function(total, trial) {

@@ -100,10 +100,14 @@ corrupted_objects <- function(object, fields = names(unclass(object))) {
   out <- list()
   for (f in fields) {
     for (how in names(corruptions)) {
-      edited <- object
       value <- corruptions[[how]](object[[f]])
-      if (is.null(value)) edited[f] <- NULL else edited[[f]] <- value
-      out[[sprintf("%s %s", f, how)]] <- list(object = edited, field = f)
+      # an edit R itself refuses (a data frame's column of another length) cannot reach a user's object
+      edited <- tryCatch({
+        edited <- object
+        if (is.null(value)) edited[f] <- NULL else edited[[f]] <- value
+        edited
+      }, error = function(e) NULL)
+      if (!is.null(edited)) out[[sprintf("%s %s", f, how)]] <- list(object = edited, field = f)
     }
   }
   path <- tempfile(fileext = ".rds")
@@ -367,5 +371,39 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
                     residuals = function(f) residuals(f))
   cases <- c(cases, object_cases(fit, consumers, "fit",
                                  c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun")))
+  fuzz_check(cases)
+})
+
+test_that("Nyström maps, their landmarks and studies end in a result or a named error", {
+  landmarks <- x3[1:3, ]
+  kernels <- list(gaussian_kernel(1), gaussian_kernel(0.5) - 0.5 * gaussian_kernel(2), shift_gaussian_kernel(1, 0.3))
+  maps <- lapply(kernels, nystrom_map, landmarks = landmarks)
+  consumers <- list(
+    rff_features = function(m) rff_features(m, x3, "right", n_threads = 1),
+    rff_kernel_matrix = function(m) rff_kernel_matrix(m, x3, n_threads = 1),
+    predict = function(m) predict(m, x3),
+    n_feature_columns = function(m) n_feature_columns(m),
+    rff_ridge = function(m) rff_ridge(x3, x3[, 1], m, lambda = 1),
+    print = function(m) utils::capture.output(print(m)))
+  cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
+                         extra_targets = c("x$", "object$", "sigma", "shift", "terms")), recursive = FALSE)
+  calls <- list(
+    nystrom_map = list(fun = nystrom_map, args = list(kernel = kernels[[2]], landmarks = landmarks, rank = 2,
+                                                     tolerance = 1e-8, n_threads = 1)),
+    nystrom_landmarks = list(fun = nystrom_landmarks, args = list(x = x3, n = 2, method = "kmeans++", seed = 1)),
+    approximation_study = list(fun = approximation_study,
+                               args = list(kernel = kernels[[1]], x = x3, y = x3, n_features = 2, methods = "iid",
+                                           trials = 2, metrics = "frobenius", seed = 1, n_threads = 1)))
+  cases <- c(cases, unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "y", "landmarks")) c(bad_values, bad_data(3)) else bad_values
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE))
+  study <- approximation_study(kernels[[1]], x3, n_features = 2, trials = 2, metrics = "frobenius", seed = 1)
+  study_consumers <- list(print = function(s) utils::capture.output(print(s)),
+                          summary = function(s) utils::capture.output(print(summary(s))), plot = function(s) plot(s))
+  cases <- c(cases, object_cases(study, study_consumers, "x", c("object", "method", "n_features", "trial", "frobenius")))
   fuzz_check(cases)
 })
