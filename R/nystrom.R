@@ -223,7 +223,9 @@ print.askrff_nystrom <- function(x, ...) {
       if (x$decomposition == "eigen") "eigendecomposition" else "singular value decomposition",
       ", tolerance ", format(x$tolerance), ")\n", sep = "")
   if (x$decomposition == "eigen" && any(x$values < 0)) {
-    cat("  ", sum(x$values < 0), " negative eigenvalues: the kernel is indefinite on the landmarks\n", sep = "")
+    negative <- sum(x$values < 0)
+    cat("  ", negative, if (negative == 1L) " negative eigenvalue" else " negative eigenvalues",
+        ": the kernel is indefinite on the landmarks\n", sep = "")
   }
   invisible(x)
 }

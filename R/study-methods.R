@@ -119,6 +119,6 @@ plot.askrff_study <- function(x, metric = NULL, ...) {
     graphics::lines(as.numeric(names(means)), means, col = colours[i], lwd = 2, type = "b", pch = 19)
   }
   legend <- ifelse(is.na(slopes[methods]), methods, sprintf("%s (slope %.2f)", methods, slopes[methods]))
-  graphics::legend("topright", legend = legend, col = colours, lwd = 2, pch = 19, bty = "n")
+  graphics::legend("bottomleft", legend = legend, col = colours, lwd = 2, pch = 19, bty = "n")
   invisible(x)
 }
