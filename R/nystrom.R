@@ -53,9 +53,7 @@ nystrom_map <- function(kernel, landmarks, rank = NULL, tolerance = 1e-8, n_thre
   kernel <- validate_kernel(kernel)
   landmarks <- check_data(landmarks, "landmarks")
   if (!is.null(rank)) rank <- check_count(rank, "rank")
-  if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) {
-    fail("`tolerance` must be a single number in [0, 1).")
-  }
+  check_tolerance(tolerance, "tolerance")
   n_threads <- resolve_threads(n_threads)
   K <- kernel_matrix(kernel, landmarks, n_threads = n_threads)
   scale <- max(abs(K))
@@ -78,17 +76,20 @@ eigen_weights <- function(K) {
   e <- eigen((K + t(K)) / 2, symmetric = TRUE)
   order <- order(abs(e$values), decreasing = TRUE)
   values <- e$values[order]
-  left <- e$vectors[, order, drop = FALSE] %*% diag(1 / sqrt(pmax(abs(values), .Machine$double.xmin)), length(values))
-  list(values = values, left = left, right = left %*% diag(sign(values), length(values)))
+  left <- scale_columns(e$vectors[, order, drop = FALSE], 1 / sqrt(pmax(abs(values), .Machine$double.xmin)))
+  list(values = values, left = left, right = scale_columns(left, sign(values)))
 }
 
 # K = U diag(s) W', pinv(K) = W diag(1/s) U': left weights W s^(-1/2),
 # right ones U s^(-1/2).
 svd_weights <- function(K) {
   s <- svd(K)
-  inverse_root <- diag(1 / sqrt(pmax(s$d, .Machine$double.xmin)), length(s$d))
-  list(values = s$d, left = s$v %*% inverse_root, right = s$u %*% inverse_root)
+  inverse_root <- 1 / sqrt(pmax(s$d, .Machine$double.xmin))
+  list(values = s$d, left = scale_columns(s$v, inverse_root), right = scale_columns(s$u, inverse_root))
 }
+
+# A diag(v), without the product by a diagonal matrix.
+scale_columns <- function(A, v) A * rep(v, each = nrow(A))
 
 #' Landmarks for a Nyström map
 #'
@@ -116,25 +117,30 @@ nystrom_landmarks <- function(x, n, method = c("uniform", "kmeans++"), seed = NU
   distinct <- which(!duplicated(x))
   if (n > length(distinct)) fail("`n` must be at most the %d distinct rows of `x`, not %d.", length(distinct), n)
   uniforms <- core(.cpp_sample_dither(seed_words, max(n, length(distinct)))) / (2 * pi)
-  rows <- if (method == "uniform") distinct[order(uniforms[seq_along(distinct)])[seq_len(n)]] else
+  chosen <- if (method == "uniform") order(uniforms[seq_along(distinct)])[seq_len(n)] else
     kmeans_pp_rows(x[distinct, , drop = FALSE], n, uniforms)
-  x[if (method == "uniform") rows else distinct[rows], , drop = FALSE]
+  x[distinct[chosen], , drop = FALSE]
 }
 
 # k-means++ seeding driven by the given uniforms: the first row uniformly,
 # each next one by inverting the cumulative squared distances.
 kmeans_pp_rows <- function(x, n, uniforms) {
   pick <- function(weights, u) min(length(weights), 1L + sum(cumsum(weights) < u * sum(weights)))
+  tx <- t(x)
   rows <- pick(rep(1, nrow(x)), uniforms[1L])
-  squared <- colSums((t(x) - x[rows, ])^2)
+  squared <- colSums((tx - x[rows, ])^2)
   for (i in seq_len(n - 1L) + 1L) {
     # distinct rows keep every unpicked weight positive; rounding alone could zero them
     weights <- replace(squared, rows, 0)
     if (sum(weights) == 0) weights <- replace(rep(1, nrow(x)), rows, 0)
     rows[i] <- pick(weights, uniforms[i])
-    squared <- pmin(squared, colSums((t(x) - x[rows[i], ])^2))
+    squared <- pmin(squared, colSums((tx - x[rows[i], ])^2))
   }
   rows
+}
+
+check_tolerance <- function(tolerance, name) {
+  if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) fail("`%s` must be a single number in [0, 1).", name)
 }
 
 # rff_features() and rff_kernel_matrix() of a Nyström map.
@@ -200,10 +206,7 @@ validate_nystrom <- function(map, arg = "map") {
   if (!is.character(decomposition) || length(decomposition) != 1L || !decomposition %in% c("eigen", "svd")) {
     fail("`%s` must be \"eigen\" or \"svd\".", field(arg, "decomposition"))
   }
-  tolerance <- map$tolerance
-  if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) {
-    fail("`%s` must be a single number in [0, 1).", field(arg, "tolerance"))
-  }
+  check_tolerance(map$tolerance, field(arg, "tolerance"))
   values <- map$values
   if (!is.double(values) || is.object(values) || length(values) != rank || any(!is.finite(values))) {
     fail("`%s` must hold the %d kept eigen- or singular values.", field(arg, "values"), rank)

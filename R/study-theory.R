@@ -78,9 +78,9 @@ count_variance <- function(share, n, a) {
 # delta), known when each map is the cosine or binary.
 rpf_theory_variance <- function(method, kernel, x, y, n) {
   args <- method$args
-  if (!is.null(args$method) && args$method != "iid") return(NULL)
-  left <- as_periodic_function(if (is.null(args$left)) "square" else args$left, "left")
-  right <- as_periodic_function(if (is.null(args$right)) "cos" else args$right, "right")
+  if (args$method != "iid") return(NULL)
+  left <- as_periodic_function(args$left, "left")
+  right <- as_periodic_function(args$right, "right")
   known <- function(f) f$name == "cos" || f$binary
   if (!known(left) || !known(right)) return(NULL)
   at_zero <- kernel_at_zero(kernel, ncol(x))

@@ -171,8 +171,10 @@ study_methods <- function(methods) {
   stats::setNames(methods, labels)
 }
 
-study_arguments <- list(rff = c("method", "allocation"), rpf = c("method", "left", "right"),
-                        nystrom = c("landmarks", "rank", "tolerance"))
+# The arguments rpf and Nyström methods take, with their defaults; rff
+# methods take those of map_design().
+study_arguments <- list(rff = NULL, rpf = list(method = "iid", left = "square", right = "cos"),
+                        nystrom = list(landmarks = "uniform", rank = NULL, tolerance = 1e-8))
 
 study_method <- function(method, label, i) {
   where <- sprintf("`methods[[%d]]`", i)
@@ -192,10 +194,14 @@ study_method <- function(method, label, i) {
   type <- if (is.null(method$type)) "rff" else method$type
   type <- check_choice(type, names(study_arguments), sprintf("methods$%s$type", label))
   args <- method[setdiff(names(method), "type")]
-  unknown <- setdiff(names(args), study_arguments[[type]])
-  if (type != "rff" && length(unknown) > 0L) {
-    fail("`methods$%s` has arguments %s is not given: %s (it takes %s).", label, type,
-         paste0("`", unknown, "`", collapse = ", "), paste0("`", study_arguments[[type]], "`", collapse = ", "))
+  if (type != "rff") {
+    takes <- names(study_arguments[[type]])
+    unknown <- setdiff(names(args), takes)
+    if (length(unknown) > 0L) {
+      fail("`methods$%s` has arguments %s is not given: %s (it takes %s).", label, type,
+           paste0("`", unknown, "`", collapse = ", "), paste0("`", takes, "`", collapse = ", "))
+    }
+    args <- utils::modifyList(study_arguments[[type]], args)
   }
   list(label = label, type = type, args = args)
 }
@@ -224,15 +230,12 @@ study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
     },
     rpf = {
       args <- method$args
-      map <- rpf_map(kernel, ncol(x), n, if (is.null(args$method)) "iid" else args$method, seed = seed)
-      left <- if (is.null(args$left)) "square" else args$left
-      right <- if (is.null(args$right)) "cos" else args$right
-      list(K_hat = rpf_kernel_matrix(map, x, y, left, right, n_threads), columns = n)
+      map <- rpf_map(kernel, ncol(x), n, args$method, seed = seed)
+      list(K_hat = rpf_kernel_matrix(map, x, y, args$left, args$right, n_threads), columns = n)
     },
     nystrom = {
       args <- method$args
-      landmarks <- nystrom_landmarks(x, n, if (is.null(args$landmarks)) "uniform" else args$landmarks, seed = seed)
-      map <- nystrom_map(kernel, landmarks, args$rank, if (is.null(args$tolerance)) 1e-8 else args$tolerance,
+      map <- nystrom_map(kernel, nystrom_landmarks(x, n, args$landmarks, seed = seed), args$rank, args$tolerance,
                          n_threads)
       list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map$rank)
     }), askrff_error = where)
