@@ -7,7 +7,8 @@ theory_variance <- function(method, kernel, x, y, K, n, seed) {
   variance <- switch(method$type,
     rff = rff_theory_variance(method, kernel, x, y, K, n, seed),
     rpf = rpf_theory_variance(method, kernel, x, y, n),
-    nystrom = NULL)
+    nystrom = NULL,
+    custom = NULL)
   if (is.null(variance)) NA_real_ else mean(variance)
 }
 

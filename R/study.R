@@ -22,10 +22,16 @@
 #' = "phase"`, as [rff_map()] does; `"rpf"` takes `method`, `left` and
 #' `right` as [rpf_map()] and [rpf_kernel_matrix()] do; `"nystrom"` takes
 #' `landmarks` (`"uniform"` or `"kmeans++"`, drawn from the rows of `x`),
-#' `rank` and `tolerance` as [nystrom_map()] does. The list's names label the
+#' `rank` and `tolerance` as [nystrom_map()] does; `"custom"` takes `draw`,
+#' a `function(n_features, seed)` that returns a map (for instance one with
+#' masses from [estimate_total_masses()], or a map of a method of your own),
+#' and optionally `gram`, a `function(map, x, y)` that returns its
+#' approximate Gram matrix (by default [rff_kernel_matrix()], or
+#' [rpf_kernel_matrix()] for a map of [rpf_map()]). The list's names label the
 #' methods. For a map of [rff_map()] `n_features` counts frequencies (two
 #' feature columns each for trigonometric features); for [rpf_map()] it
-#' counts frequencies (one column each); for Nyström it counts landmarks. The
+#' counts frequencies (one column each); for Nyström it counts landmarks; a
+#' custom method reads it as it likes. The
 #' column `n_columns` gives the feature columns of each side, for comparing
 #' at equal storage.
 #'
@@ -59,7 +65,7 @@
 #' and a phased part its phase; their \eqn{E_p \cos 2(w'\delta + \theta)} has
 #' no closed form in general, and the study reports `NA` for them, as for
 #' orthogonal, structured and quasi-Monte Carlo frequencies, whose draws are
-#' dependent, and for Nyström maps. For random periodic features with
+#' dependent, and for Nyström and custom maps. For random periodic features with
 #' periodic maps \eqn{f, g} and scale \eqn{s = k(0)/\langle f, g\rangle}, one
 #' frequency's product has second moment \eqn{s^2 \sum_j (f^2)_j (g^2)_j
 #' \kappa(j\delta)} over the Fourier coefficients of \eqn{f^2} and \eqn{g^2}:
@@ -174,7 +180,8 @@ study_methods <- function(methods) {
 # The arguments rpf and Nyström methods take, with their defaults; rff
 # methods take those of map_design().
 study_arguments <- list(rff = NULL, rpf = list(method = "iid", left = "square", right = "cos"),
-                        nystrom = list(landmarks = "uniform", rank = NULL, tolerance = 1e-8))
+                        nystrom = list(landmarks = "uniform", rank = NULL, tolerance = 1e-8),
+                        custom = list(draw = NULL, gram = NULL))
 
 study_method <- function(method, label, i) {
   where <- sprintf("`methods[[%d]]`", i)
@@ -202,6 +209,10 @@ study_method <- function(method, label, i) {
            paste0("`", unknown, "`", collapse = ", "), paste0("`", takes, "`", collapse = ", "))
     }
     args <- utils::modifyList(study_arguments[[type]], args)
+  }
+  if (type == "custom" && (!is.function(args$draw) || !(is.null(args$gram) || is.function(args$gram)))) {
+    fail("`methods$%s` is custom, so its `draw` must be a function(n_features, seed) and its `gram`, if given, a function(map, x, y).",
+         label)
   }
   list(label = label, type = type, args = args)
 }
@@ -238,7 +249,26 @@ study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
       map <- nystrom_map(kernel, nystrom_landmarks(x, n, args$landmarks, seed = seed), args$rank, args$tolerance,
                          n_threads)
       list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map$rank)
-    }), askrff_error = where)
+    },
+    custom = custom_draw(method$args, x, y, n, seed, n_threads)), askrff_error = where)
+}
+
+# A user's method: any error of theirs is named like the package's own, and
+# what their functions return is checked before it enters the sums.
+custom_draw <- function(args, x, y, n, seed, n_threads) {
+  map <- tryCatch(args$draw(n, seed), error = function(e) fail("its `draw` failed: %s", conditionMessage(e)))
+  K_hat <- if (is.null(args$gram)) {
+    if (inherits(map, "rpf_map")) rpf_kernel_matrix(map, x, y, n_threads = n_threads) else
+      rff_kernel_matrix(map, x, y, n_threads)
+  } else {
+    tryCatch(args$gram(map, x, y), error = function(e) fail("its `gram` failed: %s", conditionMessage(e)))
+  }
+  if (!is.numeric(K_hat) || !is.matrix(K_hat) || !identical(dim(K_hat), c(nrow(x), nrow(y))) ||
+      any(!is.finite(K_hat))) {
+    fail("its approximate Gram matrix must be a finite numeric %d x %d matrix.", nrow(x), nrow(y))
+  }
+  columns <- tryCatch(n_feature_columns(map)[[1L]], askrff_error = function(e) n)
+  list(K_hat = array(as.double(K_hat), dim(K_hat)), columns = columns)
 }
 
 # What the metrics divide by, computed once.

@@ -138,3 +138,45 @@ test_that("bad studies give named errors", {
   expect_error(plot(study, "l1"), "`metric` must be one of", class = "askrff_error")
   expect_error(summary(as.data.frame(study)[, 1:2]), NA)
 })
+
+test_that("custom methods draw their own maps and, if they like, their own Gram matrices", {
+  x <- fixture_points(15, 3)
+  kernel <- delta_gaussian_kernel(c(1, -1), c(1, 3))
+  custom <- list(draw = function(n_features, seed) rff_map(kernel, 3, n_features, seed = seed), type = "custom")
+  # the left features alone estimate the kernel of |mu|, not k: a baseline
+  # whose error cannot fall below that gap
+  baseline <- list(type = "custom", draw = custom$draw, gram = function(map, x, y) {
+    tcrossprod(rff_features(map, x), rff_features(map, y))
+  })
+  study <- approximation_study(kernel, x, n_features = c(8, 512), methods = list(iid = "iid", same = custom,
+                                                                                   abs = baseline),
+                               trials = 2, metrics = "frobenius", seed = 3)
+  # its second trial at 8 features rebuilt from its seed (configuration 3:
+  # the second method's first size)
+  K <- kernel_matrix(kernel, x)
+  seeds <- askrff:::study_seeds(askrff:::resolve_seed(3), 2, 6)
+  K_hat <- rff_kernel_matrix(rff_map(kernel, 3, 8, seed = seeds[3, 2]), x)
+  row <- study$method == "same" & study$n_features == 8 & study$trial == 2
+  expect_equal(study$frobenius[row], norm(K - K_hat, "F") / norm(K, "F"), tolerance = 1e-12)
+  expect_equal(study$n_columns[study$method == "same"], study$n_columns[study$method == "iid"])
+  # split per term, |mu| is the sum of the two Gaussians' measures: the
+  # baseline converges to their kernel, not to K
+  K_abs <- kernel_matrix(gaussian_kernel(1), x) + kernel_matrix(gaussian_kernel(3), x)
+  gap <- norm(K_abs - K, "F") / norm(K, "F")
+  at_512 <- mean(study$frobenius[study$method == "abs" & study$n_features == 512])
+  expect_gt(at_512, 0.5 * gap)
+  expect_true(is.na(attr(study, "pairs")$theory_variance[attr(study, "pairs")$method == "same"][1]))
+  k <- gaussian_kernel(1)
+  expect_error(approximation_study(k, x, n_features = 4, methods = list(a = list(type = "custom"))),
+               "`methods\\$a` is custom, so its `draw` must be a function", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4,
+                                   methods = list(a = list(type = "custom", draw = function(n, s) stop("no map")))),
+               "`methods\\$a` failed at n_features = 4: its `draw` failed: no map", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4,
+                                   methods = list(a = list(type = "custom", draw = function(n, s) list()))),
+               "`methods\\$a` failed.*`map` must be", class = "askrff_error")
+  expect_error(approximation_study(k, x, n_features = 4,
+                                   methods = list(a = list(type = "custom", draw = function(n, s) rff_map(k, 3, n),
+                                                           gram = function(map, x, y) matrix(NaN, 2, 2)))),
+               "must be a finite numeric 15 x 15 matrix", class = "askrff_error")
+})
