@@ -29,6 +29,11 @@ check_choice <- function(value, choices, name) {
 
 is_single_number <- function(x) is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x)
 
+check_flag <- function(x, name) {
+  if (!is.logical(x) || is.object(x) || length(x) != 1L || is.na(x)) fail("`%s` must be TRUE or FALSE.", name)
+  x
+}
+
 check_positive_number <- function(x, name) {
   if (!is_single_number(x) || !is.finite(x) || x <= 0) {
     fail("`%s` must be a single positive finite number.", name)

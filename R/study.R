@@ -87,6 +87,9 @@
 #'   `nrow(x)` by `nrow(y)` matrix per trial.
 #' @param seed `NULL` (drawn from R's random number generator, so
 #'   [set.seed()] makes the study reproducible) or a whole number.
+#' @param per_pair `TRUE` to keep each pair's mean and variance across
+#'   trials (attributes `"pair_mean"` and `"pair_variance"`), for
+#'   bias and variance as functions of the pair, such as of the distance.
 #' @inheritParams kernel_matrix
 #' @return An object of class `"askrff_study"`: a data frame with one row
 #'   per method, number of features and trial, and the columns `method`,
@@ -95,7 +98,10 @@
 #'   per-pair summaries across trials: `mean_error` (the mean over all pairs
 #'   of \eqn{\bar K - K}, a scalar bias), `rms_bias`, `variance` (the mean
 #'   over pairs of each pair's variance across trials) and `theory_variance`
-#'   (its closed form, or `NA`). Methods: `print`, `summary` (means and
+#'   (its closed form, or `NA`). With `per_pair = TRUE`, the attributes
+#'   `"pair_mean"` and `"pair_variance"` are arrays indexed by the row of
+#'   `x`, the row of `y`, the number of features and the method, holding
+#'   each pair's mean of \eqn{\hat K} and its variance across trials. Methods: `print`, `summary` (means and
 #'   spreads by method and size, with the pairs' summaries), and `plot`
 #'   (log-log error against the number of features, with fitted slopes).
 #' @family experiments
@@ -108,13 +114,15 @@
 #' plot(study)
 #' @export
 approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", trials = 10,
-                                metrics = c("frobenius", "spectral", "max_abs"), seed = NULL, n_threads = NULL) {
+                                metrics = c("frobenius", "spectral", "max_abs"), seed = NULL, per_pair = FALSE,
+                                n_threads = NULL) {
   kernel <- validate_kernel(kernel)
   x <- check_data(x, "x")
   y <- check_data(y, "y", ncol(x))
   n_features <- check_feature_counts(n_features)
   trials <- check_count(trials, "trials", max = 1e6)
   metrics <- check_metrics(metrics)
+  per_pair <- check_flag(per_pair, "per_pair")
   n_threads <- resolve_threads(n_threads)
   methods <- study_methods(methods)
   n_configs <- length(methods) * length(n_features)
@@ -135,13 +143,20 @@ approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", t
   totals <- map_reduce_chunks(reader, prepare, work, add_trial, steps = trials, unit = "trial")
   rows <- study_rows(totals$rows, methods, n_features, metrics)
   configs <- expand.grid(n_features = n_features, method = names(methods), stringsAsFactors = FALSE)
-  pairs <- pair_summaries(configs, totals$sums, totals$squares, K, trials)
+  moments <- pair_moments(totals$sums, totals$squares, trials)
+  pairs <- pair_summaries(configs, moments, K, trials)
   pairs$theory_variance <- vapply(seq_len(nrow(configs)), function(i) {
     theory_variance(methods[[configs$method[i]]], kernel, x, y, K, configs$n_features[i], seeds[i])
   }, double(1))
   pairs$method <- factor(pairs$method, levels = names(methods))
-  structure(rows, class = c("askrff_study", "data.frame"), pairs = pairs, kernel = kernel_label(kernel),
-            points = c(nrow(x), nrow(y)))
+  study <- structure(rows, class = c("askrff_study", "data.frame"), pairs = pairs, kernel = kernel_label(kernel),
+                     points = c(nrow(x), nrow(y)))
+  if (per_pair) {
+    arrays <- pair_arrays(moments, x, y, n_features, methods)
+    attr(study, "pair_mean") <- arrays$mean
+    attr(study, "pair_variance") <- arrays$variance
+  }
+  study
 }
 
 check_feature_counts <- function(n_features) {
@@ -327,12 +342,29 @@ add_trial <- function(total, trial) {
 
 # Per method and size: the mean over pairs of the bias of the trials' mean,
 # its root mean square, and the mean over pairs of each pair's variance.
-pair_summaries <- function(configs, sums, squares, K, trials) {
-  summaries <- lapply(seq_len(nrow(configs)), function(i) {
-    mean_hat <- sums[[i]] / trials
-    variance <- if (trials > 1L) pmax(squares[[i]] - trials * mean_hat^2, 0) / (trials - 1L) else NA_real_
-    c(mean_error = mean(mean_hat - K), rms_bias = sqrt(mean((mean_hat - K)^2)), variance = mean(variance))
+pair_summaries <- function(configs, moments, K, trials) {
+  summaries <- lapply(moments, function(m) {
+    c(mean_error = mean(m$mean - K), rms_bias = sqrt(mean((m$mean - K)^2)), variance = mean(m$variance))
   })
   cbind(data.frame(method = configs$method, n_features = configs$n_features, trials = trials,
                    stringsAsFactors = FALSE), do.call(rbind, summaries))
+}
+
+# Each pair's mean and variance across trials, per method and size.
+pair_moments <- function(sums, squares, trials) {
+  lapply(seq_along(sums), function(i) {
+    mean_hat <- sums[[i]] / trials
+    variance <- if (trials > 1L) pmax(squares[[i]] - trials * mean_hat^2, 0) / (trials - 1L) else
+      array(NA_real_, dim(mean_hat))
+    list(mean = mean_hat, variance = variance)
+  })
+}
+
+# The moments as arrays indexed by x's row, y's row, n_features and method.
+pair_arrays <- function(moments, x, y, n_features, methods) {
+  names <- list(rownames(x), rownames(y), as.character(n_features), names(methods))
+  lapply(c(mean = "mean", variance = "variance"), function(which) {
+    array(unlist(lapply(moments, `[[`, which), use.names = FALSE),
+          c(nrow(x), nrow(y), length(n_features), length(methods)), names)
+  })
 }

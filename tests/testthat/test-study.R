@@ -180,3 +180,31 @@ test_that("custom methods draw their own maps and, if they like, their own Gram 
                                                            gram = function(map, x, y) matrix(NaN, 2, 2)))),
                "must be a finite numeric 15 x 15 matrix", class = "askrff_error")
 })
+
+test_that("per_pair keeps each pair's mean and variance, whose means over pairs are the summaries", {
+  x <- fixture_points(5, 2)
+  y <- fixture_points(4, 2, seed = 3)
+  rownames(x) <- letters[1:5]
+  study <- approximation_study(gaussian_kernel(1), x, y, n_features = c(4, 16), methods = c("iid", "orthogonal"),
+                               trials = 40, metrics = "max_abs", seed = 5, per_pair = TRUE)
+  means <- attr(study, "pair_mean")
+  variances <- attr(study, "pair_variance")
+  expect_equal(dim(variances), c(5L, 4L, 2L, 2L))
+  expect_equal(dimnames(variances)[[1]], letters[1:5])
+  expect_equal(dimnames(variances)[3:4], list(c("4", "16"), c("iid", "orthogonal")))
+  pairs <- attr(study, "pairs")
+  K <- kernel_matrix(gaussian_kernel(1), x, y)
+  for (i in seq_len(nrow(pairs))) {
+    n <- as.character(pairs$n_features[i])
+    method <- as.character(pairs$method[i])
+    expect_equal(mean(variances[, , n, method]), pairs$variance[i], tolerance = 1e-12)
+    expect_equal(mean(means[, , n, method] - K), pairs$mean_error[i], tolerance = 1e-12)
+  }
+  # i.i.d. at 16 frequencies: each pair's variance is its closed form within
+  # about 5 standard errors of a 40-trial sample variance (sqrt(2 / 39))
+  theory <- (1 + kernel_matrix(gaussian_kernel(1), 2 * x, 2 * y) - 2 * K^2) / (2 * 16)
+  expect_true(all(abs(variances[, , "16", "iid"] / theory - 1) < 5 * sqrt(2 / 39)))
+  expect_null(attr(approximation_study(gaussian_kernel(1), x, y, n_features = 4, trials = 2, seed = 1), "pair_mean"))
+  expect_error(approximation_study(gaussian_kernel(1), x, n_features = 4, per_pair = NA), "`per_pair` must be TRUE or FALSE",
+               class = "askrff_error")
+})
