@@ -393,13 +393,27 @@ test_that("Nyström maps, their landmarks and studies end in a result or a named
     nystrom_landmarks = list(fun = nystrom_landmarks, args = list(x = x3, n = 2, method = "kmeans++", seed = 1)),
     approximation_study = list(fun = approximation_study,
                                args = list(kernel = kernels[[1]], x = x3, y = x3, n_features = 2, methods = "iid",
-                                           trials = 2, metrics = "frobenius", seed = 1, n_threads = 1)))
+                                           trials = 2, metrics = "frobenius", seed = 1, per_pair = TRUE,
+                                           n_threads = 1)))
   cases <- c(cases, unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {
       values <- if (arg %in% c("x", "y", "landmarks")) c(bad_values, bad_data(3)) else bad_values
       argument_cases(name, spec$fun, spec$args, arg, values)
     }), recursive = FALSE)
+  }), recursive = FALSE))
+  # a custom method's draw and gram returning anything at all
+  custom_study <- function(draw, gram = NULL) {
+    approximation_study(kernels[[1]], x3, n_features = 2, trials = 2, metrics = "frobenius", seed = 1,
+                        methods = list(mine = list(type = "custom", draw = draw, gram = gram)))
+  }
+  cases <- c(cases, unlist(lapply(names(bad_values), function(value) {
+    list(case(sprintf("custom draw returning <%s>", value), function() custom_study(function(n, s) bad_values[[value]]),
+              "methods"),
+         case(sprintf("custom gram returning <%s>", value),
+              function() custom_study(function(n, s) rff_map(kernels[[1]], 3, n, seed = s),
+                                      function(map, x, y) bad_values[[value]]), "methods"),
+         case(sprintf("custom draw = <%s>", value), function() custom_study(bad_values[[value]]), "methods"))
   }), recursive = FALSE))
   study <- approximation_study(kernels[[1]], x3, n_features = 2, trials = 2, metrics = "frobenius", seed = 1)
   study_consumers <- list(print = function(s) utils::capture.output(print(s)),
