@@ -45,3 +45,9 @@ plotted_text <- function(code) {
   calls <- grDevices::recordPlot()[[1]]
   unlist(lapply(calls, function(call) Filter(is.character, unlist(call[[2]], recursive = TRUE))), use.names = FALSE)
 }
+
+# Tests that only add statistical evidence, through C++ paths the other tests
+# already run, are skipped under the sanitizers, whose build is 5-10x slower.
+skip_statistics_under_sanitizers <- function() {
+  skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "statistics only; their C++ paths run in other tests")
+}

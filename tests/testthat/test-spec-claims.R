@@ -4,6 +4,8 @@
 # measure's infinite mass (SPEC 3.2), 004's eqs 10-11 (SPEC 4.2) and
 # Theorem 5 (SPEC 4.5), and the mass estimator's xi2 (SPEC 1.5.2).
 
+skip_statistics_under_sanitizers()
+
 test_that("000 Sec. 5.3's concatenated map is a symmetric form, not the kernel (SPEC 1.5.3)", {
   d <- 5
   kernel <- cosh_gaussian_kernel(sigma = 2, beta = rep(0.5 * pi / d, d))

@@ -87,6 +87,7 @@ test_that("the count variance of systematic allocation is that of the maps' coun
 })
 
 test_that("the closed-form variances match simulation, and the estimators are unbiased", {
+  skip_statistics_under_sanitizers()
   x <- fixture_points(8, 2, seed = 3)
   trials <- 1500
   signed <- approximation_study(gaussian_kernel(0.5) - 0.6 * gaussian_kernel(1.2), x, n_features = 7,
