@@ -101,8 +101,9 @@
 #'   (its closed form, or `NA`). With `per_pair = TRUE`, the attributes
 #'   `"pair_mean"` and `"pair_variance"` are arrays indexed by the row of
 #'   `x`, the row of `y`, the number of features and the method, holding
-#'   each pair's mean of \eqn{\hat K} and its variance across trials. Methods: `print`, `summary` (means and
-#'   spreads by method and size, with the pairs' summaries), and `plot`
+#'   each pair's mean of \eqn{\hat K} and its variance across trials.
+#'   Methods: `print`, `summary` (means and spreads by method and size,
+#'   with the pairs' summaries), and `plot`
 #'   (log-log error against the number of features, with fitted slopes).
 #' @family experiments
 #' @examples
@@ -226,8 +227,8 @@ study_method <- function(method, label, i) {
     args <- utils::modifyList(study_arguments[[type]], args)
   }
   if (type == "custom" && (!is.function(args$draw) || !(is.null(args$gram) || is.function(args$gram)))) {
-    fail("`methods$%s` is custom, so its `draw` must be a function(n_features, seed) and its `gram`, if given, a function(map, x, y).",
-         label)
+    fail(paste("`methods$%s` is custom, so its `draw` must be a function(n_features, seed) and its `gram`,",
+               "if given, a function(map, x, y)."), label)
   }
   list(label = label, type = type, args = args)
 }
