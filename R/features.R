@@ -34,7 +34,8 @@
 #' dim(z)
 #' @export
 rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
-  if (inherits(map, "askrff_nystrom")) return(nystrom_features(map, x, side, n_threads))
+  protocol <- r_map_protocol(map)
+  if (!is.null(protocol)) return(r_map_features(map, protocol, x, side, n_threads))
   map <- validate_map(map)
   x <- check_data(x, "x", map$d)
   side <- check_choice(side, c("left", "right"), "side")
@@ -56,7 +57,8 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' @family maps
 #' @export
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
-  if (inherits(map, "askrff_nystrom")) return(nystrom_gram(map, x, y, n_threads))
+  protocol <- r_map_protocol(map)
+  if (!is.null(protocol)) return(r_map_gram(map, protocol, x, y, n_threads))
   map <- validate_map(map)
   map_gram(map, check_data(x, "x", map$d), check_data(y, "y", map$d), resolve_threads(n_threads))
 }

@@ -174,7 +174,8 @@ map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d,
 #' n_feature_columns(rff_map(shift_gaussian_kernel(1, 0.5), d = 3, n_features = 10, seed = 1))
 #' @export
 n_feature_columns <- function(map) {
-  n <- if (inherits(map, "askrff_nystrom")) validate_nystrom(map)$rank else
+  protocol <- r_map_protocol(map)
+  n <- if (!is.null(protocol)) protocol$columns(protocol$validate(map)) else
     if (inherits(map, "rpf_map")) validate_rpf_map(map)$n_features else map_columns(validate_map(map))
   c(left = as.integer(n), right = as.integer(n))
 }

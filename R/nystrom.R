@@ -143,47 +143,17 @@ check_tolerance <- function(tolerance, name) {
   if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) fail("`%s` must be a single number in [0, 1).", name)
 }
 
-# rff_features() and rff_kernel_matrix() of a Nyström map.
-nystrom_features <- function(map, x, side, n_threads) {
-  map <- validate_nystrom(map)
-  x <- nystrom_data(map, x, "x")
-  side <- check_choice(side, c("left", "right"), "side")
-  check_output_size(nrow(x), nrow(map$landmarks) + map$rank, "the feature matrix")
-  nystrom_side(map, x, side, resolve_threads(n_threads))
-}
-
-nystrom_gram <- function(map, x, y, n_threads) {
-  map <- validate_nystrom(map)
-  x <- nystrom_data(map, x, "x")
-  y <- nystrom_data(map, y, "y")
-  n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x), nrow(y), "the approximate kernel matrix",
-                    extra = 16 * (as.double(nrow(x)) + nrow(y)) * (nrow(map$landmarks) + map$rank))
-  set_point_names(tcrossprod(nystrom_side(map, x, "left", n_threads), nystrom_side(map, y, "right", n_threads)), x, y)
-}
-
 # The features of one side of a validated map for checked data.
 # A symmetric kernel (decomposition "eigen") has K(Z, y)' = K(y, Z), so both
 # sides multiply the same matrix, and a positive definite kernel's sides are
 # identical.
 nystrom_side <- function(map, x, side, n_threads) {
   weights <- if (side == "left") "left_weights" else "right_weights"
-  z <- if (side == "left" || map$decomposition == "eigen") {
+  if (side == "left" || map$decomposition == "eigen") {
     gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map[[weights]]
   } else {
     crossprod(gram_matrix(map$kernel, map$landmarks, x, n_threads), map[[weights]])
   }
-  # finite weights of an edited map can still overflow here or in the
-  # squares a ridge fit sums
-  if (!all(abs(z) <= 1e150)) fail("`map$%s` is so large that the features overflow; make the map again with nystrom_map().", weights)
-  z
-}
-
-# The data a Nyström map can take: its dimension, and the sphere for kernels on it.
-nystrom_data <- function(map, x, name) {
-  x <- check_data(x, name, map$d)
-  check_on_sphere(map$kernel, x, name)
-  x
 }
 
 validate_nystrom <- function(map, arg = "map") {
@@ -231,10 +201,4 @@ print.askrff_nystrom <- function(x, ...) {
         ": the kernel is indefinite on the landmarks\n", sep = "")
   }
   invisible(x)
-}
-
-#' @rdname predict.askrff_map
-#' @export
-predict.askrff_nystrom <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
-  rff_features(validate_nystrom(object, "object"), newdata, side, n_threads)
 }

@@ -145,10 +145,11 @@ rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = N
 
 # The map and, for random periodic maps, the function of its features.
 ridge_map <- function(map, fun) {
-  if (inherits(map, "askrff_nystrom")) {
-    map <- validate_nystrom(map)
+  protocol <- r_map_protocol(map)
+  if (!is.null(protocol)) {
+    map <- protocol$validate(map)
     if (!is.null(fun)) fail("`fun` applies to maps of rpf_map() only; this map's features are its own.")
-    return(list(map = map, fun = "", d = map$d, columns = map$rank, nystrom = TRUE))
+    return(list(map = map, fun = "", d = map$d, columns = protocol$columns(map), protocol = protocol))
   }
   if (inherits(map, "rpf_map")) {
     map <- validate_rpf_map(map)
@@ -190,7 +191,7 @@ ridge_chunk <- function(chunk, index, arg, model, response) {
 
 check_model_data <- function(model, x, name) {
   if (model$fun == "") check_on_sphere(model$map$kernel, x, name)
-  if (!isTRUE(model$nystrom)) check_projections(x, model$map$omega, name)
+  if (is.null(model$protocol)) check_projections(x, model$map$omega, name)
 }
 
 response_text <- function(response) {
@@ -241,7 +242,7 @@ ridge_shifts <- function(model, start, n_threads) {
 }
 
 ridge_features <- function(model, x, n_threads) {
-  if (isTRUE(model$nystrom)) return(nystrom_side(model$map, x, "left", n_threads))
+  if (!is.null(model$protocol)) return(r_map_side(model$map, model$protocol, x, "left", n_threads))
   if (model$fun == "") return(core(.cpp_map_features(model$map, x, "left", n_threads)))
   core(.cpp_rpf_features(x, model$map$omega, model$map$dither, model$fun, n_threads))
 }
@@ -252,12 +253,12 @@ ridge_chunk_work <- function(model, shifts, n_threads) {
   force(model)
   force(shifts)
   force(n_threads)
-  if (isTRUE(model$nystrom)) {
-    # features made in R, a block of rows at a time, so that K(x, Z) of a
-    # large chunk is never held whole
+  if (!is.null(model$protocol)) {
+    # features made in R, a block of rows at a time, so that a large chunk's
+    # features (and a Nyström map's K(x, Z)) are never held whole
     return(function(chunk) {
       Reduce(add_sums, lapply(row_blocks(nrow(chunk$x)), function(rows) {
-        z <- nystrom_side(model$map, chunk$x[rows, , drop = FALSE], "left", n_threads)
+        z <- ridge_features(model, chunk$x[rows, , drop = FALSE], n_threads)
         core(.cpp_given_cross_products(z, chunk$y[rows, , drop = FALSE], shifts$z, shifts$y, n_threads))
       }), NULL)
     })
@@ -276,15 +277,15 @@ add_sums <- function(total, sums) {
 
 # The model of a fit whose map validate_ridge() (or rff_ridge()) has checked.
 ridge_model <- function(fit) {
-  list(map = fit$map, fun = fit$fun, d = fit$map$d, nystrom = inherits(fit$map, "askrff_nystrom"))
+  list(map = fit$map, fun = fit$fun, d = fit$map$d, protocol = r_map_protocol(fit$map))
 }
 
 # Z(x) B + b0, a block of rows at a time.
 ridge_scores <- function(fit, x, n_threads) {
-  scores <- if (inherits(fit$map, "askrff_nystrom")) {
-    weights <- fit$map$left_weights %*% fit$coefficients
+  model <- ridge_model(fit)
+  scores <- if (!is.null(model$protocol)) {
     do.call(rbind, lapply(row_blocks(nrow(x)), function(rows) {
-      gram_matrix(fit$map$kernel, x[rows, , drop = FALSE], fit$map$landmarks, n_threads) %*% weights
+      ridge_features(model, x[rows, , drop = FALSE], n_threads) %*% fit$coefficients
     }))
   } else {
     core(.cpp_feature_products(fit$map, fit$fun, x, t(fit$coefficients), n_threads))
