@@ -18,15 +18,18 @@
 #' \eqn{k = 1, \dots, d} (SPEC 5).
 #'
 #' A map of [nystrom_map()] has `map$rank` columns on each side:
-#' \eqn{K(x, Z)} times its left or right weights.
+#' \eqn{K(x, Z)} times its left or right weights; maps of [maclaurin_map()]
+#' and [tensor_sketch_map()] have `map$n_features`.
 #'
-#' @param map A map from [rff_map()] or [nystrom_map()].
+#' @param map A map from [rff_map()], [nystrom_map()], [maclaurin_map()] or
+#'   [tensor_sketch_map()].
 #' @param x Numeric matrix or data frame with `map$d` columns.
 #' @param side `"left"` (features of the first kernel argument) or `"right"`.
 #' @inheritParams kernel_matrix
 #' @return A `nrow(x)` by `2 * ncol(map$omega)` matrix (`ncol(map$omega)` for
 #'   the arc-cosine features, `(d + 1) * ncol(map$omega)` for the NTK,
-#'   `map$rank` for a Nyström map).
+#'   `map$rank` for a Nyström map, `map$n_features` for Random Maclaurin and
+#'   Tensor Sketch maps).
 #' @family maps
 #' @examples
 #' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 100, seed = 1)

@@ -165,9 +165,11 @@ map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d,
 #' of [rff_map()], two per frequency (cosine and sine), so `2 * n_features`; one per
 #' frequency on the dot-product route of the arc-cosine kernels and
 #' `d + 1` per frequency for the NTK. For a map of [rpf_map()], one per
-#' frequency; for a map of [nystrom_map()], its rank.
+#' frequency; for a map of [nystrom_map()], its rank; for maps of
+#' [maclaurin_map()] and [tensor_sketch_map()], `n_features`.
 #'
-#' @param map A map from [rff_map()], [rpf_map()] or [nystrom_map()].
+#' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
+#'   [maclaurin_map()] or [tensor_sketch_map()].
 #' @return A named integer vector, `c(left = , right = )`.
 #' @family maps
 #' @examples
@@ -186,9 +188,10 @@ n_feature_columns <- function(map) {
 #' [rff_features()] of `newdata` (the left side unless `side = "right"`), and
 #' for a random periodic map [rpf_features()] with the periodic map `fun`.
 #'
-#' @param object A map from [rff_map()], [rpf_map()] or [nystrom_map()].
+#' @param object A map from [rff_map()], [rpf_map()], [nystrom_map()],
+#'   [maclaurin_map()] or [tensor_sketch_map()].
 #' @param newdata Numeric matrix or data frame with `object$d` columns.
-#' @param side `"left"` or `"right"` (maps of [rff_map()] and [nystrom_map()]).
+#' @param side `"left"` or `"right"` (every map but those of [rpf_map()]).
 #' @param fun `"cos"`, `"square"` or a quantizer (maps of [rpf_map()]).
 #' @param ... Unused.
 #' @inheritParams kernel_matrix

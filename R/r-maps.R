@@ -1,5 +1,5 @@
 # Maps whose features R makes instead of the core: Nyström maps
-# (R/nystrom.R).
+# (R/nystrom.R) and the maps of dot-product kernels (R/dot-product-maps.R).
 # Every function that takes a map asks here, rather than testing classes,
 # for what such a map must give: its validator, its number of feature
 # columns, the working memory its features need per row, and one side's
@@ -8,7 +8,13 @@
 r_map_protocols <- function() {
   list(
     askrff_nystrom = list(validate = validate_nystrom, maker = "nystrom_map()", side = nystrom_side,
-                          columns = function(map) map$rank, working = function(map) nrow(map$landmarks))
+                          columns = function(map) map$rank, working = function(map) nrow(map$landmarks)),
+    askrff_maclaurin = list(validate = validate_maclaurin, maker = "maclaurin_map()", side = maclaurin_side,
+                            columns = function(map) map$n_features, working = function(map) sum(map$degree)),
+    # the count sketches and their transforms, complex, two at a time
+    askrff_tensor_sketch = list(validate = validate_tensor_sketch, maker = "tensor_sketch_map()",
+                                side = tensor_sketch_side, columns = function(map) map$n_features,
+                                working = function(map) 8 * map$n_features)
   )
 }
 
@@ -70,3 +76,14 @@ predict.askrff_nystrom <- function(object, newdata, side = c("left", "right"), n
   predict_r_map(object, newdata, side, n_threads)
 }
 
+#' @rdname predict.askrff_map
+#' @export
+predict.askrff_maclaurin <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
+  predict_r_map(object, newdata, side, n_threads)
+}
+
+#' @rdname predict.askrff_map
+#' @export
+predict.askrff_tensor_sketch <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
+  predict_r_map(object, newdata, side, n_threads)
+}

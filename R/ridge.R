@@ -65,7 +65,8 @@
 #'   source (see Details).
 #' @param y The response: a numeric vector, a numeric matrix with one row per
 #'   row of `x`, or a factor; `NULL` when `x` is a chunk source.
-#' @param map A map from [rff_map()], [rpf_map()] or [nystrom_map()].
+#' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
+#'   [maclaurin_map()] or [tensor_sketch_map()].
 #' @param lambda `NULL` (choose by GCV), or one or more positive penalties.
 #' @param fun For a map of [rpf_map()], the periodic function of its
 #'   features (default `"square"`); not used with other maps.

@@ -7,9 +7,22 @@ theory_variance <- function(method, kernel, x, y, K, n, seed) {
   variance <- switch(method$type,
     rff = rff_theory_variance(method, kernel, x, y, K, n, seed),
     rpf = rpf_theory_variance(method, kernel, x, y, n),
-    nystrom = NULL,
+    maclaurin = maclaurin_theory_variance(kernel, x, y, K, n),
+    nystrom = ,
+    tensor_sketch = ,
     custom = NULL)
   if (is.null(variance)) NA_real_ else mean(variance)
+}
+
+# Random Maclaurin: n i.i.d. columns, each with second moment
+# sum_n c_n^2 M^n / q_n (maclaurin_map()'s page), less the kernel squared.
+maclaurin_theory_variance <- function(kernel, x, y, K, n) {
+  coefficients <- dot_product_series(kernel)
+  law <- maclaurin_law(coefficients)
+  M <- outer(rowSums(x^2), rowSums(y^2)) + 2 * tcrossprod(x, y)^2 - 2 * tcrossprod(x^2, y^2)
+  second <- Reduce(`+`, Map(function(c, q, p) c^2 / q * M^p, coefficients[law$degrees + 1L], law$probabilities,
+                            law$degrees))
+  (second - K^2) / n
 }
 
 # Random Fourier features with i.i.d. frequencies, every part a symmetric

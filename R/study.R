@@ -16,7 +16,9 @@
 #' **Methods.** `methods` is a character vector or a named list. A string
 #' names a frequency source of [rff_map()] (`"iid"`, `"orthogonal"`,
 #' `"structured"`, `"qmc"`), or `"rpf"` (random periodic features, a square
-#' wave against a cosine) or `"nystrom"` (uniform landmarks). A list element
+#' wave against a cosine), `"nystrom"` (uniform landmarks), or, for
+#' dot-product kernels, `"maclaurin"` or `"tensor_sketch"`
+#' ([maclaurin_map()], [tensor_sketch_map()]). A list element
 #' is a list of arguments with a `type`: `"rff"` (the default) takes
 #' `method`, `allocation` and the kernel's settings, such as `decomposition
 #' = "phase"`, as [rff_map()] does; `"rpf"` takes `method`, `left` and
@@ -30,8 +32,9 @@
 #' [rpf_kernel_matrix()] for a map of [rpf_map()]). The list's names label the
 #' methods. For a map of [rff_map()] `n_features` counts frequencies (two
 #' feature columns each for trigonometric features); for [rpf_map()] it
-#' counts frequencies (one column each); for Nyström it counts landmarks; a
-#' custom method reads it as it likes. The
+#' counts frequencies (one column each); for Nyström it counts landmarks;
+#' for Random Maclaurin and Tensor Sketch, columns; a custom method reads it
+#' as it likes. The
 #' column `n_columns` gives the feature columns of each side, for comparing
 #' at equal storage.
 #'
@@ -65,7 +68,8 @@
 #' and a phased part its phase; their \eqn{E_p \cos 2(w'\delta + \theta)} has
 #' no closed form in general, and the study reports `NA` for them, as for
 #' orthogonal, structured and quasi-Monte Carlo frequencies, whose draws are
-#' dependent, and for Nyström and custom maps. For random periodic features with
+#' dependent, and for Nyström, Tensor Sketch and custom maps. Random
+#' Maclaurin's closed form is on [maclaurin_map()]'s page. For random periodic features with
 #' periodic maps \eqn{f, g} and scale \eqn{s = k(0)/\langle f, g\rangle}, one
 #' frequency's product has second moment \eqn{s^2 \sum_j (f^2)_j (g^2)_j
 #' \kappa(j\delta)} over the Fourier coefficients of \eqn{f^2} and \eqn{g^2}:
@@ -193,10 +197,11 @@ study_methods <- function(methods) {
   stats::setNames(methods, labels)
 }
 
-# The arguments rpf and Nyström methods take, with their defaults; rff
+# The arguments the methods that are not rff take, with their defaults; rff
 # methods take those of map_design().
 study_arguments <- list(rff = NULL, rpf = list(method = "iid", left = "square", right = "cos"),
                         nystrom = list(landmarks = "uniform", rank = NULL, tolerance = 1e-8),
+                        maclaurin = list(), tensor_sketch = list(),
                         custom = list(draw = NULL, gram = NULL))
 
 study_method <- function(method, label, i) {
@@ -204,9 +209,9 @@ study_method <- function(method, label, i) {
   if (is.character(method) && length(method) == 1L && !is.na(method)) {
     if (label == "") label <- method
     method <- if (method %in% frequency_sources) list(type = "rff", method = method) else
-      if (method %in% c("rpf", "nystrom")) list(type = method) else
-        fail("%s must be one of %s, \"rpf\" or \"nystrom\", or a list of arguments with a `type`.", where,
-             paste0('"', frequency_sources, '"', collapse = ", "))
+      if (method %in% setdiff(names(study_arguments), c("rff", "custom"))) list(type = method) else
+        fail("%s must be one of %s, or a list of arguments with a `type`.", where,
+             paste0('"', c(frequency_sources, setdiff(names(study_arguments), c("rff", "custom"))), '"', collapse = ", "))
   }
   if (!is.list(method) || is.object(method)) fail("%s must be a method's name or a list of its arguments.", where)
   if (label == "") fail("%s is a list, so `methods` must name it.", where)
@@ -266,6 +271,9 @@ study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
                          n_threads)
       list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map$rank)
     },
+    maclaurin = list(K_hat = rff_kernel_matrix(maclaurin_map(kernel, ncol(x), n, seed), x, y, n_threads), columns = n),
+    tensor_sketch = list(K_hat = rff_kernel_matrix(tensor_sketch_map(kernel, ncol(x), n, seed), x, y, n_threads),
+                         columns = n),
     custom = custom_draw(method$args, x, y, n, seed, n_threads)), askrff_error = where)
 }
 

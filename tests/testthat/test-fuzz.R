@@ -421,3 +421,27 @@ test_that("Nyström maps, their landmarks and studies end in a result or a named
   cases <- c(cases, object_cases(study, study_consumers, "x", c("object", "method", "n_features", "trial", "frobenius")))
   fuzz_check(cases)
 })
+
+test_that("Random Maclaurin and Tensor Sketch maps end in a result or a named error", {
+  kernels <- list(poly_sphere_kernel(3, 2), 2 * poly_sphere_kernel(2, 2) - poly_sphere_kernel(3, 1))
+  maps <- c(lapply(kernels, maclaurin_map, d = 3, n_features = 6, seed = 1),
+            lapply(kernels, tensor_sketch_map, d = 3, n_features = 6, seed = 1))
+  consumers <- list(
+    rff_features = function(m) rff_features(m, sphere3, "right", n_threads = 1),
+    rff_kernel_matrix = function(m) rff_kernel_matrix(m, sphere3, n_threads = 1),
+    predict = function(m) predict(m, sphere3),
+    n_feature_columns = function(m) n_feature_columns(m),
+    rff_ridge = function(m) rff_ridge(sphere3, sphere3[, 1], m, lambda = 1),
+    print = function(m) utils::capture.output(print(m)))
+  cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
+                         extra_targets = c("x$", "object$", "terms", "weights", "a", "p")), recursive = FALSE)
+  calls <- list(
+    maclaurin_map = list(fun = maclaurin_map, args = list(kernel = kernels[[2]], d = 3, n_features = 6, seed = 1)),
+    tensor_sketch_map = list(fun = tensor_sketch_map, args = list(kernel = kernels[[2]], d = 3, n_features = 6, seed = 1)))
+  cases <- c(cases, unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) argument_cases(name, spec$fun, spec$args, arg, bad_values)),
+           recursive = FALSE)
+  }), recursive = FALSE))
+  fuzz_check(cases)
+})

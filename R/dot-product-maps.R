@@ -1,0 +1,323 @@
+# Random features of dot-product kernels k(x, y) = sum_n c_n (x'y)^n:
+# Random Maclaurin (Kar and Karnick, 2012) and Tensor Sketch (Pham and Pagh,
+# 2013), the baselines of 001 Fig. 2. Their features are made in R, through
+# the protocol of R/r-maps.R.
+
+#' Random Maclaurin and Tensor Sketch maps of dot-product kernels
+#'
+#' Random features that expand a kernel of the inner product,
+#' \eqn{k(x, y) = \sum_{n \ge 0} c_n (x'y)^n}, instead of sampling its
+#' spectral measure: the baselines of 001 Fig. 2 for the polynomial kernel on
+#' the sphere, whose coefficients are \eqn{c_n = \binom{p}{n} (2/a^2)^n
+#' ((a^2 - 2)/a^2)^{p - n}} since \eqn{\|x - y\|^2 = 2 - 2x'y} for unit
+#' vectors. They take [poly_sphere_kernel()] and sums, multiples and products
+#' of such kernels ([kernel-arithmetic]), whose coefficients follow from the
+#' terms'; coefficients may have either sign. Coefficients below
+#' \eqn{10^{-15} \sum_n |c_n|}, under the rounding of the kernel's values on
+#' the sphere, are dropped. Both maps work wherever a map of [rff_map()]
+#' does: [rff_features()], [rff_kernel_matrix()], `predict()`, [rff_ridge()]
+#' and [approximation_study()] (methods `"maclaurin"` and
+#' `"tensor_sketch"`).
+#'
+#' **Random Maclaurin.** Each of the `n_features` columns draws a degree
+#' \eqn{N} with \eqn{P(N = n) = q_n \propto 2^{-(n + 1)}} over the degrees
+#' whose coefficient is kept (Kar and Karnick's law, restricted so that no
+#' column is wasted on a zero coefficient) and \eqn{N} Rademacher vectors
+#' \eqn{w_1, \dots, w_N}; the left column is \eqn{\sqrt{|c_N| / (q_N D)}
+#' \prod_i w_i'x} with \eqn{D} = `n_features`, and the right one carries
+#' the sign of \eqn{c_N} as well, so the product of the sides is unbiased.
+#' One column has second moment \eqn{\sum_n c_n^2 M^n / q_n} with \eqn{M =
+#' \|x\|^2 \|y\|^2 + 2 (x'y)^2 - 2 \sum_a x_a^2 y_a^2}, which
+#' [approximation_study()] reports as its theory.
+#'
+#' **Tensor Sketch.** A nonzero \eqn{c_0} takes one exact constant column.
+#' Every other kept degree \eqn{n} takes a block of \eqn{D_n \ge 1} columns
+#' (one each, and the rest shared in proportion to \eqn{|c_n|} by largest
+#' remainders): the sketch \eqn{\mathrm{FFT}^{-1}(\prod_{i=1}^n
+#' \mathrm{FFT}(C_i x))} of \eqn{n} independent count sketches \eqn{C_i} of
+#' dimension \eqn{D_n} (a hash of the coordinates to \eqn{1, \dots, D_n} and
+#' a random sign each), whose inner products are unbiased for \eqn{(x'y)^n},
+#' times \eqn{\sqrt{|c_n|}}, with the sign of \eqn{c_n} on the right.
+#' `n_features` must be at least the number of kept degrees.
+#'
+#' @param kernel A dot-product kernel: [poly_sphere_kernel()], or sums,
+#'   multiples and products of such kernels.
+#' @param d Dimension of the data.
+#' @param n_features Number of feature columns of each side.
+#' @param seed `NULL` (use R's random number generator, so [set.seed()]
+#'   makes the map reproducible) or a whole number, as for [rff_map()].
+#' @return A map of class `"askrff_maclaurin"` (a list with the `kernel`,
+#'   `d`, `n_features`, and per column its `degree`, `weight` and `sign`, with the Rademacher
+#'   vectors as the columns of `rademacher`, those of each column in turn)
+#'   or `"askrff_tensor_sketch"` (a list with the `kernel`, `d`,
+#'   `n_features`, the `constant` \eqn{c_0} and the `blocks`, one per kept
+#'   degree: its `degree`, `coefficient`, `columns`, and the `hash` and
+#'   `sign` of its count sketches, d by degree matrices).
+#' @references Kar, P. and Karnick, H. (2012). Random feature maps for dot
+#'   product kernels. AISTATS. Pham, N. and Pagh, R. (2013). Fast and
+#'   scalable polynomial kernels via explicit feature maps. KDD.
+#' @family maps
+#' @examples
+#' k <- poly_sphere_kernel(a = 3, p = 3)
+#' x <- normalize_rows(matrix(runif(200), 40))
+#' rm <- maclaurin_map(k, d = 5, n_features = 2000, seed = 1)
+#' ts <- tensor_sketch_map(k, d = 5, n_features = 2000, seed = 1)
+#' ts
+#' K <- kernel_matrix(k, x)
+#' relative_error(K, rff_kernel_matrix(rm, x))
+#' relative_error(K, rff_kernel_matrix(ts, x))
+#' @export
+maclaurin_map <- function(kernel, d, n_features, seed = NULL) {
+  design <- dot_product_design(kernel, d, n_features)
+  coefficients <- design$coefficients
+  law <- maclaurin_law(coefficients)
+  degrees <- law$degrees
+  law <- law$probabilities
+  seed_words <- resolve_seed(seed)
+  D <- design$n_features
+  # the degrees from the first D uniforms, the signs from those after them
+  drawn <- degrees[findInterval(map_uniforms(seed_words, D), cumsum(law), rightmost.closed = TRUE) + 1L]
+  total <- sum(drawn)
+  signs <- ifelse(map_uniforms(seed_words, D + design$d * total)[D + seq_len(design$d * total)] < 0.5, -1, 1)
+  c_drawn <- coefficients[drawn + 1L]
+  structure(list(kernel = design$kernel, d = design$d, n_features = D, degree = as.integer(drawn), weight = sqrt(abs(c_drawn) / (law[match(drawn, degrees)] * D)),
+                 sign = sign(c_drawn), rademacher = matrix(signs, design$d, total), format_version = format_version),
+            class = "askrff_maclaurin")
+}
+
+#' @rdname maclaurin_map
+#' @export
+tensor_sketch_map <- function(kernel, d, n_features, seed = NULL) {
+  design <- dot_product_design(kernel, d, n_features)
+  coefficients <- design$coefficients
+  constant <- coefficients[1L]
+  degrees <- which(coefficients[-1L] != 0)
+  available <- design$n_features - (constant != 0)
+  if (available < length(degrees)) {
+    fail("`n_features` must be at least %d for this kernel: one column for each of its %d nonzero coefficients.",
+         length(degrees) + (constant != 0), length(degrees) + (constant != 0))
+  }
+  columns <- rep(1L, length(degrees)) + largest_remainder(abs(coefficients[degrees + 1L]), available - length(degrees))
+  u <- map_uniforms(resolve_seed(seed), 2 * design$d * sum(degrees))
+  used <- 0L
+  blocks <- lapply(seq_along(degrees), function(b) {
+    count <- design$d * degrees[b]
+    hash <- matrix(pmin(floor(u[used + seq_len(count)] * columns[b]) + 1L, columns[b]), design$d)
+    sign <- matrix(ifelse(u[used + count + seq_len(count)] < 0.5, -1, 1), design$d)
+    used <<- used + 2L * count
+    storage.mode(hash) <- "integer"
+    list(degree = degrees[b], coefficient = coefficients[degrees[b] + 1L], columns = columns[b], hash = hash, sign = sign)
+  })
+  structure(list(kernel = design$kernel, d = design$d, n_features = design$n_features, constant = constant,
+                 blocks = blocks, format_version = format_version),
+            class = "askrff_tensor_sketch")
+}
+
+# Kar and Karnick's degree law, P(N = n) proportional to 2^-(n + 1), on the
+# degrees whose coefficient is kept.
+maclaurin_law <- function(coefficients) {
+  degrees <- which(coefficients != 0) - 1L
+  list(degrees = degrees, probabilities = 2^-(degrees + 1) / sum(2^-(degrees + 1)))
+}
+
+# The checked arguments of both maps and the kernel's kept coefficients.
+dot_product_design <- function(kernel, d, n_features) {
+  kernel <- validate_kernel(kernel)
+  d <- check_count(d, "d")
+  check_kernel_dimension(kernel, d)
+  n_features <- check_count(n_features, "n_features")
+  list(kernel = kernel, d = d, n_features = n_features, coefficients = dot_product_series(kernel))
+}
+
+# c_0, c_1, ... of a validated kernel: the polynomial on the sphere's, and
+# sums and products of them combined; those under the rounding of the
+# kernel's values set to zero.
+dot_product_series <- function(kernel, arg = "kernel") {
+  series <- series_of(kernel, arg)
+  series[abs(series) <= 1e-15 * sum(abs(series))] <- 0
+  if (all(series == 0)) fail("`%s` is zero on the sphere: its expansion in x'y has no nonzero coefficient.", arg)
+  series
+}
+
+series_of <- function(kernel, arg) {
+  switch(kernel$name,
+    poly_sphere = {
+      a2 <- kernel$params$a^2
+      p <- kernel$params$p
+      n <- 0:p
+      choose(p, n) * (2 / a2)^n * ((a2 - 2) / a2)^(p - n)
+    },
+    sum = Reduce(add_series, Map(`*`, kernel$params$weights, lapply(kernel$terms, series_of, arg = arg))),
+    product = Reduce(multiply_series, lapply(kernel$terms, series_of, arg = arg)),
+    fail(paste("`%s` must be a dot-product kernel with a finite expansion in x'y: poly_sphere_kernel(), or sums,",
+               "multiples and products of such kernels; the %s is not."), arg, kernel_label(kernel)))
+}
+
+add_series <- function(a, b) {
+  n <- max(length(a), length(b))
+  c(a, numeric(n - length(a))) + c(b, numeric(n - length(b)))
+}
+
+multiply_series <- function(a, b) {
+  out <- numeric(length(a) + length(b) - 1L)
+  for (i in seq_along(a)) out[i - 1L + seq_along(b)] <- out[i - 1L + seq_along(b)] + a[i] * b
+  out
+}
+
+# `total` shared in proportion to `weights` by largest remainders.
+largest_remainder <- function(weights, total) {
+  exact <- total * weights / sum(weights)
+  counts <- floor(exact)
+  first <- order(exact - counts, decreasing = TRUE)[seq_len(total - sum(counts))]
+  counts[first] <- counts[first] + 1
+  as.integer(counts)
+}
+
+# n uniforms in [0, 1) from the package's random streams for the seed; the
+# first m of n + k are the n of m.
+map_uniforms <- function(seed_words, n) {
+  if (n == 0) return(numeric())
+  core(.cpp_sample_dither(seed_words, n)) / (2 * pi)
+}
+
+# One side's features for checked data (R/r-maps.R).
+maclaurin_side <- function(map, x, side, n_threads) {
+  z <- matrix(rep(map$weight * if (side == "right") map$sign else 1, each = nrow(x)), nrow(x))
+  if (ncol(map$rademacher) == 0L) return(z)
+  projections <- x %*% map$rademacher
+  first <- cumsum(map$degree) - map$degree
+  for (level in seq_len(max(map$degree))) {
+    columns <- which(map$degree >= level)
+    z[, columns] <- z[, columns] * projections[, first[columns] + level]
+  }
+  z
+}
+
+tensor_sketch_side <- function(map, x, side, n_threads) {
+  constant <- if (map$constant == 0) NULL else
+    matrix(sqrt(abs(map$constant)) * if (side == "right") sign(map$constant) else 1, nrow(x), 1L)
+  blocks <- lapply(map$blocks, function(block) {
+    scale <- sqrt(abs(block$coefficient)) * if (side == "right") sign(block$coefficient) else 1
+    scale * tensor_sketch(x, block$hash, block$sign, block$columns)
+  })
+  do.call(cbind, c(list(constant), blocks))
+}
+
+# The tensor sketch of every row of x: the inverse FFT of the product of the
+# FFTs of its count sketches, which is their circular convolution.
+tensor_sketch <- function(x, hash, sign, columns) {
+  tx <- t(x)
+  count_sketch <- function(level) {
+    sums <- rowsum(tx * sign[, level], hash[, level], reorder = TRUE)
+    sketch <- matrix(0, columns, ncol(tx))
+    sketch[as.integer(rownames(sums)), ] <- sums
+    sketch
+  }
+  if (ncol(hash) == 1L) return(t(count_sketch(1L)))
+  product <- Reduce(`*`, lapply(seq_len(ncol(hash)), function(level) stats::mvfft(count_sketch(level))))
+  t(Re(stats::mvfft(product, inverse = TRUE))) / columns
+}
+
+validate_maclaurin <- function(map, arg = "map") {
+  check_object(map, arg, "askrff_maclaurin", "a map made by maclaurin_map()")
+  base <- validate_dot_product_base(map, arg)
+  D <- base$n_features
+  degree <- map$degree
+  if (!is.numeric(degree) || is.object(degree) || length(degree) != D || anyNA(degree) || any(degree < 0) ||
+      any(degree > 1e5) || any(degree != round(degree))) {
+    fail("`%s` must hold one whole degree from 0 to 100,000 per feature column (%d).", field(arg, "degree"), D)
+  }
+  if (!is.double(map$weight) || is.object(map$weight) || length(map$weight) != D || any(!is.finite(map$weight)) ||
+      any(map$weight < 0)) {
+    fail("`%s` must hold one finite weight of at least 0 per feature column (%d).", field(arg, "weight"), D)
+  }
+  if (!is.numeric(map$sign) || is.object(map$sign) || length(map$sign) != D || anyNA(map$sign) ||
+      !all(map$sign %in% c(-1, 1))) {
+    fail("`%s` must hold one sign, -1 or 1, per feature column (%d).", field(arg, "sign"), D)
+  }
+  check_signs_matrix(map$rademacher, base$d, sum(degree), field(arg, "rademacher"))
+  base$degree <- as.integer(degree)
+  base$sign <- as.double(map$sign)
+  base
+}
+
+validate_tensor_sketch <- function(map, arg = "map") {
+  check_object(map, arg, "askrff_tensor_sketch", "a map made by tensor_sketch_map()")
+  base <- validate_dot_product_base(map, arg)
+  constant <- map$constant
+  if (!is_single_number(constant) || !is.finite(constant)) fail("`%s` must be a single finite number.", field(arg, "constant"))
+  blocks <- map$blocks
+  if (!is.list(blocks) || is.object(blocks)) fail("`%s` must be a list of sketch blocks.", field(arg, "blocks"))
+  base$blocks <- lapply(seq_along(blocks), function(b) {
+    where <- sprintf("%s[[%d]]", field(arg, "blocks"), b)
+    block <- blocks[[b]]
+    if (!is.list(block) || is.object(block)) fail("`%s` must be a list with a degree, coefficient, columns, hash and sign.", where)
+    degree <- check_count(block$degree, field(where, "degree"), max = 1e5)
+    columns <- check_count(block$columns, field(where, "columns"), max = base$n_features)
+    if (!is_single_number(block$coefficient) || !is.finite(block$coefficient) || block$coefficient == 0) {
+      fail("`%s` must be a single finite nonzero number.", field(where, "coefficient"))
+    }
+    hash <- block$hash
+    if (!is.numeric(hash) || !is.matrix(hash) || is.object(hash) || !identical(dim(hash), c(base$d, degree)) ||
+        anyNA(hash) || any(hash != round(hash)) || any(hash < 1) || any(hash > columns)) {
+      fail("`%s` must be a %d x %d matrix of whole numbers from 1 to `columns` (%d).", field(where, "hash"), base$d,
+           degree, columns)
+    }
+    check_signs_matrix(block$sign, base$d, degree, field(where, "sign"))
+    storage.mode(hash) <- "integer"
+    list(degree = degree, coefficient = as.double(block$coefficient), columns = columns, hash = hash,
+         sign = block$sign)
+  })
+  used <- sum(vapply(base$blocks, `[[`, 1L, "columns")) + (constant != 0)
+  if (used != base$n_features) {
+    fail("`%s` has %d feature columns in its constant and blocks, not `n_features` = %d; make the map again with tensor_sketch_map().",
+         arg, used, base$n_features)
+  }
+  base$constant <- as.double(constant)
+  base
+}
+
+# The fields both maps share, checked: the kernel (a dot-product kernel), d
+# and n_features.
+validate_dot_product_base <- function(map, arg) {
+  kernel <- validate_kernel(map$kernel, field(arg, "kernel"))
+  dot_product_series(kernel, field(arg, "kernel"))
+  d <- check_count(map$d, field(arg, "d"))
+  check_kernel_dimension(kernel, d)
+  map$kernel <- kernel
+  map$d <- d
+  map$n_features <- check_count(map$n_features, field(arg, "n_features"))
+  map
+}
+
+check_signs_matrix <- function(x, rows, cols, name) {
+  if (!is.numeric(x) || !is.matrix(x) || is.object(x) || !identical(dim(x), as.integer(c(rows, cols))) ||
+      anyNA(x) || !all(x %in% c(-1, 1))) {
+    fail("`%s` must be a %d x %s matrix of signs, -1 or 1.", name, rows, format_count(cols))
+  }
+}
+
+degree_range <- function(degrees) {
+  if (length(degrees) == 0L) return("none")
+  if (min(degrees) == max(degrees)) format(min(degrees)) else paste(min(degrees), "to", max(degrees))
+}
+
+#' @export
+print.askrff_maclaurin <- function(x, ...) {
+  x <- validate_maclaurin(x, "x")
+  cat("<askrff Random Maclaurin map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  cat("  ", format_count(x$n_features), " columns per side of degree ", degree_range(x$degree),
+      " (mean ", format(mean(x$degree), digits = 3), ")\n", sep = "")
+  invisible(x)
+}
+
+#' @export
+print.askrff_tensor_sketch <- function(x, ...) {
+  x <- validate_tensor_sketch(x, "x")
+  cat("<askrff Tensor Sketch map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
+  degrees <- vapply(x$blocks, `[[`, 1L, "degree")
+  cat("  ", format_count(x$n_features), " columns per side: ", if (x$constant != 0) "a constant, " else "",
+      length(degrees), if (length(degrees) == 1L) " sketch block" else " sketch blocks", " of degree ",
+      degree_range(degrees), "\n", sep = "")
+  invisible(x)
+}
