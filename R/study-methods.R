@@ -96,7 +96,8 @@ print.askrff_study <- function(x, ...) {
 #' @param x A result of [approximation_study()].
 #' @param metric The error to plot: `"frobenius"`, `"spectral"` or
 #'   `"max_abs"`, among those the study computed.
-#' @param ... Passed to [graphics::plot()].
+#' @param ... Passed to [graphics::plot()], such as `main`, `ylim` or
+#'   `xlab` (whose default is `"n_features"`).
 #' @return `x`, invisibly.
 #' @family experiments
 #' @export
@@ -110,7 +111,9 @@ plot.askrff_study <- function(x, metric = NULL, ...) {
   colours <- grDevices::hcl.colors(max(length(methods), 2L), "Dark 3")[seq_along(methods)]
   label <- switch(metric, frobenius = "relative Frobenius error", spectral = "relative spectral error",
                   max_abs = "largest absolute error")
-  graphics::plot(study$n_features, study[[metric]], log = "xy", type = "n", xlab = "n_features", ylab = label, ...)
+  # the axis labels are defaults that `...` may replace
+  do.call(graphics::plot, utils::modifyList(list(x = study$n_features, y = study[[metric]], log = "xy", type = "n",
+                                                 xlab = "n_features", ylab = label), list(...)))
   slopes <- study_slopes(study, metric)
   for (i in seq_along(methods)) {
     rows <- study[study$method == methods[i], ]

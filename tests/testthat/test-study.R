@@ -32,6 +32,10 @@ test_that("a study has a row per method, size and trial, and its metrics are the
   text <- plotted_text(plot(study, "max_abs"))
   expect_true("largest absolute error" %in% text)
   expect_true(any(grepl("^iid \\(slope -?[0-9.]+\\)$", text)))
+  # the axis labels are defaults a caller may replace
+  relabelled <- plotted_text(plot(study, xlab = "s", ylab = "error", main = "mine"))
+  expect_true(all(c("s", "error", "mine") %in% relabelled))
+  expect_false("n_features" %in% relabelled)
 })
 
 test_that("trial t's maps depend on the seed and t only, under any future plan", {
