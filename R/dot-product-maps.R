@@ -76,9 +76,10 @@ maclaurin_map <- function(kernel, d, n_features, seed = NULL) {
   seed_words <- resolve_seed(seed)
   D <- design$n_features
   # the degrees from the first D uniforms, the signs from those after them
-  drawn <- degrees[findInterval(map_uniforms(seed_words, D), cumsum(law), rightmost.closed = TRUE) + 1L]
+  # pmin: the last cumulative probability may round to just below a uniform
+  drawn <- degrees[pmin(findInterval(map_uniforms(seed_words, D), cumsum(law)) + 1L, length(law))]
   total <- sum(drawn)
-  signs <- ifelse(map_uniforms(seed_words, D + design$d * total)[D + seq_len(design$d * total)] < 0.5, -1, 1)
+  signs <- 2 * (map_uniforms(seed_words, D + design$d * total)[D + seq_len(design$d * total)] >= 0.5) - 1
   c_drawn <- coefficients[drawn + 1L]
   structure(list(kernel = design$kernel, d = design$d, n_features = D, degree = as.integer(drawn), weight = sqrt(abs(c_drawn) / (law[match(drawn, degrees)] * D)),
                  sign = sign(c_drawn), rademacher = matrix(signs, design$d, total), format_version = format_version),
@@ -93,6 +94,10 @@ tensor_sketch_map <- function(kernel, d, n_features, seed = NULL) {
   constant <- coefficients[1L]
   degrees <- which(coefficients[-1L] != 0)
   available <- design$n_features - (constant != 0)
+  if (length(degrees) == 0L && available > 0L) {
+    fail("`kernel` is constant on the sphere (only c_0 is nonzero): its one exact column needs `n_features` = 1, not %d.",
+         design$n_features)
+  }
   if (available < length(degrees)) {
     fail("`n_features` must be at least %d for this kernel: one column for each of its %d nonzero coefficients.",
          length(degrees) + (constant != 0), length(degrees) + (constant != 0))
@@ -103,7 +108,7 @@ tensor_sketch_map <- function(kernel, d, n_features, seed = NULL) {
   blocks <- lapply(seq_along(degrees), function(b) {
     count <- design$d * degrees[b]
     hash <- matrix(pmin(floor(u[used + seq_len(count)] * columns[b]) + 1L, columns[b]), design$d)
-    sign <- matrix(ifelse(u[used + count + seq_len(count)] < 0.5, -1, 1), design$d)
+    sign <- matrix(2 * (u[used + count + seq_len(count)] >= 0.5) - 1, design$d)
     used <<- used + 2L * count
     storage.mode(hash) <- "integer"
     list(degree = degrees[b], coefficient = coefficients[degrees[b] + 1L], columns = columns[b], hash = hash, sign = sign)

@@ -117,6 +117,12 @@ test_that("kernels without a finite expansion and bad arguments get named errors
   expect_error(poly_sphere_kernel(2, 1) - poly_sphere_kernel(2, 1), NA)
   expect_error(maclaurin_map(poly_sphere_kernel(2, 1) - poly_sphere_kernel(2, 1), 3, 5), "zero on the sphere",
                class = "askrff_error")
+  # 7/9 + 2/9 x'y less 4/9 (1 + x'y)/2 is the constant 5/9: exact with one column
+  constant <- poly_sphere_kernel(3, 1) - 4 / 9 * poly_sphere_kernel(2, 1)
+  expect_error(tensor_sketch_map(constant, 3, 4), "constant on the sphere", class = "askrff_error")
+  s <- sphere_points(4, 3, 1)
+  expect_equal(rff_kernel_matrix(tensor_sketch_map(constant, 3, 1), s), matrix(5 / 9, 4, 4), tolerance = 1e-12)
+  expect_equal(rff_kernel_matrix(maclaurin_map(constant, 3, 3), s), matrix(5 / 9, 4, 4), tolerance = 1e-12)
   map <- maclaurin_map(poly_sphere_kernel(2, 2), 3, 5, seed = 1)
   expect_error(rff_features(map, fixture_points(4, 3)), "unit norm", class = "askrff_error")
   edited <- map
