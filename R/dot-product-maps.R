@@ -81,8 +81,9 @@ maclaurin_map <- function(kernel, d, n_features, seed = NULL) {
   total <- sum(drawn)
   signs <- 2 * (map_uniforms(seed_words, D + design$d * total)[D + seq_len(design$d * total)] >= 0.5) - 1
   c_drawn <- coefficients[drawn + 1L]
-  structure(list(kernel = design$kernel, d = design$d, n_features = D, degree = as.integer(drawn), weight = sqrt(abs(c_drawn) / (law[match(drawn, degrees)] * D)),
-                 sign = sign(c_drawn), rademacher = matrix(signs, design$d, total), format_version = format_version),
+  structure(list(kernel = design$kernel, d = design$d, n_features = D, degree = as.integer(drawn),
+                 weight = sqrt(abs(c_drawn) / (law[match(drawn, degrees)] * D)), sign = sign(c_drawn),
+                 rademacher = matrix(signs, design$d, total), format_version = format_version),
             class = "askrff_maclaurin")
 }
 
