@@ -374,18 +374,21 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
   fuzz_check(cases)
 })
 
+# Every function that takes a map made in R, on data `x` it can take.
+map_consumers <- function(x) {
+  list(rff_features = function(m) rff_features(m, x, "right", n_threads = 1),
+       rff_kernel_matrix = function(m) rff_kernel_matrix(m, x, n_threads = 1),
+       predict = function(m) predict(m, x),
+       n_feature_columns = function(m) n_feature_columns(m),
+       rff_ridge = function(m) rff_ridge(x, x[, 1], m, lambda = 1),
+       print = function(m) utils::capture.output(print(m)))
+}
+
 test_that("Nyström maps, their landmarks and studies end in a result or a named error", {
   landmarks <- x3[1:3, ]
   kernels <- list(gaussian_kernel(1), gaussian_kernel(0.5) - 0.5 * gaussian_kernel(2), shift_gaussian_kernel(1, 0.3))
   maps <- lapply(kernels, nystrom_map, landmarks = landmarks)
-  consumers <- list(
-    rff_features = function(m) rff_features(m, x3, "right", n_threads = 1),
-    rff_kernel_matrix = function(m) rff_kernel_matrix(m, x3, n_threads = 1),
-    predict = function(m) predict(m, x3),
-    n_feature_columns = function(m) n_feature_columns(m),
-    rff_ridge = function(m) rff_ridge(x3, x3[, 1], m, lambda = 1),
-    print = function(m) utils::capture.output(print(m)))
-  cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
+  cases <- unlist(lapply(maps, object_cases, consumers = map_consumers(x3), arg = "map",
                          extra_targets = c("x$", "object$", "sigma", "shift", "terms")), recursive = FALSE)
   calls <- list(
     nystrom_map = list(fun = nystrom_map, args = list(kernel = kernels[[2]], landmarks = landmarks, rank = 2,
@@ -426,14 +429,7 @@ test_that("Random Maclaurin and Tensor Sketch maps end in a result or a named er
   kernels <- list(poly_sphere_kernel(3, 2), 2 * poly_sphere_kernel(2, 2) - poly_sphere_kernel(3, 1))
   maps <- c(lapply(kernels, maclaurin_map, d = 3, n_features = 6, seed = 1),
             lapply(kernels, tensor_sketch_map, d = 3, n_features = 6, seed = 1))
-  consumers <- list(
-    rff_features = function(m) rff_features(m, sphere3, "right", n_threads = 1),
-    rff_kernel_matrix = function(m) rff_kernel_matrix(m, sphere3, n_threads = 1),
-    predict = function(m) predict(m, sphere3),
-    n_feature_columns = function(m) n_feature_columns(m),
-    rff_ridge = function(m) rff_ridge(sphere3, sphere3[, 1], m, lambda = 1),
-    print = function(m) utils::capture.output(print(m)))
-  cases <- unlist(lapply(maps, object_cases, consumers = consumers, arg = "map",
+  cases <- unlist(lapply(maps, object_cases, consumers = map_consumers(sphere3), arg = "map",
                          extra_targets = c("x$", "object$", "terms", "weights", "a", "p")), recursive = FALSE)
   calls <- list(
     maclaurin_map = list(fun = maclaurin_map, args = list(kernel = kernels[[2]], d = 3, n_features = 6, seed = 1)),
