@@ -24,7 +24,7 @@ median_bandwidth <- function(x, max_points = 2000, seed = NULL) {
   seed_words <- resolve_seed(seed)
   if (nrow(x) > max_points) {
     # The rows of the max_points smallest of n uniforms: a uniform sample.
-    uniforms <- core(.cpp_sample_dither(seed_words, nrow(x)))
+    uniforms <- seed_uniforms(seed_words, nrow(x))
     x <- x[order(uniforms)[seq_len(max_points)], , drop = FALSE]
   }
   # Scaled by the largest entry so that the distances cannot overflow.

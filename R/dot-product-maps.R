@@ -47,8 +47,9 @@
 #' @param seed `NULL` (use R's random number generator, so [set.seed()]
 #'   makes the map reproducible) or a whole number, as for [rff_map()].
 #' @return A map of class `"askrff_maclaurin"` (a list with the `kernel`,
-#'   `d`, `n_features`, and per column its `degree`, `weight` and `sign`, with the Rademacher
-#'   vectors as the columns of `rademacher`, those of each column in turn)
+#'   `d`, `n_features`, and per column its `degree`, `weight` and `sign`,
+#'   with the Rademacher vectors as the columns of `rademacher`, those of
+#'   each column in turn)
 #'   or `"askrff_tensor_sketch"` (a list with the `kernel`, `d`,
 #'   `n_features`, the `constant` \eqn{c_0} and the `blocks`, one per kept
 #'   degree: its `degree`, `coefficient`, `columns`, and the `hash` and
@@ -77,9 +78,9 @@ maclaurin_map <- function(kernel, d, n_features, seed = NULL) {
   D <- design$n_features
   # the degrees from the first D uniforms, the signs from those after them
   # pmin: the last cumulative probability may round to just below a uniform
-  drawn <- degrees[pmin(findInterval(map_uniforms(seed_words, D), cumsum(law)) + 1L, length(law))]
+  drawn <- degrees[pmin(findInterval(seed_uniforms(seed_words, D), cumsum(law)) + 1L, length(law))]
   total <- sum(drawn)
-  signs <- 2 * (map_uniforms(seed_words, D + design$d * total)[D + seq_len(design$d * total)] >= 0.5) - 1
+  signs <- 2 * (seed_uniforms(seed_words, D + design$d * total)[D + seq_len(design$d * total)] >= 0.5) - 1
   c_drawn <- coefficients[drawn + 1L]
   structure(list(kernel = design$kernel, d = design$d, n_features = D, degree = as.integer(drawn),
                  weight = sqrt(abs(c_drawn) / (law[match(drawn, degrees)] * D)), sign = sign(c_drawn),
@@ -104,7 +105,7 @@ tensor_sketch_map <- function(kernel, d, n_features, seed = NULL) {
          length(degrees) + (constant != 0), length(degrees) + (constant != 0))
   }
   columns <- rep(1L, length(degrees)) + largest_remainder(abs(coefficients[degrees + 1L]), available - length(degrees))
-  u <- map_uniforms(resolve_seed(seed), 2 * design$d * sum(degrees))
+  u <- seed_uniforms(resolve_seed(seed), 2 * design$d * sum(degrees))
   used <- 0L
   blocks <- lapply(seq_along(degrees), function(b) {
     count <- design$d * degrees[b]
@@ -177,13 +178,6 @@ largest_remainder <- function(weights, total) {
   first <- order(exact - counts, decreasing = TRUE)[seq_len(total - sum(counts))]
   counts[first] <- counts[first] + 1
   as.integer(counts)
-}
-
-# n uniforms in [0, 1) from the package's random streams for the seed; the
-# first m of n + k are the n of m.
-map_uniforms <- function(seed_words, n) {
-  if (n == 0) return(numeric())
-  core(.cpp_sample_dither(seed_words, n)) / (2 * pi)
 }
 
 # One side's features for checked data (R/r-maps.R).

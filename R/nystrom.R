@@ -116,7 +116,7 @@ nystrom_landmarks <- function(x, n, method = c("uniform", "kmeans++"), seed = NU
   seed_words <- resolve_seed(seed)
   distinct <- which(!duplicated(x))
   if (n > length(distinct)) fail("`n` must be at most the %d distinct rows of `x`, not %d.", length(distinct), n)
-  uniforms <- core(.cpp_sample_dither(seed_words, max(n, length(distinct)))) / (2 * pi)
+  uniforms <- seed_uniforms(seed_words, max(n, length(distinct)))
   chosen <- if (method == "uniform") order(uniforms[seq_along(distinct)])[seq_len(n)] else
     kmeans_pp_rows(x[distinct, , drop = FALSE], n, uniforms)
   x[distinct[chosen], , drop = FALSE]

@@ -19,6 +19,13 @@ resolve_seed <- function(seed) {
   c(seed %/% 2^32, seed %% 2^32)
 }
 
+# n uniforms in [0, 1) from the package's random streams for the seed words;
+# the first m of n + k are the n of m.
+seed_uniforms <- function(seed_words, n) {
+  if (n == 0) return(numeric())
+  core(.cpp_sample_dither(seed_words, n)) / (2 * pi)
+}
+
 # One setting's value against its rule from the registry: a word among its
 # `choices`, or a number in (lower, upper] (open at `upper` when `upper_open`).
 check_setting <- function(name, value, rule) {

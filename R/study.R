@@ -208,10 +208,11 @@ study_method <- function(method, label, i) {
   where <- sprintf("`methods[[%d]]`", i)
   if (is.character(method) && length(method) == 1L && !is.na(method)) {
     if (label == "") label <- method
+    named <- setdiff(names(study_arguments), c("rff", "custom"))
     method <- if (method %in% frequency_sources) list(type = "rff", method = method) else
-      if (method %in% setdiff(names(study_arguments), c("rff", "custom"))) list(type = method) else
+      if (method %in% named) list(type = method) else
         fail("%s must be one of %s, or a list of arguments with a `type`.", where,
-             paste0('"', c(frequency_sources, setdiff(names(study_arguments), c("rff", "custom"))), '"', collapse = ", "))
+             paste0('"', c(frequency_sources, named), '"', collapse = ", "))
   }
   if (!is.list(method) || is.object(method)) fail("%s must be a method's name or a list of its arguments.", where)
   if (label == "") fail("%s is a list, so `methods` must name it.", where)
@@ -241,7 +242,7 @@ study_method <- function(method, label, i) {
 # Whole-number seeds for every trial and configuration, from the study's
 # seed words; trial t's are the same whatever the number of trials.
 study_seeds <- function(seed_words, trials, n_configs) {
-  uniforms <- core(.cpp_sample_dither(seed_words, trials * n_configs)) / (2 * pi)
+  uniforms <- seed_uniforms(seed_words, trials * n_configs)
   matrix(floor(uniforms * 2^52), nrow = n_configs)
 }
 
