@@ -25,30 +25,40 @@ maclaurin_theory_variance <- function(kernel, x, y, K, n) {
   (second - K^2) / n
 }
 
-# Random Fourier features with i.i.d. frequencies, every part a symmetric
-# law with no phase whose kernel is known: sum_p V_p / (n s_p) plus the
-# variance of the counts.
+# Random Fourier features with i.i.d. frequencies whose parts' moments are
+# known: sum_p V_p / (n s_p) plus the variance of the counts.
 rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
   map <- draw_map(method$design, n, resolve_seed(seed))
   parts <- map$parts
-  if (map$method != "iid" || any(map$phase != 0) || any(parts$right_phase != 0) || any(parts$features != "trig")) {
-    return(NULL)
-  }
-  kernels <- part_kernels(kernel, parts$part)
-  if (is.null(kernels)) return(NULL)
+  if (map$method != "iid" || any(parts$features != "trig")) return(NULL)
+  moments <- part_moments(kernel, map, x, y)
+  if (is.null(moments)) return(NULL)
   used <- which(parts$share > 0)
-  terms <- lapply(used, function(p) {
-    at_zero <- kernel_at_zero(kernels[[p]], ncol(x))
-    scale <- parts$coefficient[p] * parts$mass[p]
-    kappa <- gram_matrix(kernels[[p]], x, y, 1L) / at_zero
-    kappa_2 <- gram_matrix(kernels[[p]], 2 * x, 2 * y, 1L) / at_zero
-    list(T = scale * kappa, V = scale^2 * (1 + kappa_2) / 2 - (scale * kappa)^2, share = parts$share[p])
-  })
+  terms <- lapply(used, function(p) list(T = moments[[p]]$T, V = moments[[p]]$S - moments[[p]]$T^2,
+                                         share = parts$share[p]))
   # the parts must add up to the kernel, or they were not identified right
   if (max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) > 1e-8 * max(abs(K))) return(NULL)
   within <- Reduce(`+`, lapply(terms, function(t) t$V / (n * t$share)))
   if (map$allocation == "equal") return(within)
   within + count_variance(vapply(terms, `[[`, double(1), "share"), n, lapply(terms, function(t) t$T / (n * t$share)))
+}
+
+# Each part's T_p = c_p m_p E_p cos(w'delta - theta_p) and second moment
+# S_p = c_p^2 m_p^2 E_p cos^2(w'delta - theta_p), or NULL where unknown.
+part_moments <- function(kernel, map, x, y) {
+  if (kernel$name %in% c("shift_gaussian", "sinh_gaussian", "cosh_gaussian")) {
+    return(asymmetric_part_moments(kernel, map, x, y))
+  }
+  parts <- map$parts
+  if (any(map$phase != 0) || any(parts$right_phase != 0)) return(NULL)
+  kernels <- part_kernels(kernel, parts$part)
+  if (is.null(kernels)) return(NULL)
+  lapply(seq_len(nrow(parts)), function(p) {
+    at_zero <- kernel_at_zero(kernels[[p]], ncol(x))
+    scale <- parts$coefficient[p] * parts$mass[p]
+    list(T = scale * gram_matrix(kernels[[p]], x, y, 1L) / at_zero,
+         S = scale^2 * (1 + gram_matrix(kernels[[p]], 2 * x, 2 * y, 1L) / at_zero) / 2)
+  })
 }
 
 # Each part's kernel, when every part is the single positive part of the

@@ -63,12 +63,29 @@
 #' \eqn{u}. For a positive definite kernel (one part, \eqn{m = k(0)}) this is
 #' \eqn{(k(0)^2 + k(0) k(2\delta) - 2k(\delta)^2) / (2n)}; for a signed
 #' measure `k1 - k2` split per term, \eqn{\kappa_p} is term \eqn{p}'s kernel
-#' over its value at 0. A complex measure adds \eqn{\pi/2} right phases
-#' (\eqn{\sin} in place of \eqn{\cos}, so \eqn{(1 - E_p\cos 2w'\delta)/2}),
-#' and a phased part its phase; their \eqn{E_p \cos 2(w'\delta + \theta)} has
-#' no closed form in general, and the study reports `NA` for them, as for
-#' orthogonal, structured and quasi-Monte Carlo frequencies, whose draws are
-#' dependent, and for Nyström, Tensor Sketch and custom maps. Random
+#' over its value at 0. A complex measure adds right phases \eqn{\theta_p}
+#' (\eqn{\pi/2} for the imaginary parts): one draw is \eqn{c_p m_p
+#' \cos(w'\delta - \theta_p)}, with second moment \eqn{c_p^2 m_p^2 (1 +
+#' E_p\cos(2w'\delta - 2\theta_p))/2}. For the Shift-, Sinh- and
+#' Cosh-Gaussian every part is \eqn{A\,\mu_g(w)\,h(a'w)} with \eqn{h} one
+#' of \eqn{1}, \eqn{\max(\pm\cos, 0)}, \eqn{\max(\sin, 0)} (see
+#' [spectral_measure()]); under \eqn{\mu_g = N(0, \sigma^{-2} I)},
+#' \eqn{w'\delta = \beta T + G} with \eqn{T = a'w \sim N(0, s^2)}, \eqn{s =
+#' \|a\|/\sigma}, \eqn{\beta = a'\delta/\|a\|^2}, and \eqn{G \sim N(0,
+#' \|\delta_\perp\|^2/\sigma^2)} independent of \eqn{T}, so
+#' \deqn{m_p E_p \cos(j w'\delta - \vartheta) = A\, e^{-j^2
+#' \|\delta_\perp\|^2 / (2\sigma^2)}\, E[h(T) \cos(j\beta T - \vartheta)],}
+#' and the last expectation is a closed-form series from the Fourier series
+#' of \eqn{h}, each term a Gaussian characteristic function
+#' (\eqn{E\cos(uT - \vartheta) = \cos\vartheta\, e^{-u^2 s^2/2}}). With
+#' `decomposition = "phase"`, the Shift- and Cosh-Gaussian sample \eqn{A
+#' \mu_g} with left phase \eqn{a'w}, so a draw is \eqn{A \cos(w'(\delta +
+#' a))} with second moment \eqn{A^2 (1 + e^{-2\|\delta + a\|^2/\sigma^2})/2}.
+#' The study reports `NA` where a shift or skew is so small against
+#' \eqn{\sigma} that the series needs over 5000 terms, for the
+#' Sinh-Gaussian's \eqn{|\mu|} and for sums and products of asymmetric
+#' kernels, as for orthogonal, structured and quasi-Monte Carlo frequencies,
+#' whose draws are dependent, and for Nyström, Tensor Sketch and custom maps. Random
 #' Maclaurin's closed form is on [maclaurin_map()]'s page. For random periodic features with
 #' periodic maps \eqn{f, g} and scale \eqn{s = k(0)/\langle f, g\rangle}, one
 #' frequency's product has second moment \eqn{s^2 \sum_j (f^2)_j (g^2)_j

@@ -66,8 +66,8 @@ test_that("the closed-form variance is the formula for a positive definite kerne
   k_2 <- exp(-4 * squared / (2 * sigma^2))
   # (k(0)^2 + k(0) k(2 delta) - 2 k(delta)^2) / (2 n), k(0) = 1
   expect_equal(attr(study, "pairs")$theory_variance, mean((1 + k_2 - 2 * k^2) / 20), tolerance = 1e-12)
-  # no closed form: dependent frequencies, phased parts, Nyström
-  none <- approximation_study(shift_gaussian_kernel(0.6, c(0.3, 0, 0)), x, n_features = 10,
+  # no closed form: dependent frequencies, the Sinh-Gaussian's |mu|, Nyström
+  none <- approximation_study(sinh_gaussian_kernel(0.6, c(0.3, 0, 0)), x, n_features = 10,
                               methods = list(orthogonal = "orthogonal", phase = list(decomposition = "phase"),
                                              nystrom = "nystrom"),
                               trials = 2, metrics = "max_abs", seed = 1)
@@ -113,6 +113,55 @@ test_that("the closed-form variances match simulation, and the estimators are un
   # so the mean of `trials` of them has standard error at most
   # sqrt(variance / trials); 4.5 of those is the bound.
   expect_true(all(abs(pairs$mean_error) < 4.5 * sqrt(pairs$variance / trials)))
+})
+
+test_that("the complex measures' profile expectations agree with quadrature", {
+  # E h(T) cos(b T - theta), T ~ N(0, s^2), by the Fourier series of h and by
+  # stats::integrate() on the pieces where h is smooth
+  profiles <- list(one = function(t) 1 + 0 * t, cos_pos = function(t) pmax(cos(t), 0),
+                   cos_neg = function(t) pmax(-cos(t), 0), sin_pos = function(t) pmax(sin(t), 0))
+  for (name in names(profiles)) {
+    for (s in c(0.3, 1, 2.5)) {
+      b <- c(-3.1, 0, 0.7, 5)
+      for (theta in c(0, pi / 2, pi)) {
+        series <- askrff:::profile_cosine_mean(askrff:::asymmetric_profiles[[name]], s, b, theta)
+        quadrature <- vapply(b, function(bb) {
+          breaks <- seq(-pi / 2 - 10 * pi, 10 * pi + pi / 2, by = pi / 2)
+          breaks <- breaks[abs(breaks) < 12 * s + pi]
+          sum(vapply(seq_len(length(breaks) - 1L), function(i) {
+            stats::integrate(function(t) profiles[[name]](t) * cos(bb * t - theta) * stats::dnorm(t, sd = s),
+                             breaks[i], breaks[i + 1L], rel.tol = 1e-10, abs.tol = 1e-13)$value
+          }, double(1)))
+        }, double(1))
+        expect_equal(series, quadrature, tolerance = 1e-8, info = sprintf("%s, s = %g, theta = %g", name, s, theta))
+      }
+    }
+    expect_equal(askrff:::profile_cosine_mean(askrff:::asymmetric_profiles[[name]], 0, c(1, 2), 0),
+                 rep(profiles[[name]](0), 2))
+  }
+})
+
+test_that("the closed-form variances of complex measures match simulation", {
+  skip_statistics_under_sanitizers()
+  x <- fixture_points(8, 2, seed = 3)
+  y <- fixture_points(6, 2, seed = 4)
+  trials <- 1500
+  studies <- list(
+    approximation_study(shift_gaussian_kernel(0.7, c(0.4, -0.2)), x, y, n_features = 9,
+                        methods = list(mass = list(), equal = list(allocation = "equal"),
+                                       phase = list(decomposition = "phase")),
+                        trials = trials, metrics = "max_abs", seed = 7),
+    approximation_study(sinh_gaussian_kernel(1, 0.3), x, y, n_features = 9, methods = list(mass = list()),
+                        trials = trials, metrics = "max_abs", seed = 8),
+    approximation_study(cosh_gaussian_kernel(0.8, c(0.5, 0.1)), x, y, n_features = 9,
+                        methods = list(mass = list(), phase = list(decomposition = "phase")),
+                        trials = trials, metrics = "max_abs", seed = 9))
+  pairs <- do.call(rbind, lapply(studies, attr, "pairs"))
+  expect_false(anyNA(pairs$theory_variance))
+  # as above: 0.15 is about 4 standard errors of the mean over pairs of
+  # their sample variances over 1500 trials; leaving out the imaginary part's
+  # phase (sin^2 for cos^2) moves the value by far more
+  expect_equal(pairs$variance, pairs$theory_variance, tolerance = 0.15)
 })
 
 test_that("bad studies give named errors", {
