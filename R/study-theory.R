@@ -2,31 +2,35 @@
 # The derivation is on approximation_study()'s help page, "Theory".
 
 # The mean over pairs of the closed-form variance of one entry of K_hat for
-# a method at n features, or NA where there is none.
-theory_variance <- function(method, kernel, x, y, K, n, seed) {
-  variance <- switch(method$type,
-    rff = rff_theory_variance(method, kernel, x, y, K, n, seed),
-    rpf = rpf_theory_variance(method, kernel, x, y, n),
-    maclaurin = maclaurin_theory_variance(kernel, x, y, K, n),
+# a method, one per number of features, or NA where there is none. Each
+# method's moments are formed once; only the division by n (and the count
+# variance) depends on the size.
+theory_variance <- function(method, kernel, x, y, K, n_features, seed) {
+  at_size <- switch(method$type,
+    rff = rff_theory_variance(method, kernel, x, y, K, n_features[1L], seed),
+    rpf = rpf_theory_variance(method, kernel, x, y),
+    maclaurin = maclaurin_theory_variance(kernel, x, y, K),
     nystrom = ,
     tensor_sketch = ,
     custom = NULL)
-  if (is.null(variance)) NA_real_ else mean(variance)
+  if (is.null(at_size)) return(rep(NA_real_, length(n_features)))
+  vapply(n_features, function(n) mean(at_size(n)), double(1))
 }
 
 # Random Maclaurin: n i.i.d. columns, each with second moment
 # sum_n c_n^2 M^n / q_n (maclaurin_map()'s page), less the kernel squared.
-maclaurin_theory_variance <- function(kernel, x, y, K, n) {
+maclaurin_theory_variance <- function(kernel, x, y, K) {
   coefficients <- dot_product_series(kernel)
   law <- maclaurin_law(coefficients)
   M <- outer(rowSums(x^2), rowSums(y^2)) + 2 * tcrossprod(x, y)^2 - 2 * tcrossprod(x^2, y^2)
   second <- Reduce(`+`, Map(function(c, q, p) c^2 / q * M^p, coefficients[law$degrees + 1L], law$probabilities,
                             law$degrees))
-  (second - K^2) / n
+  function(n) (second - K^2) / n
 }
 
 # Random Fourier features with i.i.d. frequencies whose parts' moments are
-# known: sum_p V_p / (n s_p) plus the variance of the counts.
+# known: sum_p V_p / (n s_p) plus the variance of the counts. The parts and
+# their shares do not depend on the size of the map drawn to read them.
 rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
   map <- draw_map(method$design, n, resolve_seed(seed))
   parts <- map$parts
@@ -38,9 +42,12 @@ rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
                                          share = parts$share[p]))
   # the parts must add up to the kernel, or they were not identified right
   if (max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) > 1e-8 * max(abs(K))) return(NULL)
-  within <- Reduce(`+`, lapply(terms, function(t) t$V / (n * t$share)))
-  if (map$allocation == "equal") return(within)
-  within + count_variance(vapply(terms, `[[`, double(1), "share"), n, lapply(terms, function(t) t$T / (n * t$share)))
+  shares <- vapply(terms, `[[`, double(1), "share")
+  within <- Reduce(`+`, lapply(terms, function(t) t$V / t$share))
+  function(n) {
+    if (map$allocation == "equal") return(within / n)
+    within / n + count_variance(shares, n, lapply(terms, function(t) t$T / (n * t$share)))
+  }
 }
 
 # Each part's T_p = c_p m_p E_p cos(w'delta - theta_p) and second moment
@@ -100,7 +107,7 @@ count_variance <- function(share, n, a) {
 # Random periodic features with i.i.d. frequencies: one frequency's product
 # s f(a + xi) g(b + xi) has second moment s^2 sum_j (f^2)_j (g^2)_j kappa(j
 # delta), known when each map is the cosine or binary.
-rpf_theory_variance <- function(method, kernel, x, y, n) {
+rpf_theory_variance <- function(method, kernel, x, y) {
   args <- method$args
   if (args$method != "iid") return(NULL)
   left <- as_periodic_function(args$left, "left")
@@ -115,5 +122,5 @@ rpf_theory_variance <- function(method, kernel, x, y, n) {
     s^2 / (if (left$name == "cos" || right$name == "cos") 2 else 1)
   }
   expected <- kernel_matrix(rpf_expected_kernel(kernel, left, right), x, y, n_threads = 1L)
-  (second - expected^2) / n
+  function(n) (second - expected^2) / n
 }

@@ -167,9 +167,10 @@ approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", t
   configs <- expand.grid(n_features = n_features, method = names(methods), stringsAsFactors = FALSE)
   moments <- pair_moments(totals$sums, totals$squares, trials)
   pairs <- pair_summaries(configs, moments, K, trials)
-  pairs$theory_variance <- vapply(seq_len(nrow(configs)), function(i) {
-    theory_variance(methods[[configs$method[i]]], kernel, x, y, K, configs$n_features[i], seeds[i])
-  }, double(1))
+  # configs run through the sizes within each method
+  pairs$theory_variance <- unlist(lapply(seq_along(methods), function(m) {
+    theory_variance(methods[[m]], kernel, x, y, K, n_features, seeds[(m - 1L) * length(n_features) + 1L])
+  }))
   pairs$method <- factor(pairs$method, levels = names(methods))
   study <- structure(rows, class = c("askrff_study", "data.frame"), pairs = pairs, kernel = kernel_label(kernel),
                      points = c(nrow(x), nrow(y)))
