@@ -105,22 +105,85 @@ count_variance <- function(share, n, a) {
 }
 
 # Random periodic features with i.i.d. frequencies: one frequency's product
-# s f(a + xi) g(b + xi) has second moment s^2 sum_j (f^2)_j (g^2)_j kappa(j
-# delta), known when each map is the cosine or binary.
+# s f(a + xi) g(b + xi) has second moment s^2 sum_k A_k B_k kappa(k delta)
+# over the Fourier coefficients A_k, B_k of f^2 and g^2.
 rpf_theory_variance <- function(method, kernel, x, y) {
   args <- method$args
   if (args$method != "iid") return(NULL)
   left <- as_periodic_function(args$left, "left")
   right <- as_periodic_function(args$right, "right")
-  known <- function(f) f$name == "cos" || f$binary
-  if (!known(left) || !known(right)) return(NULL)
   at_zero <- kernel_at_zero(kernel, ncol(x))
   s <- at_zero / rpf_inner_product(left, right)
-  second <- if (left$name == "cos" && right$name == "cos") {
-    s^2 / 4 * (1 + gram_matrix(kernel, 2 * x, 2 * y, 1L) / (2 * at_zero))
-  } else {
-    s^2 / (if (left$name == "cos" || right$name == "cos") 2 else 1)
-  }
+  series <- squared_map_series(left, right, function(k) gram_matrix(kernel, k * x, k * y, 1L) / at_zero,
+                               same_rows(x, y))
+  if (is.null(series)) return(NULL)
   expected <- kernel_matrix(rpf_expected_kernel(kernel, left, right), x, y, n_threads = 1L)
-  function(n) (second - expected^2) / n
+  function(n) (s^2 * series - expected^2) / n
+}
+
+# The most terms of squared_map_series() per study, and the table of
+# coefficients its tail bounds are read from.
+max_squared_terms <- 2000L
+squared_table_size <- 2^15
+
+# sum_k A_k B_k kappa(k delta) = A_0 B_0 + 2 sum_{k >= 1} A_k B_k kappa(k
+# delta), with kappa(k) the matrix kappa(k delta) over the pairs and `same`
+# the pairs at distance 0. f and g change sign over half a period, so f^2
+# and g^2 have period pi and only even k enter. With a cosine side the sum
+# ends at k = 2; for two step functions it runs until its tail, at most
+# sum_{k > K} |A_k B_k| kappa(K delta) since kappa does not increase along
+# rays, is below 1e-6 of A_0 B_0 for every pair at a positive distance,
+# while pairs at distance 0 take its exact value <f^2, g^2>. NULL when that
+# needs more than max_squared_terms terms (points almost equal).
+squared_map_series <- function(left, right, kappa, same) {
+  size <- if (left$name == "cos" || right$name == "cos") 1L else squared_table_size
+  A <- squared_coefficients(left, size)
+  B <- squared_coefficients(right, size)
+  leading <- A$coefficients[1L] * B$coefficients[1L]
+  products <- (A$coefficients * B$coefficients)[-1L]  # k = 2, 4, ...
+  # beyond the table |A_k| <= V / (2 pi k) for the total variation V of f^2
+  remainder <- A$variation * B$variation / (16 * pi^2 * size)
+  tails <- rev(cumsum(rev(abs(products)))) - abs(products) + remainder
+  value <- matrix(leading, nrow(same), ncol(same))
+  for (j in seq_len(min(size, max_squared_terms))) {
+    if (abs(products[j]) <= 1e-15 * leading && tails[j] <= 1e-15 * leading) break
+    at <- kappa(2 * j)
+    value <- value + 2 * products[j] * at
+    if (size == 1L || 2 * tails[j] * max(at[!same], 0) <= 1e-6 * leading) break
+    if (j == max_squared_terms) return(NULL)
+  }
+  if (size > 1L) value[same] <- A$inner(B)
+  value
+}
+
+# A_0, A_2, ..., A_2K of f^2, its total variation over a period, and for a
+# step function, a function giving <f^2, g^2> for another. The cosine: f^2 =
+# (1 + cos 2t) / 2. A step function with level v_i on the cell
+# (t_{i+1}, t_i) of [0, pi]: A_k = (1 / (pi k)) sum_i v_i^2 (sin k t_i -
+# sin k t_{i+1}), from the jumps and levels the core reports.
+squared_coefficients <- function(f, K) {
+  if (f$name == "cos") {
+    return(list(coefficients = c(1 / 2, 1 / 4, rep(0, K - 1L)), variation = 2))
+  }
+  traits <- core(.cpp_periodic_function(f$name))
+  edges <- acos(c(-1, traits$cosine_jumps, 1))  # from pi down to 0
+  squares <- traits$levels^2
+  k <- 2 * seq_len(K)
+  sines <- sin(outer(k, edges))
+  coefficients <- c(sum(squares * -diff(edges)) / pi,
+                    drop((sines[, -length(edges), drop = FALSE] - sines[, -1L, drop = FALSE]) %*% squares) / (pi * k))
+  steps <- list(edges = rev(edges), squares = rev(squares))  # ascending t
+  inner <- function(other) {
+    cuts <- sort(unique(c(steps$edges, other$steps$edges)))
+    middle <- (cuts[-1L] + cuts[-length(cuts)]) / 2
+    level <- function(s) s$squares[findInterval(middle, s$edges, all.inside = TRUE)]
+    sum(level(steps) * level(other$steps) * diff(cuts)) / pi
+  }
+  list(coefficients = coefficients, variation = 2 * sum(abs(diff(squares))), steps = steps, inner = inner)
+}
+
+# Which pairs of rows of x and y are equal.
+same_rows <- function(x, y) {
+  key <- function(m) apply(m, 1L, function(row) paste(sprintf("%a", row), collapse = " "))
+  outer(key(x), key(y), `==`)
 }

@@ -89,12 +89,22 @@
 #' Maclaurin's closed form is on [maclaurin_map()]'s page. For random periodic features with
 #' periodic maps \eqn{f, g} and scale \eqn{s = k(0)/\langle f, g\rangle}, one
 #' frequency's product has second moment \eqn{s^2 \sum_j (f^2)_j (g^2)_j
-#' \kappa(j\delta)} over the Fourier coefficients of \eqn{f^2} and \eqn{g^2}:
+#' \kappa(j\delta)} over the Fourier coefficients of \eqn{f^2} and \eqn{g^2}
+#' (\eqn{\kappa = k / k(0)}):
 #' \eqn{s^2/4 \cdot (1 + \kappa(2\delta)/2)} for two cosines, \eqn{s^2/2}
 #' for a binary map against a cosine (003's \eqn{\pi^2/8 - \kappa^2} for the
 #' square wave), \eqn{s^2} for two binary maps; the variance subtracts the
 #' square of the expected kernel ([rpf_expected_kernel()]) and divides by
-#' \eqn{n}. Multi-bit quantizers get `NA`.
+#' \eqn{n}. The maps change sign over half a period, so \eqn{f^2} has period
+#' \eqn{\pi} and only even \eqn{j} enter. For the \eqn{b}-bit quantizers
+#' ([rpf_quantizer()]) \eqn{f^2} is a step function with coefficients in
+#' closed form from its jumps and levels; against a cosine the sum ends at
+#' \eqn{j = 2}, and between two quantizers it runs until its tail, at most
+#' \eqn{\sum_{j > J} |(f^2)_j (g^2)_j|\, \kappa(J\delta)} because
+#' \eqn{\kappa} does not increase along rays, is below \eqn{10^{-6}} of its
+#' leading term for every pair at a positive distance; pairs at distance 0
+#' take the exact sum \eqn{\langle f^2, g^2\rangle}. (`NA` if that needs
+#' over 2000 terms, for points almost but not exactly equal.)
 #'
 #' @param kernel A kernel object.
 #' @param x Numeric matrix or data frame of points, one per row.

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "adapters.h"
 #include "guards.h"
@@ -87,12 +88,21 @@ Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m) {
 }
 
 // What R shows of the periodic function named `fun`: whether it is binary,
-// <f, f> and F_1. Throws for a name the core does not know.
+// <f, f> and F_1, and for a step function the c = cos t where it jumps and
+// its level on each cell of c between -1, the jumps and 1. Throws for a
+// name the core does not know.
 // [[Rcpp::export(.cpp_periodic_function)]]
 Rcpp::List cpp_periodic_function(std::string fun) {
   const auto f = askrff::make_periodic_function(fun);
+  const std::vector<double> jumps = f->cosine_jumps();
+  std::vector<double> edges{-1.0};
+  edges.insert(edges.end(), jumps.begin(), jumps.end());
+  edges.push_back(1.0);
+  Rcpp::NumericVector levels(jumps.empty() ? 0 : static_cast<R_xlen_t>(jumps.size() + 1));
+  for (R_xlen_t i = 0; i < levels.size(); ++i) levels[i] = f->from_cosine(0.5 * (edges[i] + edges[i + 1]));
   return Rcpp::List::create(Rcpp::Named("binary") = f->binary(), Rcpp::Named("norm") = askrff::inner_product(*f, *f),
-                            Rcpp::Named("first") = f->coefficient(1));
+                            Rcpp::Named("first") = f->coefficient(1), Rcpp::Named("cosine_jumps") = jumps,
+                            Rcpp::Named("levels") = levels);
 }
 
 // F_1..F_k_max of the periodic function named `fun`.

@@ -141,6 +141,61 @@ test_that("the complex measures' profile expectations agree with quadrature", {
   }
 })
 
+test_that("the squares of the quantizers have the Fourier coefficients of their definition", {
+  # q_b(t) = Q_b(cos t), rounding [-1, 1] to 2^b equal cells with levels
+  # (2j + 1 - 2^b) / (2^b - 1), written out here apart from the package; the
+  # coefficients of q_b^2 by quadrature over each cell of t in [0, pi]
+  for (bits in 2:3) {
+    cells <- 2^bits
+    q <- function(t) {
+      j <- pmin(floor((cos(t) + 1) / 2 * cells), cells - 1)
+      (2 * j + 1 - cells) / (cells - 1)
+    }
+    edges <- sort(acos(-1 + 2 * seq_len(cells - 1) / cells))
+    pieces <- c(0, edges, pi)
+    by_quadrature <- vapply(c(0, 2, 4, 6, 10), function(k) {
+      sum(vapply(seq_len(length(pieces) - 1L), function(i) {
+        stats::integrate(function(t) q(t)^2 * cos(k * t), pieces[i], pieces[i + 1L], rel.tol = 1e-12)$value
+      }, double(1))) / pi
+    }, double(1))
+    coefficients <- askrff:::squared_coefficients(rpf_quantizer(bits), 5)$coefficients
+    expect_equal(coefficients[c(1, 2, 3, 4, 6)], by_quadrature, tolerance = 1e-10)
+  }
+  # <q_2^2, q_3^2> from the step functions, against quadrature
+  q2 <- askrff:::squared_coefficients(rpf_quantizer(2), 4)
+  q3 <- askrff:::squared_coefficients(rpf_quantizer(3), 4)
+  level <- function(bits, t) {
+    cells <- 2^bits
+    j <- pmin(floor((cos(t) + 1) / 2 * cells), cells - 1)
+    ((2 * j + 1 - cells) / (cells - 1))^2
+  }
+  grid <- sort(unique(c(0, pi, acos(-1 + 2 * (1:3) / 4), acos(-1 + 2 * (1:7) / 8))))
+  inner <- sum(vapply(seq_len(length(grid) - 1L), function(i) {
+    stats::integrate(function(t) level(2, t) * level(3, t), grid[i], grid[i + 1L], rel.tol = 1e-12)$value
+  }, double(1))) / pi
+  expect_equal(q2$inner(q3), inner, tolerance = 1e-12)
+})
+
+test_that("the closed-form variances of multi-bit random periodic features match simulation", {
+  skip_statistics_under_sanitizers()
+  x <- fixture_points(8, 2, seed = 3)
+  y <- rbind(fixture_points(5, 2, seed = 4), x[1, ])  # a pair at distance 0
+  trials <- 1500
+  studies <- list(
+    approximation_study(gaussian_kernel(0.8), x, y, n_features = 9,
+                        methods = list(q2_q3 = list(type = "rpf", left = rpf_quantizer(2), right = rpf_quantizer(3)),
+                                       q2_cos = list(type = "rpf", left = rpf_quantizer(2), right = "cos")),
+                        trials = trials, metrics = "max_abs", seed = 10),
+    approximation_study(laplace_kernel(1), x, y, n_features = 9,
+                        methods = list(q3_square = list(type = "rpf", left = rpf_quantizer(3), right = "square")),
+                        trials = trials, metrics = "max_abs", seed = 11))
+  pairs <- do.call(rbind, lapply(studies, attr, "pairs"))
+  expect_false(anyNA(pairs$theory_variance))
+  # 0.15 is about 4 standard errors of the mean over pairs of their sample
+  # variances over 1500 trials, as above
+  expect_equal(pairs$variance, pairs$theory_variance, tolerance = 0.15)
+})
+
 test_that("the closed-form variances of complex measures match simulation", {
   skip_statistics_under_sanitizers()
   x <- fixture_points(8, 2, seed = 3)
