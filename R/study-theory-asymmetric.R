@@ -42,7 +42,7 @@ profile_cosine_mean <- function(profile, s, b, theta) {
 # Each part's T_p (c_p m_p E_p cos(w'delta - theta_p)) and second moment
 # S_p (c_p^2 m_p^2 E_p cos^2(.)) over the pairs of x and y, or NULL where
 # there is no closed form (the Sinh-Gaussian's phase decomposition).
-asymmetric_part_moments <- function(kernel, map, x, y) {
+asymmetric_part_moments <- function(kernel, parts, x, y) {
   d <- ncol(x)
   sigma <- kernel$params$sigma
   vector <- if (kernel$name == "shift_gaussian") kernel$params$shift else -sigma^2 * kernel$params$beta
@@ -51,7 +51,6 @@ asymmetric_part_moments <- function(kernel, map, x, y) {
   amplitude <- if (kernel$name == "shift_gaussian") 1 else exp(s^2 / 2)
   distance2 <- pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0)
   along <- outer(drop(x %*% a), drop(y %*% a), `-`)  # a'delta
-  parts <- map$parts
   if (identical(parts$part, "abs")) {
     if (kernel$name == "sinh_gaussian") return(NULL)
     # |mu| = A mu_g with the phase a'w on the left: A cos(w'(delta + a))

@@ -40,8 +40,10 @@ rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
   used <- which(parts$share > 0)
   terms <- lapply(used, function(p) list(T = moments[[p]]$T, V = moments[[p]]$S - moments[[p]]$T^2,
                                          share = parts$share[p]))
-  # the parts must add up to the kernel, or they were not identified right
-  if (max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) > 1e-8 * max(abs(K))) return(NULL)
+  # the parts must add up to the kernel, or they were not identified right;
+  # a tabulated measure's, to the kernel within the map's bias bound
+  bound <- if (is.numeric(map$bias_bound) && is.finite(map$bias_bound)) map$bias_bound else 0
+  if (max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) > max(1e-8 * max(abs(K)), bound)) return(NULL)
   shares <- vapply(terms, `[[`, double(1), "share")
   within <- Reduce(`+`, lapply(terms, function(t) t$V / t$share))
   function(n) {
@@ -51,37 +53,70 @@ rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
 }
 
 # Each part's T_p = c_p m_p E_p cos(w'delta - theta_p) and second moment
-# S_p = c_p^2 m_p^2 E_p cos^2(w'delta - theta_p), or NULL where unknown.
+# S_p = c_p^2 m_p^2 E_p cos^2(w'delta - theta_p), or NULL where some part's
+# are unknown. A sum's parts are named k<i>.<name> after its terms
+# (kernel-arithmetic), so each goes to the term it came from: sums of
+# asymmetric, product and signed kernels take their terms' moments.
 part_moments <- function(kernel, map, x, y) {
-  if (kernel$name %in% c("shift_gaussian", "sinh_gaussian", "cosh_gaussian")) {
-    return(asymmetric_part_moments(kernel, map, x, y))
-  }
   parts <- map$parts
-  if (any(map$phase != 0) || any(parts$right_phase != 0)) return(NULL)
-  kernels <- part_kernels(kernel, parts$part)
-  if (is.null(kernels)) return(NULL)
-  lapply(seq_len(nrow(parts)), function(p) {
-    at_zero <- kernel_at_zero(kernels[[p]], ncol(x))
-    scale <- parts$coefficient[p] * parts$mass[p]
-    list(T = scale * gram_matrix(kernels[[p]], x, y, 1L) / at_zero,
-         S = scale^2 * (1 + gram_matrix(kernels[[p]], 2 * x, 2 * y, 1L) / at_zero) / 2)
+  owners <- lapply(parts$part, part_owner, kernel = kernel)
+  if (any(vapply(owners, is.null, logical(1)))) return(NULL)
+  keys <- vapply(owners, `[[`, "", "key")
+  moments <- vector("list", nrow(parts))
+  for (key in unique(keys)) {
+    rows <- which(keys == key)
+    local <- parts[rows, , drop = FALSE]
+    local$part <- vapply(owners[rows], `[[`, "", "name")
+    found <- term_moments(owners[[rows[1L]]]$kernel, local, rows, map, x, y)
+    if (is.null(found) || any(vapply(found, is.null, logical(1)))) return(NULL)
+    moments[rows] <- found
+  }
+  moments
+}
+
+# The term of a sum a part belongs to, down through nested sums, with the
+# part's name within it and the prefix that identifies the term.
+part_owner <- function(kernel, name) {
+  key <- ""
+  while (kernel$name == "sum" && grepl("^k[0-9]+[.]", name)) {
+    index <- as.integer(sub("^k([0-9]+)[.].*", "\\1", name))
+    if (index > length(kernel$terms)) return(NULL)
+    kernel <- kernel$terms[[index]]
+    key <- paste0(key, "k", index, ".")
+    name <- sub("^k[0-9]+[.]", "", name)
+  }
+  list(kernel = kernel, name = name, key = key)
+}
+
+# The moments of one term's parts (`local`, rows `rows` of the map's parts):
+# the complex measures' closed forms; a positive definite term's one part,
+# whose kappa is the term over its value at 0 (products of such kernels
+# included); and parts with rotation-invariant laws, by quadrature of their
+# radial densities (the Delta-Gaussian's Jordan parts).
+term_moments <- function(term, local, rows, map, x, y) {
+  if (term$name %in% c("shift_gaussian", "sinh_gaussian", "cosh_gaussian")) {
+    return(asymmetric_part_moments(term, local, x, y))
+  }
+  if (any(local$phased) || any(local$right_phase != 0)) return(NULL)
+  scale <- local$coefficient * local$mass
+  if (nrow(local) == 1L && positive_kernel(term)) {
+    at_zero <- kernel_at_zero(term, ncol(x))
+    return(list(list(T = scale * gram_matrix(term, x, y, 1L) / at_zero,
+                     S = scale^2 * (1 + gram_matrix(term, 2 * x, 2 * y, 1L) / at_zero) / 2)))
+  }
+  if (!all(local$density_variable == "radius")) return(NULL)
+  spec <- kernel_with_settings(map$kernel, map$settings, map$d)
+  distance <- sqrt(pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0))
+  lapply(seq_along(rows), function(j) {
+    kappa <- radial_characteristic(spec, map$d, rows[j], 2 * max(distance, 1e-300))
+    if (is.null(kappa)) return(NULL)
+    list(T = scale[j] * kappa(distance), S = scale[j]^2 * (1 + kappa(2 * distance)) / 2)
   })
 }
 
-# Each part's kernel, when every part is the single positive part of the
-# kernel or of one term of a sum: "pos", or "k<i>.pos" for term i.
-part_kernels <- function(kernel, names) {
-  positive <- function(k) {
-    traits <- kernel_traits(k)
-    traits$measure == "positive" && !traits$on_sphere
-  }
-  if (identical(names, "pos")) return(if (positive(kernel)) list(kernel) else NULL)
-  if (kernel$name != "sum" || !all(grepl("^k[0-9]+\\.pos$", names))) return(NULL)
-  index <- as.integer(sub("^k([0-9]+)\\.pos$", "\\1", names))
-  if (any(index > length(kernel$terms))) return(NULL)
-  terms <- kernel$terms[index]
-  if (!all(vapply(terms, positive, logical(1)))) return(NULL)
-  terms
+positive_kernel <- function(kernel) {
+  traits <- kernel_traits(kernel)
+  traits$measure == "positive" && !traits$on_sphere
 }
 
 # Var(sum_p N_p a_p) over the systematic sampling of the counts

@@ -141,6 +141,33 @@ test_that("the complex measures' profile expectations agree with quadrature", {
   }
 })
 
+test_that("the Jordan parts' moments agree with quadrature of the radial density", {
+  # In d = 3, Omega_3(t) = sin(t) / t, so m_+ E_+ cos(w'delta) is the
+  # integral of the positive part of the radial density against
+  # sin(r z) / (r z), z = ||delta||, split where the density changes sign
+  kernel <- delta_gaussian_kernel(c(1, -1), c(1, 10))
+  map <- rff_map(kernel, 4, d = 3, seed = 1)
+  x <- rbind(c(0, 0, 0), c(0.3, -0.1, 0.2), c(1.2, 0.4, -0.9))
+  y <- rbind(c(0, 0, 0), c(2.5, 0, 0.5))
+  moments <- askrff:::part_moments(kernel, map, x, y)
+  density <- function(r) radial_density(kernel, 3, r)
+  root <- stats::uniroot(density, c(0.1, 1), tol = 1e-14)$root
+  part_integral <- function(z, sign, lower, upper) {
+    stats::integrate(function(r) pmax(sign * density(r), 0) * (if (z == 0) 1 else sin(r * z) / (r * z)),
+                     lower, upper, rel.tol = 1e-11, abs.tol = 1e-14)$value
+  }
+  z <- as.matrix(dist(rbind(x, y)))[1:3, 4:5]
+  positive <- apply(z, 1:2, function(zz) part_integral(zz, 1, root, 60))
+  negative <- apply(z, 1:2, function(zz) part_integral(zz, -1, 0, root))
+  positive_2 <- apply(2 * z, 1:2, function(zz) part_integral(zz, 1, root, 60))
+  mass <- map$parts$mass
+  expect_equal(moments[[1]]$T, positive, tolerance = 1e-8, ignore_attr = TRUE)
+  expect_equal(moments[[2]]$T, -negative, tolerance = 1e-8, ignore_attr = TRUE)
+  expect_equal(moments[[1]]$S, (mass[1]^2 + mass[1] * positive_2) / 2, tolerance = 1e-8, ignore_attr = TRUE)
+  # the parts add up to the kernel
+  expect_equal(moments[[1]]$T + moments[[2]]$T, kernel_matrix(kernel, x, y), tolerance = 1e-8, ignore_attr = TRUE)
+})
+
 test_that("the squares of the quantizers have the Fourier coefficients of their definition", {
   # q_b(t) = Q_b(cos t), rounding [-1, 1] to 2^b equal cells with levels
   # (2j + 1 - 2^b) / (2^b - 1), written out here apart from the package; the
@@ -217,6 +244,30 @@ test_that("the closed-form variances of complex measures match simulation", {
   # their sample variances over 1500 trials; leaving out the imaginary part's
   # phase (sin^2 for cos^2) moves the value by far more
   expect_equal(pairs$variance, pairs$theory_variance, tolerance = 0.15)
+})
+
+test_that("the closed-form variances of Jordan parts, products and sums match simulation", {
+  skip_statistics_under_sanitizers()
+  x <- fixture_points(8, 2, seed = 3)
+  y <- fixture_points(6, 2, seed = 4)
+  trials <- 1500
+  run <- function(kernel, y, seed, methods = list(mass = list())) {
+    attr(approximation_study(kernel, x, y, n_features = 9, methods = methods, trials = trials,
+                             metrics = "max_abs", seed = seed), "pairs")
+  }
+  pairs <- rbind(
+    run(delta_gaussian_kernel(c(1, -0.8), c(0.4, 1.5)), x, 11,
+        list(jordan = list(), components = list(decomposition = "components"))),
+    run(radial_kernel(function(r) exp(-r^2 / 2) * (1 - r^2 / 4)), x, 12),
+    run(gaussian_kernel(0.5) * laplace_kernel(1) - 0.5 * gaussian_kernel(1.5), x, 13),
+    run(shift_gaussian_kernel(0.7, c(0.4, -0.2)) + 0.5 * gaussian_kernel(0.4), y, 14))
+  expect_false(anyNA(pairs$theory_variance))
+  # as above: 0.15 is about 4 standard errors of the mean over pairs of
+  # their sample variances over 1500 trials
+  expect_equal(pairs$variance, pairs$theory_variance, tolerance = 0.15)
+  # products with an asymmetric factor have no closed form here
+  product <- run(shift_gaussian_kernel(0.7, 0.3) * gaussian_kernel(1), y, 15)
+  expect_true(is.na(product$theory_variance))
 })
 
 test_that("bad studies give named errors", {
