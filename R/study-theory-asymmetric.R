@@ -39,39 +39,45 @@ profile_cosine_mean <- function(profile, s, b, theta) {
   value
 }
 
-# Each part's T_p (c_p m_p E_p cos(w'delta - theta_p)) and second moment
-# S_p (c_p^2 m_p^2 E_p cos^2(.)) over the pairs of x and y, or NULL where
-# there is no closed form (the Sinh-Gaussian's phase decomposition).
-asymmetric_part_moments <- function(kernel, parts, x, y) {
-  d <- ncol(x)
+# What every part of the kernel shares: its vector a, s = ||a|| / sigma, the
+# amplitude A, and over the pairs ||delta||^2 and a'delta.
+asymmetric_geometry <- function(kernel, x, y) {
   sigma <- kernel$params$sigma
   vector <- if (kernel$name == "shift_gaussian") kernel$params$shift else -sigma^2 * kernel$params$beta
-  a <- if (length(vector) == 1L) rep(vector, d) else vector
+  a <- if (length(vector) == 1L) rep(vector, ncol(x)) else vector
   s <- sqrt(sum(a^2)) / sigma
-  amplitude <- if (kernel$name == "shift_gaussian") 1 else exp(s^2 / 2)
-  distance2 <- pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0)
-  along <- outer(drop(x %*% a), drop(y %*% a), `-`)  # a'delta
-  if (identical(parts$part, "abs")) {
-    if (kernel$name == "sinh_gaussian") return(NULL)
-    # |mu| = A mu_g with the phase a'w on the left: A cos(w'(delta + a))
-    shifted2 <- distance2 + 2 * along + sum(a^2)
-    return(list(list(T = amplitude * exp(-shifted2 / (2 * sigma^2)),
-                     S = amplitude^2 * (1 + exp(-2 * shifted2 / sigma^2)) / 2)))
-  }
-  beta <- if (s == 0) 0 * along else along / sum(a^2)
-  perpendicular2 <- if (s == 0) distance2 else pmax(distance2 - along^2 / sum(a^2), 0)
+  list(sigma = sigma, a = a, s = s, amplitude = if (kernel$name == "shift_gaussian") 1 else exp(s^2 / 2),
+       distance2 = pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0),
+       along = outer(drop(x %*% a), drop(y %*% a), `-`))
+}
+
+# Part `name`'s Phi(j) = m_p E_p exp(i j w'delta) over the pairs, as a
+# function of j (NULL where the profile's series is too long), or NULL for
+# a part it does not know.
+asymmetric_characteristic <- function(kernel, name, x, y) {
   profile_of <- c(real_pos = if (kernel$name == "sinh_gaussian") "one" else "cos_pos", real_neg = "cos_neg",
                   imag_pos = "sin_pos")
-  moments <- lapply(seq_len(nrow(parts)), function(p) {
-    profile <- asymmetric_profiles[[profile_of[[parts$part[p]]]]]
-    factor <- if (parts$part[p] == "real_pos" && kernel$name == "sinh_gaussian") 1 else amplitude
-    theta <- parts$right_phase[p]
-    first <- profile_cosine_mean(profile, s, beta, theta)
-    second <- profile_cosine_mean(profile, s, 2 * beta, 2 * theta)
-    if (is.null(first) || is.null(second)) return(NULL)
-    cm <- parts$coefficient[p] * parts$mass[p]
-    list(T = parts$coefficient[p] * factor * exp(-perpendicular2 / (2 * sigma^2)) * first,
-         S = cm * (cm + parts$coefficient[p] * factor * exp(-2 * perpendicular2 / sigma^2) * second) / 2)
-  })
-  if (any(vapply(moments, is.null, logical(1)))) NULL else moments
+  if (!name %in% names(profile_of)) return(NULL)
+  profile <- asymmetric_profiles[[profile_of[[name]]]]
+  g <- asymmetric_geometry(kernel, x, y)
+  factor <- if (name == "real_pos" && kernel$name == "sinh_gaussian") 1 else g$amplitude
+  beta <- if (g$s == 0) 0 * g$along else g$along / sum(g$a^2)
+  perpendicular2 <- if (g$s == 0) g$distance2 else pmax(g$distance2 - g$along^2 / sum(g$a^2), 0)
+  function(j) {
+    real <- profile_cosine_mean(profile, g$s, j * beta, 0)
+    imaginary <- profile_cosine_mean(profile, g$s, j * beta, pi / 2)
+    if (is.null(real) || is.null(imaginary)) return(NULL)
+    factor * exp(-j^2 * perpendicular2 / (2 * g$sigma^2)) * complex(real = real, imaginary = imaginary)
+  }
+}
+
+# decomposition = "phase": |mu| = A mu_g with the phase a'w on the left, so a
+# draw is A cos(w'(delta + a)); T and S of its one part, or NULL for the
+# Sinh-Gaussian, whose |mu| has no short series.
+phase_part_moments <- function(kernel, x, y) {
+  if (kernel$name == "sinh_gaussian") return(NULL)
+  g <- asymmetric_geometry(kernel, x, y)
+  shifted2 <- g$distance2 + 2 * g$along + sum(g$a^2)
+  list(list(T = g$amplitude * exp(-shifted2 / (2 * g$sigma^2)),
+            S = g$amplitude^2 * (1 + exp(-2 * shifted2 / g$sigma^2)) / 2))
 }

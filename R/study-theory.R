@@ -88,30 +88,73 @@ part_owner <- function(kernel, name) {
   list(kernel = kernel, name = name, key = key)
 }
 
-# The moments of one term's parts (`local`, rows `rows` of the map's parts):
-# the complex measures' closed forms; a positive definite term's one part,
-# whose kappa is the term over its value at 0 (products of such kernels
-# included); and parts with rotation-invariant laws, by quadrature of their
-# radial densities (the Delta-Gaussian's Jordan parts).
+# The moments of one term's parts (`local`, rows `rows` of the map's parts)
+# from their characteristic functions Phi_p(j) = m_p E_p exp(i j w'delta):
+# T_p = c_p Re(exp(-i theta_p) Phi_p(1)) and S_p = c_p^2 m_p (m_p +
+# Re(exp(-2 i theta_p) Phi_p(2))) / 2.
 term_moments <- function(term, local, rows, map, x, y) {
-  if (term$name %in% c("shift_gaussian", "sinh_gaussian", "cosh_gaussian")) {
-    return(asymmetric_part_moments(term, local, x, y))
-  }
-  if (any(local$phased) || any(local$right_phase != 0)) return(NULL)
-  scale <- local$coefficient * local$mass
-  if (nrow(local) == 1L && positive_kernel(term)) {
-    at_zero <- kernel_at_zero(term, ncol(x))
-    return(list(list(T = scale * gram_matrix(term, x, y, 1L) / at_zero,
-                     S = scale^2 * (1 + gram_matrix(term, 2 * x, 2 * y, 1L) / at_zero) / 2)))
-  }
+  if (identical(local$part, "abs") && term$name %in% asymmetric_kernel_names) return(phase_part_moments(term, x, y))
+  if (any(local$phased)) return(NULL)
+  characteristics <- term_characteristics(term, local, rows, map, x, y)
+  if (is.null(characteristics)) return(NULL)
+  lapply(seq_len(nrow(local)), function(p) {
+    if (is.null(characteristics[[p]])) return(NULL)
+    first <- characteristics[[p]](1)
+    second <- characteristics[[p]](2)
+    if (is.null(first) || is.null(second)) return(NULL)
+    coefficient <- local$coefficient[p]
+    mass <- local$mass[p]
+    turn <- exp(-1i * local$right_phase[p])
+    list(T = coefficient * Re(turn * first), S = coefficient^2 * mass * (mass + Re(turn^2 * second)) / 2)
+  })
+}
+
+asymmetric_kernel_names <- c("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
+
+# Each part's Phi_p as a function of j: a product's from its factors'; a
+# positive definite or asymmetric kernel's in closed form; other parts with
+# rotation-invariant laws (the Delta-Gaussian's Jordan parts) by quadrature.
+term_characteristics <- function(term, local, rows, map, x, y) {
+  if (term$name == "product") return(lapply(local$part, product_characteristic, kernel = term, x = x, y = y))
+  leaves <- lapply(local$part, leaf_characteristic, kernel = term, x = x, y = y)
+  if (!any(vapply(leaves, is.null, logical(1)))) return(leaves)
   if (!all(local$density_variable == "radius")) return(NULL)
   spec <- kernel_with_settings(map$kernel, map$settings, map$d)
   distance <- sqrt(pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0))
-  lapply(seq_along(rows), function(j) {
-    kappa <- radial_characteristic(spec, map$d, rows[j], 2 * max(distance, 1e-300))
-    if (is.null(kappa)) return(NULL)
-    list(T = scale[j] * kappa(distance), S = scale[j]^2 * (1 + kappa(2 * distance)) / 2)
+  lapply(seq_along(rows), function(p) {
+    kappa <- radial_characteristic(spec, map$d, rows[p], 2 * max(distance, 1e-300))
+    if (is.null(kappa)) NULL else function(j) local$mass[p] * kappa(j * distance)
   })
+}
+
+# Phi of a kernel's part in closed form: a positive definite kernel's one
+# part "pos" (mass k(0), so Phi(j) = k(j delta)), or an asymmetric
+# kernel's; NULL otherwise.
+leaf_characteristic <- function(kernel, name, x, y) {
+  if (kernel$name %in% asymmetric_kernel_names) return(asymmetric_characteristic(kernel, name, x, y))
+  if (name == "pos" && positive_kernel(kernel)) return(function(j) gram_matrix(kernel, j * x, j * y, 1L))
+  NULL
+}
+
+# A product's part is named after one part of each factor, joined by "*";
+# from the second factor on, a trailing "-" marks a difference frequency
+# and "+" a sum (kernel_expressions.cpp). Its law is that of w_1 +- w_2 +-
+# ..., so its Phi is the product of the factors' Phi, conjugated for a
+# difference.
+product_characteristic <- function(kernel, name, x, y) {
+  tokens <- strsplit(name, "*", fixed = TRUE)[[1L]]
+  if (length(tokens) != length(kernel$terms)) return(NULL)
+  conjugate <- grepl("-$", tokens)
+  factors <- Map(function(term, token) {
+    owner <- part_owner(term, sub("[+-]$", "", token))
+    if (is.null(owner)) NULL else leaf_characteristic(owner$kernel, owner$name, x, y)
+  }, kernel$terms, tokens)
+  if (any(vapply(factors, is.null, logical(1)))) return(NULL)
+  function(j) {
+    values <- lapply(seq_along(factors), function(i) factors[[i]](j))
+    if (any(vapply(values, is.null, logical(1)))) return(NULL)
+    Reduce(`*`, Map(function(value, flip) if (flip) Conj(value) else value, values, conjugate))
+  }
 }
 
 positive_kernel <- function(kernel) {

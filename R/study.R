@@ -81,22 +81,29 @@
 #' `decomposition = "phase"`, the Shift- and Cosh-Gaussian sample \eqn{A
 #' \mu_g} with left phase \eqn{a'w}, so a draw is \eqn{A \cos(w'(\delta +
 #' a))} with second moment \eqn{A^2 (1 + e^{-2\|\delta + a\|^2/\sigma^2})/2}.
-#' A part whose law is rotation invariant but has no closed-form
-#' \eqn{\kappa_p} (the Delta-Gaussian's minimal Jordan parts, the tabulated
-#' parts of [radial_kernel()] and of `split = "jordan"`) takes
-#' \eqn{\kappa_p(\delta) = E\,\Omega_d(R\|\delta\|)} over its radius
-#' \eqn{R}, with \eqn{\Omega_d(t) = \Gamma(d/2)(2/t)^{d/2-1}J_{d/2-1}(t)}:
-#' Gauss-Legendre panels over its radial density, split where a Jordan part
-#' starts or stops, then a Chebyshev interpolant in \eqn{\|\delta\|}. A
-#' product of positive definite kernels is one, and the terms of a sum take
-#' their own forms, so sums of asymmetric, product and signed kernels are
-#' covered. The parts' \eqn{T_p} must add up to the kernel (within the map's
-#' bias bound for a tabulated measure), or the study reports `NA` rather than
-#' a number from misidentified parts.
+#' In general one draw's moments follow from the part's characteristic
+#' function \eqn{\Phi_p(\delta) = m_p E_p e^{i w'\delta}}: \eqn{T_p = c_p
+#' \mathrm{Re}(e^{-i\theta_p}\Phi_p(\delta))} and second moment \eqn{c_p^2
+#' m_p (m_p + \mathrm{Re}(e^{-2i\theta_p}\Phi_p(2\delta)))/2}. A product's
+#' part samples \eqn{w_1 \pm w_2 \pm \dots} from one part of each factor, so
+#' its \eqn{\Phi} is the product of theirs (conjugated for a difference
+#' frequency); the terms of a sum keep their own. Products and sums of
+#' positive definite, asymmetric and signed kernels are covered this way. A
+#' part whose law is rotation invariant but has no closed-form \eqn{\Phi_p}
+#' (the Delta-Gaussian's minimal Jordan parts, the tabulated parts of
+#' [radial_kernel()] and of `split = "jordan"`) takes \eqn{\Phi_p(\delta) =
+#' m_p E\,\Omega_d(R\|\delta\|)} over its radius \eqn{R}, with
+#' \eqn{\Omega_d(t) = \Gamma(d/2)(2/t)^{d/2-1}J_{d/2-1}(t)}: Gauss-Legendre
+#' panels over its radial density, split where a Jordan part starts or
+#' stops, then a Chebyshev interpolant in \eqn{\|\delta\|}. The parts'
+#' \eqn{T_p} must add up to the kernel (within the map's bias bound for a
+#' tabulated measure), or the study reports `NA` rather than a number from
+#' misidentified parts.
 #' The study reports `NA` where a shift or skew is so small against
 #' \eqn{\sigma} that the series needs over 5000 terms, for the
-#' Sinh-Gaussian's \eqn{|\mu|}, for products with an asymmetric factor and
-#' for radial laws with tails too heavy for the quadrature, as for orthogonal,
+#' Sinh-Gaussian's \eqn{|\mu|}, for the Jordan parts of a signed factor
+#' within a product and for radial laws with tails too heavy for the
+#' quadrature, as for orthogonal,
 #' structured and quasi-Monte Carlo frequencies,
 #' whose draws are dependent, and for Nyström, Tensor Sketch and custom maps. Random
 #' Maclaurin's closed form is on [maclaurin_map()]'s page. For random periodic features with
