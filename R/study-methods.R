@@ -92,10 +92,14 @@ print.askrff_study <- function(x, ...) {
 #' The error against the number of features on log-log axes, one line per
 #' method through its mean over trials, with each trial's value as a point
 #' and the legend giving the fitted slope (-1/2 is the Monte Carlo rate).
+#' With `metric = "variance"`, the variance of one entry of \eqn{\hat K}
+#' across trials (the mean over pairs), one line per method, and dashed
+#' beside it the closed form where [approximation_study()] has one: theory
+#' beside experiment.
 #'
 #' @param x A result of [approximation_study()].
 #' @param metric The error to plot: `"frobenius"`, `"spectral"` or
-#'   `"max_abs"`, among those the study computed.
+#'   `"max_abs"`, among those the study computed, or `"variance"`.
 #' @param ... Passed to [graphics::plot()], such as `main`, `ylim` or
 #'   `xlab` (whose default is `"n_features"`).
 #' @return `x`, invisibly.
@@ -103,12 +107,13 @@ print.askrff_study <- function(x, ...) {
 #' @export
 plot.askrff_study <- function(x, metric = NULL, ...) {
   checked <- validate_study(x, "x")
+  metric <- if (is.null(metric)) checked$metrics[1L] else check_choice(metric, c(checked$metrics, "variance"), "metric")
+  if (metric == "variance") return(invisible(plot_study_variance(x, ...)))
   study <- checked$study
-  metric <- if (is.null(metric)) checked$metrics[1L] else check_choice(metric, checked$metrics, "metric")
   study <- study[study[[metric]] > 0, , drop = FALSE]
   if (nrow(study) == 0L) fail("The study's `%s` errors are all zero, so there is nothing to draw on log axes.", metric)
   methods <- levels(droplevels(study$method))
-  colours <- grDevices::hcl.colors(max(length(methods), 2L), "Dark 3")[seq_along(methods)]
+  colours <- study_colours(methods)
   label <- switch(metric, frobenius = "relative Frobenius error", spectral = "relative spectral error",
                   max_abs = "largest absolute error")
   # the axis labels are defaults that `...` may replace
@@ -124,4 +129,40 @@ plot.askrff_study <- function(x, metric = NULL, ...) {
   legend <- ifelse(is.na(slopes[methods]), methods, sprintf("%s (slope %.2f)", methods, slopes[methods]))
   graphics::legend("bottomleft", legend = legend, col = colours, lwd = 2, pch = 19, bty = "n")
   invisible(x)
+}
+
+study_colours <- function(methods) grDevices::hcl.colors(max(length(methods), 2L), "Dark 3")[seq_along(methods)]
+
+# The measured variance per method and size from the study's "pairs"
+# attribute, solid, and its closed form, dashed.
+plot_study_variance <- function(x, ...) {
+  pairs <- attr(x, "pairs")
+  columns <- c("method", "n_features", "variance", "theory_variance")
+  if (!is.data.frame(pairs) || !all(columns %in% names(pairs)) || !is.numeric(pairs$n_features) ||
+      !is.numeric(pairs$variance) || !is.numeric(pairs$theory_variance)) {
+    fail("`x` must keep the attribute \"pairs\" of approximation_study(), with the columns %s.",
+         paste0("`", columns, "`", collapse = ", "))
+  }
+  shown <- is.finite(pairs$variance) & pairs$variance > 0 & pairs$n_features > 0
+  if (!any(shown)) fail("The study's variances are all zero or missing (one trial?), so there is nothing to draw on log axes.")
+  pairs <- pairs[shown, , drop = FALSE]
+  methods <- unique(as.character(pairs$method))
+  colours <- study_colours(methods)
+  theory <- is.finite(pairs$theory_variance) & pairs$theory_variance > 0
+  values <- c(pairs$variance, pairs$theory_variance[theory])
+  do.call(graphics::plot, utils::modifyList(list(x = range(pairs$n_features), y = range(values), log = "xy", type = "n",
+                                                 xlab = "n_features", ylab = "variance of one entry (mean over pairs)"),
+                                            list(...)))
+  for (i in seq_along(methods)) {
+    rows <- pairs[pairs$method == methods[i], , drop = FALSE]
+    rows <- rows[order(rows$n_features), , drop = FALSE]
+    graphics::lines(rows$n_features, rows$variance, col = colours[i], lwd = 2, type = "b", pch = 19)
+    known <- is.finite(rows$theory_variance) & rows$theory_variance > 0
+    if (any(known)) graphics::lines(rows$n_features[known], rows$theory_variance[known], col = colours[i], lwd = 2, lty = 2)
+  }
+  named <- vapply(methods, function(m) any(theory & pairs$method == m), logical(1))
+  graphics::legend("topright", legend = c(methods, "closed form"[any(named)]),
+                   col = c(colours, "grey30"[any(named)]), lwd = 2, lty = c(rep(1, length(methods)), 2[any(named)]),
+                   pch = c(rep(19, length(methods)), NA[any(named)]), bty = "n")
+  x
 }

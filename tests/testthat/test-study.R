@@ -36,6 +36,13 @@ test_that("a study has a row per method, size and trial, and its metrics are the
   relabelled <- plotted_text(plot(study, xlab = "s", ylab = "error", main = "mine"))
   expect_true(all(c("s", "error", "mine") %in% relabelled))
   expect_false("n_features" %in% relabelled)
+  # theory beside experiment: the iid method's closed form is drawn, and a
+  # study whose "pairs" were edited away gets a named error
+  variance <- plotted_text(plot(study, "variance"))
+  expect_true(all(c("variance of one entry (mean over pairs)", "iid", "nystrom", "closed form") %in% variance))
+  edited <- study
+  attr(edited, "pairs") <- NULL
+  expect_error(plot(edited, "variance"), "attribute \"pairs\"", class = "askrff_error")
 })
 
 test_that("trial t's maps depend on the seed and t only, under any future plan", {
