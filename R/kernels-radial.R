@@ -159,13 +159,17 @@ numeric_measure_line <- function(numeric) {
           formatC(numeric$bias, format = "e", digits = 1))
 }
 
-# The kernel matrix of fun at the distances, on data centred on their
-# midrange (as the core does) so large offsets cost no accuracy.
+# The kernel matrix of fun at the distances.
 radial_kernel_matrix <- function(kernel, x, y) {
+  distance <- sqrt(squared_distances(x, y))
+  matrix(evaluate_profile(kernel$params$fun, as.vector(distance)), nrow(x), nrow(y))
+}
+
+# ||x_i - y_j||^2 over the pairs, on data centred on their midrange (as the
+# core does) so large offsets cost no accuracy.
+squared_distances <- function(x, y) {
   centre <- (apply(rbind(x, y), 2L, min) + apply(rbind(x, y), 2L, max)) / 2
   x <- sweep(x, 2L, centre)
   y <- sweep(y, 2L, centre)
-  squared <- outer(rowSums(x^2), rowSums(y^2), "+") - 2 * tcrossprod(x, y)
-  distance <- sqrt(pmax(squared, 0))
-  matrix(evaluate_profile(kernel$params$fun, as.vector(distance)), nrow(x), nrow(y))
+  pmax(outer(rowSums(x^2), rowSums(y^2), "+") - 2 * tcrossprod(x, y), 0)
 }

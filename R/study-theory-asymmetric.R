@@ -47,7 +47,7 @@ asymmetric_geometry <- function(kernel, x, y) {
   a <- if (length(vector) == 1L) rep(vector, ncol(x)) else vector
   s <- sqrt(sum(a^2)) / sigma
   list(sigma = sigma, a = a, s = s, amplitude = if (kernel$name == "shift_gaussian") 1 else exp(s^2 / 2),
-       distance2 = pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0),
+       distance2 = squared_distances(x, y),
        along = outer(drop(x %*% a), drop(y %*% a), `-`))
 }
 
@@ -72,12 +72,12 @@ asymmetric_characteristic <- function(kernel, name, x, y) {
 }
 
 # decomposition = "phase": |mu| = A mu_g with the phase a'w on the left, so a
-# draw is A cos(w'(delta + a)); T and S of its one part, or NULL for the
+# draw is c A cos(w'(delta + a)); T and S of its one part, or NULL for the
 # Sinh-Gaussian, whose |mu| has no short series.
-phase_part_moments <- function(kernel, x, y) {
+phase_part_moments <- function(kernel, coefficient, x, y) {
   if (kernel$name == "sinh_gaussian") return(NULL)
   g <- asymmetric_geometry(kernel, x, y)
   shifted2 <- g$distance2 + 2 * g$along + sum(g$a^2)
-  list(list(T = g$amplitude * exp(-shifted2 / (2 * g$sigma^2)),
-            S = g$amplitude^2 * (1 + exp(-2 * shifted2 / g$sigma^2)) / 2))
+  list(list(T = coefficient * g$amplitude * exp(-shifted2 / (2 * g$sigma^2)),
+            S = (coefficient * g$amplitude)^2 * (1 + exp(-2 * shifted2 / g$sigma^2)) / 2))
 }

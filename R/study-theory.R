@@ -14,7 +14,8 @@ theory_variance <- function(method, kernel, x, y, K, n_features, seed) {
     tensor_sketch = ,
     custom = NULL)
   if (is.null(at_size)) return(rep(NA_real_, length(n_features)))
-  vapply(n_features, function(n) mean(at_size(n)), double(1))
+  # a variance that is 0 (pairs at distance 0) may come out as -1e-16
+  vapply(n_features, function(n) mean(pmax(at_size(n), 0)), double(1))
 }
 
 # Random Maclaurin: n i.i.d. columns, each with second moment
@@ -43,7 +44,7 @@ rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
   # the parts must add up to the kernel, or they were not identified right;
   # a tabulated measure's, to the kernel within the map's bias bound
   bound <- if (is.numeric(map$bias_bound) && is.finite(map$bias_bound)) map$bias_bound else 0
-  if (max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) > max(1e-8 * max(abs(K)), bound)) return(NULL)
+  if (!isTRUE(max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) <= max(1e-8 * max(abs(K)), bound))) return(NULL)
   shares <- vapply(terms, `[[`, double(1), "share")
   within <- Reduce(`+`, lapply(terms, function(t) t$V / t$share))
   function(n) {
@@ -93,7 +94,9 @@ part_owner <- function(kernel, name) {
 # T_p = c_p Re(exp(-i theta_p) Phi_p(1)) and S_p = c_p^2 m_p (m_p +
 # Re(exp(-2 i theta_p) Phi_p(2))) / 2.
 term_moments <- function(term, local, rows, map, x, y) {
-  if (identical(local$part, "abs") && term$name %in% asymmetric_kernel_names) return(phase_part_moments(term, x, y))
+  if (identical(local$part, "abs") && term$name %in% asymmetric_kernel_names) {
+    return(phase_part_moments(term, local$coefficient, x, y))
+  }
   if (any(local$phased)) return(NULL)
   characteristics <- term_characteristics(term, local, rows, map, x, y)
   if (is.null(characteristics)) return(NULL)
@@ -120,7 +123,7 @@ term_characteristics <- function(term, local, rows, map, x, y) {
   if (!any(vapply(leaves, is.null, logical(1)))) return(leaves)
   if (!all(local$density_variable == "radius")) return(NULL)
   spec <- kernel_with_settings(map$kernel, map$settings, map$d)
-  distance <- sqrt(pmax(outer(rowSums(x^2), rowSums(y^2), `+`) - 2 * tcrossprod(x, y), 0))
+  distance <- sqrt(squared_distances(x, y))
   lapply(seq_along(rows), function(p) {
     kappa <- radial_characteristic(spec, map$d, rows[p], 2 * max(distance, 1e-300))
     if (is.null(kappa)) NULL else function(j) local$mass[p] * kappa(j * distance)

@@ -79,6 +79,14 @@ test_that("the closed-form variance is the formula for a positive definite kerne
                                              nystrom = "nystrom"),
                               trials = 2, metrics = "max_abs", seed = 1)
   expect_true(all(is.na(attr(none, "pairs")$theory_variance)))
+  # a closed form that cannot be formed is NA, never an error: every pair at
+  # distance 0, distances that overflow, data wide against the kernel
+  dog <- delta_gaussian_kernel(c(1, -0.8), c(0.4, 1.5))
+  for (points in list(x[c(1, 1), ], x * 1e160, x * 30)) {
+    variance <- attr(approximation_study(dog, points, n_features = 4, trials = 2, metrics = "max_abs", seed = 1),
+                     "pairs")$theory_variance
+    expect_true(is.na(variance) || variance >= 0)
+  }
 })
 
 test_that("the count variance of systematic allocation is that of the maps' counts", {
