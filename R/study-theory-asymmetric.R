@@ -71,13 +71,47 @@ asymmetric_characteristic <- function(kernel, name, x, y) {
   }
 }
 
-# decomposition = "phase": |mu| = A mu_g with the phase a'w on the left, so a
-# draw is c A cos(w'(delta + a)); T and S of its one part, or NULL for the
-# Sinh-Gaussian, whose |mu| has no short series.
-phase_part_moments <- function(kernel, coefficient, x, y) {
-  if (kernel$name == "sinh_gaussian") return(NULL)
+# decomposition = "phase": one part samples |mu| with the phase of mu on the
+# left, so a draw is c m cos(w'delta + phi(w)), with mean c k(delta) and
+# second moment c^2 m (m + Re Phi_2) / 2, Phi_2 = int |mu| e^{2i phi} e^{2i
+# w'delta}. Shift and Cosh: |mu| = A mu_g and phi = a'w, so Phi_2 = A
+# exp(-2 ||delta + a||^2 / sigma^2). Sinh: |mu| e^{2i phi} = mu_g g(a'w) with
+# g(t) = (1 + i A sin t)^2 / sqrt(1 + A^2 sin^2 t), whose Fourier series
+# gives Phi_2 as for the Jordan parts.
+phase_part_moments <- function(kernel, local, x, y) {
   g <- asymmetric_geometry(kernel, x, y)
-  shifted2 <- g$distance2 + 2 * g$along + sum(g$a^2)
-  list(list(T = coefficient * g$amplitude * exp(-shifted2 / (2 * g$sigma^2)),
-            S = (coefficient * g$amplitude)^2 * (1 + exp(-2 * shifted2 / g$sigma^2)) / 2))
+  coefficient <- local$coefficient
+  mass <- local$mass
+  if (kernel$name == "sinh_gaussian") {
+    series <- sinh_phase_series(g$amplitude)
+    if (is.null(series)) return(NULL)
+    beta <- if (g$s == 0) 0 * g$along else g$along / sum(g$a^2)
+    perpendicular2 <- if (g$s == 0) g$distance2 else pmax(g$distance2 - g$along^2 / sum(g$a^2), 0)
+    mean <- Reduce(`+`, Map(function(k, c) c * exp(-(2 * beta + k)^2 * g$s^2 / 2), series$k, series$coefficients))
+    second <- exp(-2 * perpendicular2 / g$sigma^2) * Re(mean)
+  } else {
+    second <- g$amplitude * exp(-2 * (g$distance2 + 2 * g$along + sum(g$a^2)) / g$sigma^2)
+  }
+  list(list(T = coefficient * gram_matrix(kernel, x, y, 1L), S = coefficient^2 * mass * (mass + second) / 2))
+}
+
+# The Fourier coefficients of g(t) = (1 + i A sin t)^2 / sqrt(1 + A^2 sin^2
+# t) by the FFT, on grids doubled until the coefficients in the grid's top
+# quarter are below 1e-16 of the largest (g is analytic within |Im t| <
+# asinh(1 / A), so they fall geometrically), keeping those above 1e-15 of
+# the largest (below is rounding); NULL beyond 2^16 points (A in the
+# thousands).
+sinh_phase_series <- function(amplitude) {
+  for (size in 2^(6:16)) {
+    t <- 2 * pi * (seq_len(size) - 1) / size
+    values <- (1 + 1i * amplitude * sin(t))^2 / sqrt(1 + amplitude^2 * sin(t)^2)
+    coefficients <- stats::fft(values) / size
+    k <- c(0:(size / 2 - 1), -(size / 2):-1)
+    top <- abs(k) >= size / 4
+    if (max(Mod(coefficients[top])) <= 1e-16 * max(Mod(coefficients))) {
+      keep <- Mod(coefficients) > 1e-15 * max(Mod(coefficients))
+      return(list(k = k[keep], coefficients = coefficients[keep]))
+    }
+  }
+  NULL
 }

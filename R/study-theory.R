@@ -95,7 +95,7 @@ part_owner <- function(kernel, name) {
 # Re(exp(-2 i theta_p) Phi_p(2))) / 2.
 term_moments <- function(term, local, rows, map, x, y) {
   if (identical(local$part, "abs") && term$name %in% asymmetric_kernel_names) {
-    return(phase_part_moments(term, local$coefficient, x, y))
+    return(phase_part_moments(term, local, x, y))
   }
   if (any(local$phased)) return(NULL)
   characteristics <- term_characteristics(term, local, rows, map, x, y)

@@ -81,6 +81,11 @@
 #' `decomposition = "phase"`, the Shift- and Cosh-Gaussian sample \eqn{A
 #' \mu_g} with left phase \eqn{a'w}, so a draw is \eqn{A \cos(w'(\delta +
 #' a))} with second moment \eqn{A^2 (1 + e^{-2\|\delta + a\|^2/\sigma^2})/2}.
+#' The Sinh-Gaussian's \eqn{|\mu| = \mu_g \sqrt{1 + A^2\sin^2(a'w)}} has
+#' left phase \eqn{\phi = \arctan(A \sin a'w)}, so the second moment's
+#' \eqn{|\mu| e^{2i\phi} = \mu_g\, g(a'w)} with \eqn{g(t) = (1 + iA\sin
+#' t)^2/\sqrt{1 + A^2\sin^2 t}}, analytic and periodic: its Fourier
+#' coefficients (by the FFT, to rounding) give the series as above.
 #' In general one draw's moments follow from the part's characteristic
 #' function \eqn{\Phi_p(\delta) = m_p E_p e^{i w'\delta}}: \eqn{T_p = c_p
 #' \mathrm{Re}(e^{-i\theta_p}\Phi_p(\delta))} and second moment \eqn{c_p^2
@@ -101,9 +106,8 @@
 #' tabulated measure), or the study reports `NA` rather than a number from
 #' misidentified parts.
 #' The study reports `NA` where a shift or skew is so small against
-#' \eqn{\sigma} that the series needs over 5000 terms, for the
-#' Sinh-Gaussian's \eqn{|\mu|}, for products with a signed or tabulated
-#' factor, for radial laws with tails too heavy for the quadrature or scales
+#' \eqn{\sigma} that the series needs over 5000 terms (or \eqn{g}'s over
+#' \eqn{2^{16}}), for products with a signed or tabulated factor, for radial laws with tails too heavy for the quadrature or scales
 #' outside \eqn{[2^{-12}, 2^{24}]}, and for data so wide against such a law
 #' that its interpolant would need a degree above 1000, as for orthogonal,
 #' structured and quasi-Monte Carlo frequencies,
