@@ -40,15 +40,18 @@ profile_cosine_mean <- function(profile, s, b, theta) {
 }
 
 # What every part of the kernel shares: its vector a, s = ||a|| / sigma, the
-# amplitude A, and over the pairs ||delta||^2 and a'delta.
+# amplitude A, and over the pairs ||delta||^2, a'delta, beta = a'delta /
+# ||a||^2 and ||delta_perp||^2.
 asymmetric_geometry <- function(kernel, x, y) {
   sigma <- kernel$params$sigma
   vector <- if (kernel$name == "shift_gaussian") kernel$params$shift else -sigma^2 * kernel$params$beta
   a <- if (length(vector) == 1L) rep(vector, ncol(x)) else vector
   s <- sqrt(sum(a^2)) / sigma
+  distance2 <- squared_distances(x, y)
+  along <- outer(drop(x %*% a), drop(y %*% a), `-`)
   list(sigma = sigma, a = a, s = s, amplitude = if (kernel$name == "shift_gaussian") 1 else exp(s^2 / 2),
-       distance2 = squared_distances(x, y),
-       along = outer(drop(x %*% a), drop(y %*% a), `-`))
+       distance2 = distance2, along = along, beta = if (s == 0) 0 * along else along / sum(a^2),
+       perpendicular2 = if (s == 0) distance2 else pmax(distance2 - along^2 / sum(a^2), 0))
 }
 
 # Part `name`'s Phi(j) = m_p E_p exp(i j w'delta) over the pairs, as a
@@ -61,13 +64,11 @@ asymmetric_characteristic <- function(kernel, name, x, y) {
   profile <- asymmetric_profiles[[profile_of[[name]]]]
   g <- asymmetric_geometry(kernel, x, y)
   factor <- if (name == "real_pos" && kernel$name == "sinh_gaussian") 1 else g$amplitude
-  beta <- if (g$s == 0) 0 * g$along else g$along / sum(g$a^2)
-  perpendicular2 <- if (g$s == 0) g$distance2 else pmax(g$distance2 - g$along^2 / sum(g$a^2), 0)
   function(j) {
-    real <- profile_cosine_mean(profile, g$s, j * beta, 0)
-    imaginary <- profile_cosine_mean(profile, g$s, j * beta, pi / 2)
+    real <- profile_cosine_mean(profile, g$s, j * g$beta, 0)
+    imaginary <- profile_cosine_mean(profile, g$s, j * g$beta, pi / 2)
     if (is.null(real) || is.null(imaginary)) return(NULL)
-    factor * exp(-j^2 * perpendicular2 / (2 * g$sigma^2)) * complex(real = real, imaginary = imaginary)
+    factor * exp(-j^2 * g$perpendicular2 / (2 * g$sigma^2)) * complex(real = real, imaginary = imaginary)
   }
 }
 
@@ -85,10 +86,8 @@ phase_part_moments <- function(kernel, local, x, y) {
   if (kernel$name == "sinh_gaussian") {
     series <- sinh_phase_series(g$amplitude)
     if (is.null(series)) return(NULL)
-    beta <- if (g$s == 0) 0 * g$along else g$along / sum(g$a^2)
-    perpendicular2 <- if (g$s == 0) g$distance2 else pmax(g$distance2 - g$along^2 / sum(g$a^2), 0)
-    mean <- Reduce(`+`, Map(function(k, c) c * exp(-(2 * beta + k)^2 * g$s^2 / 2), series$k, series$coefficients))
-    second <- exp(-2 * perpendicular2 / g$sigma^2) * Re(mean)
+    mean <- Reduce(`+`, Map(function(k, c) c * exp(-(2 * g$beta + k)^2 * g$s^2 / 2), series$k, series$coefficients))
+    second <- exp(-2 * g$perpendicular2 / g$sigma^2) * Re(mean)
   } else {
     second <- g$amplitude * exp(-2 * (g$distance2 + 2 * g$along + sum(g$a^2)) / g$sigma^2)
   }
