@@ -41,6 +41,10 @@
     .Call(`_askrff_cpp_measure_parts`, kernel, d)
 }
 
+.cpp_part_weights <- function(kernel, d) {
+    .Call(`_askrff_cpp_part_weights`, kernel, d)
+}
+
 .cpp_sample_map <- function(kernel, d, n_features, method, allocation, seed_words) {
     .Call(`_askrff_cpp_sample_map`, kernel, d, n_features, method, allocation, seed_words)
 }

@@ -37,7 +37,7 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
   if (length(columns) == 0L) fail("`...` must give the variables of the basis.")
   for (i in seq_along(columns)) {
     value <- columns[[i]]
-    if (!is.numeric(value) || is.object(value) || !(is.null(dim(value)) || is.matrix(value))) {
+    if (!is.numeric(value) || is.object(value) || !(is.null(dim(value)) || is_matrix(value))) {
       fail("Variable %d of `...` must be a numeric vector or matrix.", i)
     }
   }

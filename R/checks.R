@@ -8,6 +8,12 @@ fail <- function(...) {
                  list(message = sprintf(...), call = NULL)))
 }
 
+# A warning of the package: the call went on and its result says where.
+warn <- function(...) {
+  warning(structure(class = c("askrff_warning", "warning", "condition"),
+                    list(message = sprintf(...), call = NULL)))
+}
+
 # The C++ core checks its own invariants and throws; its message reaches the
 # user as an askrff_error. Interrupts are not errors and pass through.
 core <- function(value) {
@@ -28,6 +34,11 @@ check_choice <- function(value, choices, name) {
 }
 
 is_single_number <- function(x) is.numeric(x) && !is.object(x) && length(x) == 1L && !is.na(x)
+
+# A matrix whose dimensions match its length: one read back from a damaged
+# file can claim more rows than it holds, and reading them would leave its
+# memory.
+is_matrix <- function(x) is.matrix(x) && length(x) == prod(as.double(dim(x)))
 
 check_flag <- function(x, name) {
   if (!is.logical(x) || is.object(x) || length(x) != 1L || is.na(x)) fail("`%s` must be TRUE or FALSE.", name)
@@ -86,7 +97,7 @@ check_data <- function(x, name, d = NULL) {
     }
     x <- as.matrix(x)
   }
-  if (!is.matrix(x) || !is.numeric(x)) fail("`%s` must be a numeric matrix or data frame.", name)
+  if (!is_matrix(x) || !is.numeric(x)) fail("`%s` must be a numeric matrix or data frame.", name)
   if (nrow(x) < 1L) fail("`%s` must have at least one row.", name)
   if (ncol(x) < 1L) fail("`%s` must have at least one column.", name)
   if (anyNA(x)) fail("`%s` must not contain NA or NaN.", name)

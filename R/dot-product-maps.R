@@ -76,6 +76,10 @@ maclaurin_map <- function(kernel, d, n_features, seed = NULL) {
   law <- law$probabilities
   seed_words <- resolve_seed(seed)
   D <- design$n_features
+  # the uniforms of the degrees and signs, and the Rademacher vectors, for
+  # degrees up to the largest kept one: refused before they are drawn
+  check_output_size(design$d, as.double(D) * max(degrees), "the map's Rademacher vectors",
+                    extra = 8 * as.double(D) * (4 + 2 * design$d * max(degrees)))
   # the degrees from the first D uniforms, the signs from those after them
   # pmin: the last cumulative probability may round to just below a uniform
   drawn <- degrees[pmin(findInterval(seed_uniforms(seed_words, D), cumsum(law)) + 1L, length(law))]
@@ -105,6 +109,9 @@ tensor_sketch_map <- function(kernel, d, n_features, seed = NULL) {
          length(degrees) + (constant != 0), length(degrees) + (constant != 0))
   }
   columns <- rep(1L, length(degrees)) + largest_remainder(abs(coefficients[degrees + 1L]), available - length(degrees))
+  # the uniforms, hashes and signs of the count sketches
+  check_output_size(design$d, 2 * sum(degrees), "the count sketches' hashes and signs",
+                    extra = 8 * 2 * as.double(design$d) * sum(degrees))
   u <- seed_uniforms(resolve_seed(seed), 2 * design$d * sum(degrees))
   used <- 0L
   blocks <- lapply(seq_along(degrees), function(b) {
@@ -258,7 +265,7 @@ validate_tensor_sketch <- function(map, arg = "map") {
       fail("`%s` must be a single finite nonzero number.", field(where, "coefficient"))
     }
     hash <- block$hash
-    if (!is.numeric(hash) || !is.matrix(hash) || is.object(hash) || !identical(dim(hash), c(base$d, degree)) ||
+    if (!is.numeric(hash) || !is_matrix(hash) || is.object(hash) || !identical(dim(hash), c(base$d, degree)) ||
         anyNA(hash) || any(hash != round(hash)) || any(hash < 1) || any(hash > columns)) {
       fail("`%s` must be a %d x %d matrix of whole numbers from 1 to `columns` (%d).", field(where, "hash"), base$d,
            degree, columns)
@@ -291,7 +298,7 @@ validate_dot_product_base <- function(map, arg) {
 }
 
 check_signs_matrix <- function(x, rows, cols, name) {
-  if (!is.numeric(x) || !is.matrix(x) || is.object(x) || !identical(dim(x), as.integer(c(rows, cols))) ||
+  if (!is.numeric(x) || !is_matrix(x) || is.object(x) || !identical(dim(x), as.integer(c(rows, cols))) ||
       anyNA(x) || !all(x %in% c(-1, 1))) {
     fail("`%s` must be a %d x %s matrix of signs, -1 or 1.", name, rows, format_count(cols))
   }

@@ -72,6 +72,23 @@ Ops.askrff_kernel <- function(e1, e2) {
        generic, if (is_kernel[1L]) "a kernel" else class(e1)[1L], if (is_kernel[2L]) "a kernel" else class(e2)[1L])
 }
 
+# Functions of a kernel other than the arithmetic above (abs(k), sum(k),
+# k %*% k, exp(k)) are not kernels askrff can sample; each is refused by name
+# instead of by R's message about lists.
+#' @export
+Math.askrff_kernel <- function(x, ...) refuse_kernel_function(.Generic)
+
+#' @export
+Summary.askrff_kernel <- function(..., na.rm = FALSE) refuse_kernel_function(.Generic)
+
+refuse_kernel_function <- function(generic) {
+  fail("`%s()` of a kernel is not defined: kernels combine by `k1 + k2`, `k1 - k2`, `a * k`, `k / a` and `k1 * k2` only.",
+       generic)
+}
+
+# `%*%` is generic (the matrixOps group) from R 4.3 on; registered in .onLoad().
+matrixOps_kernel <- function(x, y) refuse_kernel_function(.Generic)
+
 # With a kernel and an object of another class that has Ops methods (a
 # factor, a Date), R's S3 dispatch finds two methods; from R 4.3,
 # chooseOpsMethod() lets it pick this one, so the error is askrff's.
@@ -81,6 +98,9 @@ chooseOpsMethod_kernel <- function(x, y, mx, my, cl, reverse) TRUE
 .onLoad <- function(libname, pkgname) {
   if (exists("chooseOpsMethod", envir = baseenv(), mode = "function")) {
     registerS3method("chooseOpsMethod", "askrff_kernel", chooseOpsMethod_kernel, envir = asNamespace(pkgname))
+  }
+  if (exists("matrixOps", envir = baseenv(), mode = "function")) {
+    registerS3method("matrixOps", "askrff_kernel", matrixOps_kernel, envir = asNamespace(pkgname))
   }
 }
 
@@ -125,12 +145,31 @@ expression_kernel <- function(name, terms, params) {
   if (length(terms) > 64L) fail("A kernel expression may have at most 64 terms; it would have %d.", length(terms))
   kernel <- new_kernel(name, params, name, "")
   kernel$terms <- terms
+  check_weight_scale(weight_scale(kernel), "weights")
   tryCatch(kernel_traits(kernel), askrff_error = function(e) {
     fail("These kernels cannot be combined: %s", conditionMessage(e))
   })
   kernel$label <- expression_label(kernel)
   kernel$formula <- expression_formula(kernel)
   kernel
+}
+
+# How much the weights of a kernel and of its terms can scale its values:
+# the sum of the weights' magnitudes in a sum (or a Delta-Gaussian), the
+# product of the factors' scales in a product.
+weight_scale <- function(kernel) {
+  if (kernel$name == "product") return(prod(vapply(kernel$terms, weight_scale, 1)))
+  own <- if (is.null(kernel$params$weights)) 1 else abs(kernel$params$weights)
+  if (kernel$name == "sum") sum(own * vapply(kernel$terms, weight_scale, 1)) else sum(own)
+}
+
+# Kernel values, masses and the squares a study or a ridge fit sums must
+# stay finite.
+check_weight_scale <- function(scale, name) {
+  if (!(scale <= 1e150)) {
+    fail("`%s` would scale the kernel by %s; at most 1e150 keeps its values, masses and their squares finite.", name,
+         format(scale, digits = 3))
+  }
 }
 
 expression_label <- function(kernel) {

@@ -45,6 +45,7 @@ delta_gaussian_kernel <- function(weights = c(1, -1), sigmas = c(1, 10)) {
     fail("`sigmas` must have one value per weight: %d weights, %d sigmas.", length(weights), length(sigmas))
   }
   if (anyDuplicated(sigmas)) fail("`sigmas` must be distinct; add up the weights of equal bandwidths.")
+  check_weight_scale(sum(abs(weights)), "weights")
   new_kernel("delta_gaussian", list(weights = as.double(weights), sigmas = as.double(sigmas)),
              "Delta-Gaussian", "sum_i weights_i exp(-||x - y||^2 / (2 sigmas_i^2))")
 }

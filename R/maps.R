@@ -127,7 +127,8 @@ map_design <- function(kernel, d, method = c("iid", "orthogonal", "structured", 
 draw_map <- function(design, n_features, seed_words) {
   d <- design$d
   block <- if (design$method %in% c("orthogonal", "structured")) 2 * as.double(d) * min(d, n_features) else 0
-  check_output_size(d, n_features, "the frequency matrix", extra = 8 * (block + 4 * as.double(d)))
+  # beside the frequencies: each one's part (4 bytes) and phase (8)
+  check_output_size(d, n_features, "the frequency matrix", extra = 8 * (block + 4 * as.double(d)) + 12 * as.double(n_features))
   sampled <- core(.cpp_sample_map(design$spec, d, n_features, design$method, design$allocation, seed_words))
   sampled$parts$share <- sampled$share
   structure(list(kernel = design$kernel, d = d, method = design$method, allocation = design$allocation,
@@ -231,7 +232,7 @@ print.askrff_map <- function(x, ...) {
   cat(sprintf("  %s frequencies: %s%s = %s features per side\n", x$method, format_count(x$n_features), shared,
               format_count(map_columns(x))))
   if (feature_kind(x) != "trig") cat("  features: ", feature_description[[feature_kind(x)]], "\n", sep = "")
-  masses <- paste(sprintf("%s = %s%s", x$parts$part, format(x$parts$mass, digits = 6),
+  masses <- paste(sprintf("%s = %s%s", x$parts$part, format(part_masses(x), digits = 6),
                           ifelse(x$parts$exact, "", " (estimated)")), collapse = ", ")
   cat("  total masses: ", masses, "\n", sep = "")
   if (!is.null(x$bias_bound)) cat("  ", bias_bound_line(x$bias_bound, x$settings$z_max), "\n", sep = "")
@@ -283,18 +284,30 @@ plot.askrff_map <- function(x, n_points = 200, ...) {
   for (p in seq_len(nrow(parts))) {
     w <- x$omega[, x$part == p, drop = FALSE]
     variable <- parts$density_variable[p]
-    values <- switch(variable, radius = sqrt(colSums(w^2)), projection = drop(crossprod(w, direction)), w[1L, ])
-    limits <- if (variable == "coordinate") stats::quantile(values, c(0.005, 0.995), names = FALSE) else range(values)
-    limits <- limits + c(-0.05, 0.05) * max(diff(limits), 1e-12)
-    if (variable == "radius") limits[1L] <- max(0, limits[1L])
-    shown <- values >= limits[1L] & values <= limits[2L]
-    bars <- graphics::hist(values[shown], breaks = 30, plot = FALSE)
-    bars$density <- bars$density * mean(shown)
-    grid <- seq(limits[1L], limits[2L], length.out = n_points)
-    exact <- core(.cpp_part_density(spec, x$d, p, grid))
-    graphics::plot(bars, freq = FALSE, col = "grey85", border = "grey60", xlim = limits,
-                   ylim = c(0, max(bars$density, exact) * 1.1), xlab = axis_label(x$kernel, x$d, variable),
-                   main = sprintf("%s: %s frequencies", parts$part[p], format_count(ncol(w))), ...)
+    title <- sprintf("%s: %s frequencies", parts$part[p], format_count(ncol(w)))
+    xlab <- axis_label(x$kernel, x$d, variable)
+    if (ncol(w) == 0L) {
+      # a part of negligible mass that the allocation gave no frequency: its density alone
+      extent <- density_extent(spec, x$d, p)
+      limits <- if (variable == "radius") c(0, extent) else c(-extent, extent)
+      grid <- seq(limits[1L], limits[2L], length.out = n_points)
+      exact <- core(.cpp_part_density(spec, x$d, p, grid))
+      draw_with_defaults(graphics::plot, list(x = limits, y = c(0, max(exact) * 1.1), type = "n", xlab = xlab,
+                                              ylab = "Density", main = title), list(...))
+    } else {
+      values <- switch(variable, radius = sqrt(colSums(w^2)), projection = drop(crossprod(w, direction)), w[1L, ])
+      limits <- if (variable == "coordinate") stats::quantile(values, c(0.005, 0.995), names = FALSE) else range(values)
+      limits <- limits + c(-0.05, 0.05) * max(diff(limits), 1e-12)
+      if (variable == "radius") limits[1L] <- max(0, limits[1L])
+      shown <- values >= limits[1L] & values <= limits[2L]
+      bars <- graphics::hist(values[shown], breaks = 30, plot = FALSE)
+      bars$density <- bars$density * mean(shown)
+      grid <- seq(limits[1L], limits[2L], length.out = n_points)
+      exact <- core(.cpp_part_density(spec, x$d, p, grid))
+      draw_with_defaults(graphics::plot, list(x = bars, freq = FALSE, col = "grey85", border = "grey60", xlim = limits,
+                                              ylim = c(0, max(bars$density, exact) * 1.1), xlab = xlab, main = title),
+                         list(...))
+    }
     graphics::lines(grid, exact, col = "firebrick", lwd = 2)
     graphics::legend("topright", c("sampled", "exact density"), fill = c("grey85", NA), border = c("grey60", NA),
                      col = c(NA, "firebrick"), lwd = c(NA, 2), bty = "n", cex = 0.8)

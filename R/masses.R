@@ -3,13 +3,29 @@
 
 #' Total masses of a map's positive parts
 #'
-#' The masses the map's features are weighted with: `pos` for a positive
-#' definite kernel; `real_pos`, `real_neg` and `imag_pos` for an asymmetric
-#' kernel (`real_pos` and `imag_pos` for the Sinh-Gaussian, whose real part
-#' is positive); `abs` under `decomposition = "phase"`.
+#' The total mass of each positive part of the kernel's spectral measure, as
+#' the map's features are weighted with it: `pos` for a positive definite
+#' kernel; `pos` and `neg` for a signed measure; `real_pos`, `real_neg` and
+#' `imag_pos` for an asymmetric kernel (`real_pos` and `imag_pos` for the
+#' Sinh-Gaussian, whose real part is positive); `abs` under
+#' `decomposition = "phase"`; in a kernel expression, each term's parts
+#' prefixed by `k1.`, `k2.`, ...
+#'
+#' A part's mass in the kernel's measure is \eqn{a_p m_p}: the total mass
+#' \eqn{m_p} of the law it samples (the `mass` column of the map's `parts`
+#' and of [spectral_measure()]) times \eqn{a_p}, the magnitude of the
+#' weights a kernel expression gives it (1 outside expressions). The part's
+#' `coefficient` \eqn{c_p} in the estimator \eqn{c_p m_p E_p \cos(\dots)}
+#' holds those weights times the part's own sign and factor (-2 for the
+#' imaginary part of an asymmetric kernel, which stands for its mirror image
+#' too; 1/2 for the sum and difference halves of a product of two
+#' asymmetric parts). So `0.5 * matern_kernel(1, 1.5) + 2 *
+#' gaussian_kernel(0.7)` has the masses 0.5 and 2, which add up to
+#' \eqn{k(0) = 2.5}, and the Delta-Gaussian's `pos` and `neg` differ by
+#' \eqn{k(0)}.
 #'
 #' @param map A map from [rff_map()] or [estimate_total_masses()].
-#' @return A named numeric vector, one entry per positive part.
+#' @return A named numeric vector, one entry per positive part: \eqn{a_p m_p}.
 #' @family maps
 #' @examples
 #' total_masses(rff_map(gaussian_kernel(1), d = 2, n_features = 10, seed = 1))
@@ -17,7 +33,14 @@
 #' @export
 total_masses <- function(map) {
   map <- validate_map(map)
-  stats::setNames(map$parts$mass, map$parts$part)
+  part_masses(map)
+}
+
+# a_p m_p by part name, for a validated map: each part's mass in the
+# kernel's measure, with the expression weights a_p the core reports.
+part_masses <- function(map) {
+  weight <- core(.cpp_part_weights(kernel_with_settings(map$kernel, map$settings, map$d), map$d))
+  stats::setNames(weight * map$parts$mass, map$parts$part)
 }
 
 #' Estimate total masses from a subset of the data

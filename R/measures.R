@@ -148,8 +148,9 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
   grid <- mass_range(x, spec, variable, n_points)
   curves <- part_curves(x, spec, grid)
   colours <- part_colours(nrow(parts))
-  graphics::matplot(grid, curves, type = "l", lty = 1, lwd = 2, col = colours,
-                    xlab = axis_label(x$kernel, x$d, variable), ylab = "mass x density", main = title, ...)
+  draw_with_defaults(graphics::matplot, list(x = grid, y = curves, type = "l", lty = 1, lwd = 2, col = colours,
+                                             xlab = axis_label(x$kernel, x$d, variable), ylab = "mass x density",
+                                             main = title), list(...))
   graphics::abline(h = 0, col = "grey")
   graphics::legend("topright", legend = parts$part, col = colours, lty = 1, lwd = 2, bty = "n")
   invisible(x)
@@ -187,8 +188,9 @@ plot_lp_measure <- function(x, spec, n_points, title, ...) {
   grid <- seq(0, upper, length.out = n_points)
   exact <- radial_density(x$kernel, x$d, grid)
   colours <- part_colours(2L)
-  graphics::matplot(grid, cbind(pmax(exact, 0), -pmax(-exact, 0)), type = "l", lty = 1, lwd = 2, col = colours,
-                    xlab = "radius ||w||", ylab = "radial density", main = "exact measure (infinite mass)", ...)
+  draw_with_defaults(graphics::matplot, list(x = grid, y = cbind(pmax(exact, 0), -pmax(-exact, 0)), type = "l", lty = 1,
+                                             lwd = 2, col = colours, xlab = "radius ||w||", ylab = "radial density",
+                                             main = "exact measure (infinite mass)"), list(...))
   graphics::abline(h = 0, col = "grey")
   graphics::legend("topleft", legend = c("mu+", "-mu-"), col = colours, lty = 1, lwd = 2, bty = "n")
   cusp <- part_curves(x, spec, grid)[, 1L]

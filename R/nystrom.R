@@ -166,7 +166,7 @@ validate_nystrom <- function(map, arg = "map") {
   rank <- check_count(map$rank, field(arg, "rank"))
   for (name in c("left_weights", "right_weights")) {
     weights <- map[[name]]
-    if (!is.matrix(weights) || !is.double(weights) || is.object(weights) || nrow(weights) != nrow(landmarks) ||
+    if (!is_matrix(weights) || !is.double(weights) || is.object(weights) || nrow(weights) != nrow(landmarks) ||
         ncol(weights) != rank || any(!is.finite(weights))) {
       fail("`%s` must be a finite numeric matrix of one row per landmark (%d) and `rank` = %d columns; make the map again with nystrom_map().",
            field(arg, name), nrow(landmarks), rank)

@@ -328,7 +328,7 @@ periodic_side <- function(points, name, fun, fun_name, map) {
 #' identical(as.matrix(packed), z)
 #' @export
 rpf_pack <- function(features, n_threads = NULL) {
-  if (!is.matrix(features) || !is.double(features) || is.object(features) || nrow(features) < 1L || ncol(features) < 1L) {
+  if (!is_matrix(features) || !is.double(features) || is.object(features) || nrow(features) < 1L || ncol(features) < 1L) {
     fail("`features` must be a numeric matrix of square-wave features from rpf_features(map, x, \"square\").")
   }
   value <- 1 / sqrt(ncol(features))

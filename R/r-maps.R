@@ -45,11 +45,13 @@ r_map_side <- function(map, protocol, x, side, n_threads) {
 
 # rff_features() and rff_kernel_matrix() of a map made in R.
 r_map_features <- function(map, protocol, x, side, n_threads) {
+  # resolved first: a map whose features ignore threads must still refuse a bad count
+  n_threads <- resolve_threads(n_threads)
   map <- protocol$validate(map)
   x <- r_map_data(map, x, "x")
   side <- check_choice(side, c("left", "right"), "side")
   check_output_size(nrow(x), protocol$columns(map) + protocol$working(map), "the feature matrix")
-  r_map_side(map, protocol, x, side, resolve_threads(n_threads))
+  r_map_side(map, protocol, x, side, n_threads)
 }
 
 r_map_gram <- function(map, protocol, x, y, n_threads) {

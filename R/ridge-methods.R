@@ -11,11 +11,12 @@ validate_ridge <- function(fit, arg) {
       !response$kind %in% c("numeric", "matrix", "factor") || !is.character(response$names) ||
       length(response$names) < 1L || anyNA(response$names) ||
       (response$kind == "numeric" && length(response$names) != 1L) ||
-      (response$kind == "factor" && length(response$names) < 2L)) {
-    fail("`%s` must describe the response kind and names as rff_ridge() does.", field(arg, "response"))
+      (response$kind == "factor" && (length(response$names) < 2L || anyDuplicated(response$names) > 0L))) {
+    fail("`%s` must describe the response kind and names as rff_ridge() does (a factor's levels: two or more, distinct).",
+         field(arg, "response"))
   }
   b <- fit$coefficients
-  if (!is.matrix(b) || !is.double(b) || nrow(b) != model$columns || ncol(b) != length(response$names) ||
+  if (!is_matrix(b) || !is.double(b) || nrow(b) != model$columns || ncol(b) != length(response$names) ||
       any(!is.finite(b))) {
     fail("`%s` must be a finite matrix with one row per feature column (%d) and one column per response (%d).",
          field(arg, "coefficients"), model$columns, length(response$names))
@@ -41,7 +42,7 @@ validate_ridge <- function(fit, arg) {
   }
   for (name in c("fitted", "residuals")) {
     value <- fit[[name]]
-    if (!is.null(value) && (!is.matrix(value) || !is.double(value) || nrow(value) != fit$n || ncol(value) != ncol(b) ||
+    if (!is.null(value) && (!is_matrix(value) || !is.double(value) || nrow(value) != fit$n || ncol(value) != ncol(b) ||
                             any(!is.finite(value)))) {
       fail("`%s` must be NULL (streamed data) or a finite matrix of n rows and one column per response.", field(arg, name))
     }
@@ -144,8 +145,9 @@ plot.askrff_ridge <- function(x, ...) {
   x <- validate_ridge(x, "x")
   path <- x$path[is.finite(x$path$gcv), ]
   if (nrow(path) == 0L) fail("No lambda of this fit has a finite GCV (the degrees of freedom reach n).")
-  graphics::plot(path$lambda, path$gcv, log = if (all(path$gcv > 0)) "xy" else "x", type = if (nrow(path) > 1L) "l" else "p", xlab = "lambda",
-                 ylab = "GCV", main = "Generalized cross-validation", ...)
+  draw_with_defaults(graphics::plot, list(x = path$lambda, y = path$gcv, log = if (all(path$gcv > 0)) "xy" else "x",
+                                          type = if (nrow(path) > 1L) "l" else "p", xlab = "lambda", ylab = "GCV",
+                                          main = "Generalized cross-validation"), list(...))
   graphics::abline(v = x$lambda, lty = 2)
   graphics::mtext(sprintf("lambda = %s, df = %.1f", format(x$lambda, digits = 3), x$path$df[x$path$lambda == x$lambda][1L]),
                   side = 3, line = 0.3, cex = 0.8)

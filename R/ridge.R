@@ -214,15 +214,20 @@ encode_response <- function(y, n, where, response) {
     if (!identical(levels(y), response$names)) fail("%s must be a %s of the first chunk's.", where, response_text(response))
     return(list(y = outer(as.integer(y), seq_along(response$names), "==") + 0, response = response))
   }
-  if (!is.numeric(y) || is.object(y) || !(is.null(dim(y)) || is.matrix(y))) {
+  if (!is.numeric(y) || is.object(y) || !(is.null(dim(y)) || is_matrix(y))) {
     fail("%s must be a numeric vector, a numeric matrix or a factor.", where)
   }
-  matrix_y <- is.matrix(y)
+  matrix_y <- is_matrix(y)
   if ((if (matrix_y) nrow(y) else length(y)) != n) {
     fail("%s must have one %s per row of x (%d), not %d.", where, if (matrix_y) "row" else "entry", n,
          if (matrix_y) nrow(y) else length(y))
   }
   if (anyNA(y) || any(!is.finite(y))) fail("%s must not contain NA, NaN or infinite values.", where)
+  # the fit sums squares and cross-products of y over every row
+  if (any(abs(y) > 1e100)) {
+    fail("%s has values up to %s; responses must be at most 1e100 in absolute value, so that the sums of their squares stay finite. Rescale y.",
+         where, format(max(abs(y)), digits = 3))
+  }
   if (matrix_y && ncol(y) < 1L) fail("%s must have at least one column.", where)
   kind <- if (matrix_y) "matrix" else "numeric"
   names <- if (matrix_y) (if (is.null(colnames(y))) paste0("y", seq_len(ncol(y))) else colnames(y)) else "y"
@@ -292,6 +297,10 @@ ridge_scores <- function(fit, x, n_threads) {
     core(.cpp_feature_products(fit$map, fit$fun, x, t(fit$coefficients), n_threads))
   }
   scores <- sweep(scores, 2L, fit$intercept, "+")
+  if (!all(is.finite(scores))) {
+    fail("The predictions overflow: the fit's `coefficients` (up to %s) or `intercept` are too large for these features; fit the model again with rff_ridge().",
+         format(max(abs(fit$coefficients)), digits = 3))
+  }
   dimnames(scores) <- list(rownames(x), fit$response$names)
   scores
 }

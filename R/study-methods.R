@@ -12,15 +12,30 @@ validate_study <- function(study, arg) {
   if (!(is.character(method) || is.factor(method)) || anyNA(method) || length(method) != nrow(study)) {
     fail("`%s$method` must name each row's method.", arg)
   }
+  error <- study$error
+  if (!is.null(error) && (!is.character(error) || length(error) != nrow(study))) {
+    fail("`%s$error` must be NA or the message of a failed draw, one per row.", arg)
+  }
+  failed <- if (is.null(error)) logical(nrow(study)) else !is.na(error)
   for (name in intersect(c("n_features", "trial", "n_columns", metrics, "seconds"), names(study))) {
+    # a failed draw's numbers are NA, its size and trial are not
     value <- study[[name]]
-    if (!is.numeric(value) || anyNA(value) || any(!is.finite(value)) || any(value < 0) ||
+    kept <- if (name %in% c("n_features", "trial")) value else value[!failed]
+    if (!is.numeric(value) || anyNA(kept) || any(!is.finite(kept)) || any(kept < 0) ||
         (name %in% c("n_features", "trial") && any(value < 1))) {
-      fail("`%s$%s` must hold finite nonnegative numbers (at least 1 for `n_features` and `trial`).", arg, name)
+      fail("`%s$%s` must hold finite nonnegative numbers (at least 1 for `n_features` and `trial`), NA only where `error` says a draw failed.",
+           arg, name)
     }
   }
   study$method <- factor(study$method, levels = unique(as.character(study$method)))
-  list(study = study, metrics = metrics)
+  measured <- study[!failed, , drop = FALSE]
+  list(study = study, measured = measured, metrics = metrics)
+}
+
+# The rows of a validated study whose draws succeeded; none is an error.
+measured_rows <- function(checked) {
+  if (nrow(checked$measured) == 0L) fail("Every draw of the study failed; its `error` column says why.")
+  checked$measured
 }
 
 # The fitted slope of log(error) against log(n_features) of each method.
@@ -35,7 +50,7 @@ study_slopes <- function(study, metric) {
 #' @export
 summary.askrff_study <- function(object, ...) {
   checked <- validate_study(object, "object")
-  study <- checked$study
+  study <- measured_rows(checked)
   groups <- split(study, list(study$method, study$n_features), drop = TRUE, lex.order = TRUE)
   table <- do.call(rbind, lapply(groups, function(rows) {
     out <- data.frame(method = rows$method[1L], n_features = rows$n_features[1L], trials = nrow(rows))
@@ -81,6 +96,7 @@ print.askrff_study <- function(x, ...) {
   cat(sprintf("  methods: %s; n_features: %s; %d trials\n", paste(levels(study$method), collapse = ", "),
               paste(sort(unique(study$n_features)), collapse = ", "), length(unique(study$trial))))
   rows <- as.data.frame(study)
+  if (all(is.na(rows$error))) rows$error <- NULL else rows$error <- ifelse(is.na(rows$error), "", "failed, see `error`")
   print(utils::head(rows, 6L), digits = 3, row.names = FALSE)
   if (nrow(rows) > 6L) cat(sprintf("  ... %d more rows\n", nrow(rows) - 6L))
   cat("summary() gives means, spreads, bias and variance; plot() the error against n_features\n")
@@ -109,7 +125,7 @@ plot.askrff_study <- function(x, metric = NULL, ...) {
   checked <- validate_study(x, "x")
   metric <- if (is.null(metric)) checked$metrics[1L] else check_choice(metric, c(checked$metrics, "variance"), "metric")
   if (metric == "variance") return(invisible(plot_study_variance(x, ...)))
-  study <- checked$study
+  study <- measured_rows(checked)
   study <- study[study[[metric]] > 0, , drop = FALSE]
   if (nrow(study) == 0L) fail("The study's `%s` errors are all zero, so there is nothing to draw on log axes.", metric)
   methods <- levels(droplevels(study$method))
@@ -117,8 +133,8 @@ plot.askrff_study <- function(x, metric = NULL, ...) {
   label <- switch(metric, frobenius = "relative Frobenius error", spectral = "relative spectral error",
                   max_abs = "largest absolute error")
   # the axis labels are defaults that `...` may replace
-  do.call(graphics::plot, utils::modifyList(list(x = study$n_features, y = study[[metric]], log = "xy", type = "n",
-                                                 xlab = "n_features", ylab = label), list(...)))
+  draw_with_defaults(graphics::plot, list(x = study$n_features, y = study[[metric]], log = "xy", type = "n",
+                                          xlab = "n_features", ylab = label), list(...))
   slopes <- study_slopes(study, metric)
   for (i in seq_along(methods)) {
     rows <- study[study$method == methods[i], ]
@@ -150,9 +166,8 @@ plot_study_variance <- function(x, ...) {
   colours <- study_colours(methods)
   theory <- is.finite(pairs$theory_variance) & pairs$theory_variance > 0
   values <- c(pairs$variance, pairs$theory_variance[theory])
-  do.call(graphics::plot, utils::modifyList(list(x = range(pairs$n_features), y = range(values), log = "xy", type = "n",
-                                                 xlab = "n_features", ylab = "variance of one entry (mean over pairs)"),
-                                            list(...)))
+  draw_with_defaults(graphics::plot, list(x = range(pairs$n_features), y = range(values), log = "xy", type = "n",
+                                          xlab = "n_features", ylab = "variance of one entry (mean over pairs)"), list(...))
   for (i in seq_along(methods)) {
     rows <- pairs[pairs$method == methods[i], , drop = FALSE]
     rows <- rows[order(rows$n_features), , drop = FALSE]

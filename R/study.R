@@ -150,7 +150,11 @@
 #' @inheritParams kernel_matrix
 #' @return An object of class `"askrff_study"`: a data frame with one row
 #'   per method, number of features and trial, and the columns `method`,
-#'   `n_features`, `trial`, `n_columns`, the chosen metrics and `seconds`.
+#'   `n_features`, `trial`, `n_columns`, the chosen metrics, `seconds` and
+#'   `error`. A method that fails at some size (a Nyström map asked for more
+#'   landmarks than `x` has distinct rows) leaves `NA` in that row's numbers
+#'   and the reason in its `error` (otherwise `NA`), with a warning, and the
+#'   study goes on; a method that fails at the smallest size is an error.
 #'   Its attribute `"pairs"` holds, per method and number of features, the
 #'   per-pair summaries across trials: `mean_error` (the mean over all pairs
 #'   of \eqn{\bar K - K}, a scalar bias), `rms_bias`, `variance` (the mean
@@ -191,16 +195,18 @@ approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", t
   reference <- study_reference(K, metrics)
   seeds <- study_seeds(resolve_seed(seed), trials, n_configs)
   # a map of rff_map() is designed once per method; each method is tried
-  # once, at the largest size, so a bad setting fails here with the method's
-  # name rather than in a worker
+  # once, at the smallest size, so a bad setting fails here with the
+  # method's name rather than in a worker. A method that fails only at
+  # some sizes (more landmarks than distinct points) leaves NA rows there.
   methods <- lapply(methods, study_design, kernel = kernel, d = ncol(x))
-  for (method in methods) study_draw(method, kernel, x, y, n_features[length(n_features)], seeds[1L], n_threads)
+  for (method in methods) study_draw(method, kernel, x, y, n_features[1L], seeds[1L], n_threads)
   work <- study_trial_work(kernel, x, y, K, reference, n_features, methods, metrics, seeds, n_threads)
   trial <- 0L
   reader <- function() if (trial >= trials) NULL else list(index = trial <<- trial + 1L, chunk = trial)
   prepare <- function(chunk, index) list(trial = index, where = sprintf("trial %d", index))
   totals <- map_reduce_chunks(reader, prepare, work, add_trial, steps = trials, unit = "trial")
-  rows <- study_rows(totals$rows, methods, n_features, metrics)
+  rows <- study_rows(totals$rows, totals$errors, methods, n_features, metrics)
+  warn_failures(rows)
   configs <- expand.grid(n_features = n_features, method = names(methods), stringsAsFactors = FALSE)
   moments <- pair_moments(totals$sums, totals$squares, trials)
   pairs <- pair_summaries(configs, moments, K, trials)
@@ -306,7 +312,7 @@ study_seeds <- function(seed_words, trials, n_configs) {
 
 study_design <- function(method, kernel, d) {
   if (method$type != "rff") return(method)
-  method$design <- tryCatch(do.call(map_design, c(list(kernel = kernel, d = d), method$args)),
+  method$design <- tryCatch(do.call(map_design, c(list(kernel = kernel, d = d), method$args), quote = TRUE),
                             askrff_error = function(e) fail("`methods$%s` is not valid: %s", method$label, conditionMessage(e)))
   method
 }
@@ -346,7 +352,7 @@ custom_draw <- function(args, x, y, n, seed, n_threads) {
   } else {
     tryCatch(args$gram(map, x, y), error = function(e) fail("its `gram` failed: %s", conditionMessage(e)))
   }
-  if (!is.numeric(K_hat) || !is.matrix(K_hat) || !identical(dim(K_hat), c(nrow(x), nrow(y))) ||
+  if (!is.numeric(K_hat) || !is_matrix(K_hat) || !identical(dim(K_hat), c(nrow(x), nrow(y))) ||
       any(!is.finite(K_hat))) {
     fail("its approximate Gram matrix must be a finite numeric %d x %d matrix.", nrow(x), nrow(y))
   }
@@ -371,25 +377,33 @@ study_trial_work <- function(kernel, x, y, K, reference, n_features, methods, me
   function(chunk) {
     draws <- lapply(seq_len(nrow(configs)), function(i) {
       started <- proc.time()[["elapsed"]]
-      draw <- study_draw(methods[[configs$m[i]]], kernel, x, y, configs$n[i], seeds[i, chunk$trial], n_threads)
-      draw$seconds <- proc.time()[["elapsed"]] - started
+      draw <- tryCatch(study_draw(methods[[configs$m[i]]], kernel, x, y, configs$n[i], seeds[i, chunk$trial], n_threads),
+                       askrff_error = function(e) {
+                         list(K_hat = array(NA_real_, dim(K)), columns = NA_real_, error = conditionMessage(e))
+                       })
+      draw$seconds <- if (is.null(draw$error)) proc.time()[["elapsed"]] - started else NA_real_
       draw
     })
-    errors <- lapply(draws, function(draw) K - draw$K_hat)
+    differences <- lapply(draws, function(draw) if (is.null(draw$error)) K - draw$K_hat)
     measure <- list(frobenius = function(e) norm(e, "F") / reference$frobenius,
                     spectral = function(e) largest_singular_value(e) / reference$spectral,
                     max_abs = function(e) max(abs(e)))
+    metric_values <- vapply(metrics, function(metric) {
+      vapply(differences, function(e) if (is.null(e)) NA_real_ else measure[[metric]](e), double(1))
+    }, double(length(draws)))
     # a plain matrix per trial: data frames are made once, at the end
     rows <- cbind(n_columns = vapply(draws, function(draw) as.double(draw$columns[1L]), double(1)),
-                  matrix(vapply(metrics, function(metric) vapply(errors, measure[[metric]], double(1)),
-                                double(length(draws))), nrow = length(draws), dimnames = list(NULL, metrics)),
+                  matrix(metric_values, nrow = length(draws), dimnames = list(NULL, metrics)),
                   seconds = vapply(draws, `[[`, double(1), "seconds"))
-    list(rows = list(rows), sums = lapply(draws, `[[`, "K_hat"), squares = lapply(draws, function(d) d$K_hat^2))
+    messages <- vapply(draws, function(draw) if (is.null(draw$error)) NA_character_ else draw$error, "")
+    list(rows = list(rows), errors = list(messages), sums = lapply(draws, `[[`, "K_hat"),
+         squares = lapply(draws, function(d) d$K_hat^2))
   }
 }
 
-# The trials' metric matrices as one data frame, a row per method, size and trial.
-study_rows <- function(matrices, methods, n_features, metrics) {
+# The trials' metric matrices as one data frame, a row per method, size and
+# trial, with the `error` of a failed draw (NA where it succeeded).
+study_rows <- function(matrices, errors, methods, n_features, metrics) {
   values <- do.call(rbind, matrices)
   n_configs <- length(methods) * length(n_features)
   rows <- data.frame(method = factor(rep(rep(names(methods), each = length(n_features)), length(matrices)),
@@ -399,12 +413,23 @@ study_rows <- function(matrices, methods, n_features, metrics) {
                      n_columns = as.integer(values[, 1L]))
   for (i in seq_along(metrics)) rows[[metrics[i]]] <- values[, i + 1L]
   rows$seconds <- values[, ncol(values)]
+  rows$error <- unlist(errors, use.names = FALSE)
   rows
+}
+
+# One warning per method and size that failed in some trial.
+warn_failures <- function(rows) {
+  failed <- rows[!is.na(rows$error), , drop = FALSE]
+  for (key in unique(paste(failed$method, failed$n_features))) {
+    these <- failed[paste(failed$method, failed$n_features) == key, , drop = FALSE]
+    warn("%s (in %d of %d trials; those rows of the study hold NA, and the message in `error`)", these$error[1L],
+         nrow(these), max(rows$trial))
+  }
 }
 
 add_trial <- function(total, trial) {
   if (is.null(total)) return(trial)
-  list(rows = c(total$rows, trial$rows), sums = Map(`+`, total$sums, trial$sums),
+  list(rows = c(total$rows, trial$rows), errors = c(total$errors, trial$errors), sums = Map(`+`, total$sums, trial$sums),
        squares = Map(`+`, total$squares, trial$squares))
 }
 

@@ -64,7 +64,9 @@ rebuild_kernel <- function(kernel, arg, depth) {
          field(arg, "params"), name, if (length(expected) == 0L) "nothing" else paste0("`", expected, "`", collapse = ", "),
          name)
   }
-  tryCatch(do.call(constructor, params), askrff_error = function(e) {
+  # quote = TRUE: a parameter is data, so an R expression put in its place
+  # reaches the constructor's checks as a call object and is never evaluated
+  tryCatch(do.call(constructor, params, quote = TRUE), askrff_error = function(e) {
     fail("`%s` is not a valid kernel: %s Make it again with %s_kernel().", arg, conditionMessage(e), name)
   })
 }
@@ -89,7 +91,8 @@ parts_columns <- list(part = is.character, mass = is.double, exact = is.logical,
                       density_variable = is.character, features = is.character)
 
 validate_parts <- function(parts, arg) {
-  if (!is.data.frame(parts) || nrow(parts) < 1L) {
+  # a damaged file can give a data frame columns shorter than its rows
+  if (!is.data.frame(parts) || nrow(parts) < 1L || any(lengths(parts) != nrow(parts))) {
     fail("`%s` must be a data frame with one row per positive part.", arg)
   }
   for (column in names(parts_columns)) {
@@ -140,7 +143,7 @@ validate_map_kernel <- function(map, arg) {
 
 # Frequencies: a finite numeric d x n matrix.
 validate_frequencies <- function(omega, arg, d, n) {
-  if (!is.matrix(omega) || !is.numeric(omega) || is.object(omega)) fail("`%s` must be a numeric matrix.", arg)
+  if (!is_matrix(omega) || !is.numeric(omega) || is.object(omega)) fail("`%s` must be a numeric matrix.", arg)
   if (nrow(omega) != d || ncol(omega) != n) {
     fail("`%s` must be %s x %s (d x frequencies), not %s x %s.", arg, format_count(d), format_count(n),
          format_count(nrow(omega)), format_count(ncol(omega)))
@@ -178,7 +181,7 @@ validate_map <- function(map, arg = "map") {
   }
   n_parts <- nrow(parts)
   n <- n_features
-  if (!is.matrix(map$omega) || ncol(map$omega) != n) {
+  if (!is_matrix(map$omega) || ncol(map$omega) != n) {
     fail("`%s` must have n_features = %s columns; make the map again with rff_map().",
          field(arg, "omega"), format_count(n))
   }
@@ -219,7 +222,7 @@ validate_measure <- function(measure, arg = "x") {
   check_object(measure, arg, "askrff_measure", "a measure made by spectral_measure()")
   base <- validate_map_kernel(measure, arg)
   validate_parts(measure$parts, field(arg, "parts"))
-  fresh <- do.call(spectral_measure, c(list(base$kernel, base$d), base$settings))
+  fresh <- do.call(spectral_measure, c(list(base$kernel, base$d), base$settings), quote = TRUE)
   if (!isTRUE(all.equal(fresh$parts, measure$parts, tolerance = 1e-12)) ||
       !isTRUE(all.equal(fresh$lp, measure$lp, tolerance = 1e-12)) ||
       !isTRUE(all.equal(fresh$numeric, measure$numeric, tolerance = 1e-12))) {
@@ -263,7 +266,7 @@ validate_packed <- function(packed, arg) {
   check_object(packed, arg, "rpf_packed", "packed features made by rpf_pack()")
   m <- check_count(packed$n_features, field(arg, "n_features"))
   bits <- packed$bits
-  if (!is.matrix(bits) || !is.raw(bits) || ncol(bits) < 1L) {
+  if (!is_matrix(bits) || !is.raw(bits) || ncol(bits) < 1L) {
     fail("`%s` must be a raw matrix with one column of bytes per point.", field(arg, "bits"))
   }
   if (nrow(bits) != ceiling(m / 8)) {

@@ -133,6 +133,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_part_weights
+Rcpp::NumericVector cpp_part_weights(Rcpp::List kernel, int d);
+RcppExport SEXP _askrff_cpp_part_weights(SEXP kernelSEXP, SEXP dSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_part_weights(kernel, d));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_sample_map
 Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string method, std::string allocation, Rcpp::NumericVector seed_words);
 RcppExport SEXP _askrff_cpp_sample_map(SEXP kernelSEXP, SEXP dSEXP, SEXP n_featuresSEXP, SEXP methodSEXP, SEXP allocationSEXP, SEXP seed_wordsSEXP) {
@@ -444,6 +456,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_kernel_families", (DL_FUNC) &_askrff_cpp_kernel_families, 0},
     {"_askrff_cpp_check_kernel_dimension", (DL_FUNC) &_askrff_cpp_check_kernel_dimension, 2},
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
+    {"_askrff_cpp_part_weights", (DL_FUNC) &_askrff_cpp_part_weights, 2},
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},

@@ -72,6 +72,7 @@ inline RMap r_map(const Rcpp::List& map) {
                             right_phase = parts["right_phase"], share = parts["share"];
   const Rcpp::CharacterVector features = parts["features"];
   require(omega.nrow() >= 1 && omega.ncol() >= 1, "a map needs at least one frequency");
+  require_whole(omega, "omega");
   require(coefficient.size() >= 1 && mass.size() == coefficient.size() && right_phase.size() == coefficient.size() &&
               share.size() == coefficient.size() && features.size() == coefficient.size(),
           "a map's parts table needs one coefficient, mass, right phase, share and feature kind per part");
@@ -99,11 +100,13 @@ inline RMap r_map(const Rcpp::List& map) {
 inline std::unique_ptr<FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega, const Rcpp::NumericVector& dither,
                                                 const std::string& fun) {
   require(omega.nrow() >= 1 && omega.ncol() >= 1, "a periodic map needs at least one frequency");
+  require_whole(omega, "omega");
   require_length(dither.size(), omega.ncol(), "dither");
   return make_periodic_feature_map(omega.begin(), dither.begin(), omega.nrow(), omega.ncol(), fun);
 }
 
 inline ConstMatrixMap as_map(const Rcpp::NumericMatrix& m) {
+  require_whole(m, "a matrix");
   return ConstMatrixMap(m.begin(), m.nrow(), m.ncol());
 }
 

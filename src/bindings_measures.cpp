@@ -53,6 +53,15 @@ askrff::Measure measure_of(const Rcpp::List& kernel, int d) {
 // [[Rcpp::export(.cpp_measure_parts)]]
 Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d) { return parts_frame(measure_of(kernel, d)); }
 
+// The expression weight of each part (Part::weight), for total_masses().
+// [[Rcpp::export(.cpp_part_weights)]]
+Rcpp::NumericVector cpp_part_weights(Rcpp::List kernel, int d) {
+  const askrff::Measure measure = measure_of(kernel, d);
+  Rcpp::NumericVector weight(measure.size());
+  for (std::size_t i = 0; i < measure.size(); ++i) weight[static_cast<R_xlen_t>(i)] = measure[i].weight;
+  return weight;
+}
+
 // A map: the measure, built once, and n_features frequencies shared among its
 // parts (sampled_map.h), with each part's share.
 // [[Rcpp::export(.cpp_sample_map)]]

@@ -23,7 +23,7 @@ runtimes="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)
 log="$work/tests.log"
 status=0
 LD_PRELOAD="$runtimes" \
-  ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1" \
+  ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1" \
   UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
   ASKRFF_SANITIZE=1 R_LIBS="$work/lib" \
   "$RSCRIPT" -e 'library(testthat); library(askrff, lib.loc = Sys.getenv("R_LIBS"))' \

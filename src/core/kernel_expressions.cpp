@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "convolution_law.h"
 #include "kernel_family.h"
@@ -38,6 +39,20 @@ class ExpressionKernel : public Kernel {
   }
 };
 
+// Parts multiply in a product (and add up in a sum): 24 Delta-Gaussian
+// factors would have 2^24, each a law object and a row of every map's parts
+// table, with fewer frequencies than parts in any map of usual size. So the
+// count is refused before the parts are built.
+constexpr std::size_t kMaxParts = 4096;
+
+void check_part_count(double count) {
+  if (count <= static_cast<double>(kMaxParts)) return;
+  throw std::invalid_argument(
+      "the kernel's spectral measure would have " + std::to_string(static_cast<long long>(std::min(count, 1e18))) +
+      " positive parts (its factors' part counts multiply, its terms' add up), more than the " +
+      std::to_string(kMaxParts) + " askrff samples; use fewer factors, or kernels with fewer parts");
+}
+
 class SumKernel : public ExpressionKernel {
  public:
   explicit SumKernel(const KernelSpec& spec)
@@ -58,8 +73,10 @@ class SumKernel : public ExpressionKernel {
       for (Part part : terms_[i]->measure(d)) {
         part.name = "k" + std::to_string(i + 1) + "." + part.name;
         part.coefficient *= weights_[i];
+        part.weight *= std::abs(weights_[i]);
         parts.push_back(std::move(part));
       }
+      check_part_count(static_cast<double>(parts.size()));
     }
     return parts;
   }
@@ -106,6 +123,7 @@ Part combined(int d, const Part& p, const Part& q, double sign, double coefficie
               const std::string& name) {
   Part part{name, p.mass * q.mass, p.mass_exact && q.mass_exact, coefficient, right_phase,
             std::make_shared<ConvolutionLaw>(d, p.sampler, q.sampler, sign)};
+  part.weight = p.weight * q.weight;
   normalize_phase(part);
   return part;
 }
@@ -113,6 +131,7 @@ Part combined(int d, const Part& p, const Part& q, double sign, double coefficie
 bool plain(const Part& part) { return !part.left_phase && part.right_phase == 0.0 && part.sampler->symmetric(); }
 
 Measure product_measure(int d, const Measure& first, const Measure& second) {
+  check_part_count(static_cast<double>(first.size()) * static_cast<double>(second.size()));
   Measure parts;
   for (const Part& p : first) {
     for (const Part& q : second) {
@@ -132,6 +151,7 @@ Measure product_measure(int d, const Measure& first, const Measure& second) {
       }
     }
   }
+  check_part_count(static_cast<double>(parts.size()));
   return parts;
 }
 

@@ -65,6 +65,10 @@ struct Part {
   // How frequencies become features (feature_map.h): "trig" for cos and sin
   // of w'x, "step", "relu" or "ntk" for the dot-product kernels on the sphere.
   std::string features = "trig";
+  // The magnitude of the weights a kernel expression put into `coefficient`
+  // (1 outside expressions), so that weight * mass is the part's mass in the
+  // kernel's measure: 0.5 and 2 for the parts of 0.5 k1 + 2 k2.
+  double weight = 1.0;
 };
 
 using Measure = std::vector<Part>;

@@ -5,24 +5,34 @@
 # (kernels, measures, maps, packed bits) are corrupted field by field, since
 # users save, edit and share them as plain lists.
 
-# What one case did: "ok", "named" (askrff_error naming a target), or the
-# failure: "warning", "nonfinite", "foreign_error", "unnamed".
+# What one case did: "ok", "named" (askrff_error naming a target, or an
+# askrff_warning naming one, whose result holds NA where it says), or the
+# failure: "warning", "nonfinite", "foreign_error", "unnamed", "injected"
+# (an R expression put in an object in place of a number was evaluated).
 fuzz_outcome <- function(run, targets) {
-  warned <- FALSE
+  names_target <- function(message) {
+    any(vapply(targets, grepl, logical(1), x = message, fixed = TRUE)) || grepl("of memory", message)
+  }
+  warned <- NULL
+  options(askrff.injected = NULL)
   outcome <- withCallingHandlers(
     tryCatch({
       value <- run()
       if (has_nonfinite(value)) "nonfinite" else "ok"
-    }, askrff_error = function(e) {
-      message <- conditionMessage(e)
-      if (any(vapply(targets, grepl, logical(1), x = message, fixed = TRUE)) || grepl("of memory", message)) "named" else "unnamed"
-    }, error = function(e) "foreign_error"),
+    }, askrff_error = function(e) if (names_target(conditionMessage(e))) "named" else "unnamed",
+    error = function(e) "foreign_error"),
     warning = function(w) {
-      warned <<- TRUE
+      named <- inherits(w, "askrff_warning") && names_target(conditionMessage(w))
+      warned <<- c(warned, if (named) "named" else "warning")
       invokeRestart("muffleWarning")
     })
-  if (warned) "warning" else outcome
+  if (isTRUE(getOption("askrff.injected"))) return("injected")
+  if (any(warned == "warning")) return("warning")
+  if (length(warned) > 0L && outcome == "nonfinite") "named" else outcome
 }
+
+# Put in an object in place of a number: evaluating it sets the option.
+injection <- quote({options(askrff.injected = TRUE); 1})
 
 has_nonfinite <- function(value) {
   if (inherits(value, "rpf_packed")) return(FALSE)
@@ -94,7 +104,68 @@ corruptions <- list(
   retyped = function(v) if (is.data.frame(v)) as.list(v) else if (is.list(v)) unlist(v) else as.character(v),
   negated = function(v) if (is.numeric(v)) -v else v,
   zeroed = function(v) if (is.numeric(v)) v * 0 else v,
-  enlarged = function(v) if (is.numeric(v)) v * 1e300 else v)
+  enlarged = function(v) if (is.numeric(v)) v * 1e300 else v,
+  expression = function(v) injection)
+
+# Paths to the numeric leaves of an object's nested lists (a kernel's
+# parameters inside a map inside a fit), at most `most` of them.
+numeric_paths <- function(object, most = 12L, depth = 5L) {
+  walk <- function(value, path) {
+    if (length(path) > depth) return(list())
+    if (is.numeric(value) && length(path) > 1L) return(list(path))
+    if (!is.list(value) || is.data.frame(value) || is.function(value)) return(list())
+    fields <- names(value)
+    if (is.null(fields)) return(list())
+    unlist(lapply(fields[fields != ""], function(f) walk(value[[f]], c(path, f))), recursive = FALSE)
+  }
+  paths <- walk(unclass(object), character())
+  paths[unique(round(seq(1, length(paths), length.out = min(most, length(paths)))))]
+}
+
+# The object with an R expression in place of each nested number in turn.
+nested_expressions <- function(object) {
+  out <- list()
+  for (path in numeric_paths(object)) {
+    edited <- object
+    edited[[path]] <- injection
+    out[[sprintf("%s as an expression", paste(path, collapse = "$"))]] <- list(object = edited, field = path[length(path)])
+  }
+  out
+}
+
+# The object saved, three bytes of its serialization overwritten, and read
+# back: what a damaged file or transfer gives. The bytes are taken among the
+# stored values of its vectors (numbers, indices, names and strings): R's own
+# reader can crash on damaged structure, which no package can guard against.
+byte_corruptions <- function(object, n = 8L) {
+  bytes <- serialize(object, NULL, xdr = TRUE)
+  positions <- unique(unlist(lapply(stored_values(object), function(pattern) {
+    at <- grepRaw(pattern, bytes, fixed = TRUE)
+    if (length(at) == 0L) integer() else at + seq_along(pattern) - 1L
+  })))
+  out <- list()
+  if (length(positions) < 3L) return(out)
+  for (i in seq_len(n)) {
+    set.seed(i)
+    damaged <- bytes
+    at <- sort(positions[sample.int(length(positions), 3L)])
+    damaged[at] <- as.raw(sample(0:255, 3L))
+    read <- tryCatch(unserialize(damaged), error = function(e) NULL)
+    if (!is.null(read)) out[[sprintf("bytes %s overwritten", paste(at, collapse = ", "))]] <- list(object = read, field = "`")
+  }
+  out
+}
+
+# The bytes of the vectors an object holds, as serialize() writes them.
+stored_values <- function(value) {
+  if (is.function(value) || is.environment(value) || is.language(value)) return(list())
+  if (is.list(value)) return(unlist(lapply(unclass(value), stored_values), recursive = FALSE))
+  if (length(value) == 0L) return(list())
+  if (is.double(value)) return(list(writeBin(as.vector(value), raw(), endian = "big")))
+  if (is.integer(value) || is.logical(value)) return(list(writeBin(as.integer(value), raw(), size = 4L, endian = "big")))
+  if (is.character(value)) return(lapply(value[!is.na(value) & nzchar(value)], charToRaw))
+  list()
+}
 
 corrupted_objects <- function(object, fields = names(unclass(object))) {
   out <- list()
@@ -116,7 +187,7 @@ corrupted_objects <- function(object, fields = names(unclass(object))) {
     saveRDS(out[[label]]$object, path)
     out[[paste(label, "(reloaded)")]] <- list(object = readRDS(path), field = out[[label]]$field)
   }
-  out
+  c(out, nested_expressions(object), byte_corruptions(object))
 }
 
 object_cases <- function(object, consumers, arg, extra_targets = character()) {
@@ -337,11 +408,6 @@ test_that("the memory errors, hangs and NaNs the first campaign found are gone",
   fuzz_check(cases)
 })
 
-test_that("the campaign is as large as it claims", {
-  counts <- table(fuzz_record$outcomes)
-  message("fuzz cases: ", paste(names(counts), counts, sep = " = ", collapse = ", "))
-  expect_gt(length(fuzz_record$outcomes), 2000)
-})
 
 test_that("ridge fits, their arguments and the basis term end in a result or a named error", {
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
@@ -440,4 +506,74 @@ test_that("Random Maclaurin and Tensor Sketch maps end in a result or a named er
            recursive = FALSE)
   }), recursive = FALSE))
   fuzz_check(cases)
+})
+
+test_that("the second campaign's crashes, injections, overflows and late refusals are gone", {
+  x <- fixture_points(20, 3)
+  fit <- rff_ridge(x, x[, 1], rff_map(gaussian_kernel(1), 3, 8, seed = 1), lambda = 0.1)
+  injected_fit <- fit
+  injected_fit$map$kernel$params$sigma <- injection
+  sphere <- normalize_rows(x[1:3, ])
+  rm <- maclaurin_map(poly_sphere_kernel(2, 1), 3, 8, seed = 1)
+  ts <- tensor_sketch_map(poly_sphere_kernel(2, 1), 3, 8, seed = 1)
+  cases <- list(
+    case("24 Delta-Gaussian factors", function() spectral_measure(Reduce(`*`, rep(list(delta_gaussian_kernel()), 24)), 3),
+         "kernel"),
+    case("12 Sinh-Gaussian factors", function() rff_map(Reduce(`*`, rep(list(sinh_gaussian_kernel(1, 0.3)), 12)), 3, 8),
+         "kernel"),
+    case("32 Sinh-Gaussian factors' features", function() {
+      rff_features(rff_map(Reduce(`*`, rep(list(sinh_gaussian_kernel(1, 0.3)), 32)), 3, 8, seed = 1), x)
+    }, "kernel"),
+    case("an expression as a fit's sigma, printed", function() utils::capture.output(print(injected_fit)), "sigma"),
+    case("an expression as a fit's sigma, predicted", function() predict(injected_fit, x), "sigma"),
+    case("an expression as a fit's sigma, plotted", function() plot(injected_fit), "sigma"),
+    case("an expression as a fit's sigma, fitted", function() fitted(injected_fit), "sigma"),
+    case("structured map of 1e9 frequencies", function() rff_map(gaussian_kernel(1), 3, 1e9, method = "structured"),
+         "frequency matrix"),
+    case("Random Maclaurin map of 1e9 columns", function() maclaurin_map(poly_sphere_kernel(2, 1), 3, 1e9), "map"),
+    case("Random Maclaurin map in d = 1e9", function() maclaurin_map(poly_sphere_kernel(2, 1), 1e9, 8), "map"),
+    case("Tensor Sketch map in d = 1e9", function() tensor_sketch_map(poly_sphere_kernel(2, 1), 1e9, 8), "count sketches"),
+    case("abs() of a kernel", function() abs(gaussian_kernel(1)), "abs()"),
+    case("sum() of a kernel", function() sum(gaussian_kernel(1)), "sum()"),
+    case("plot(fit, log = \"y\")", function() plot(fit, log = "y"), "..."),
+    case("plot(fit, xlim = c(-1, 1))", function() plot(fit, xlim = c(-1, 1)), "..."),
+    case("a study whose Nyström landmarks exceed the points at its largest size", function() {
+      approximation_study(gaussian_kernel(1), x[1:6, ], n_features = c(3, 8), methods = c("iid", "nystrom"), trials = 2,
+                          seed = 1)
+    }, "methods$nystrom"),
+    case("a shift map whose real_neg part has no frequency, plotted",
+         function() plot(rff_map(shift_gaussian_kernel(2, 0.5), 4, 32, seed = 1)), "x"),
+    case("responses of 1e160", function() rff_ridge(x, x[, 1] * 1e160, fit$map), "y"),
+    case("a response of 1e308", function() rff_ridge(x, replace(x[, 1], 1, 1e308), fit$map), "y"),
+    case("coefficients of 1e308", function() {
+      edited <- fit
+      edited$coefficients[] <- 1e308
+      predict(edited, x)
+    }, "coefficients"))
+  # a plot with graphical arguments and one of a part without frequencies
+  # succeed; every other case refuses, or (the study) warns of its NA rows
+  succeeding <- c("plot(fit, log = \"y\")", "a shift map whose real_neg part has no frequency, plotted")
+  threads_cases <- unlist(lapply(list(0, -1, NA, 2.5, "2", 1e9), function(threads) {
+    list(case(sprintf("Random Maclaurin features with n_threads = %s", format(threads)),
+              function() rff_features(rm, sphere, n_threads = threads), "n_threads"),
+         case(sprintf("Tensor Sketch Gram matrix with n_threads = %s", format(threads)),
+              function() rff_kernel_matrix(ts, sphere, n_threads = threads), "n_threads"),
+         case(sprintf("Random Maclaurin ridge with n_threads = %s", format(threads)),
+              function() rff_ridge(sphere, sphere[, 1], rm, lambda = 1, n_threads = threads), "n_threads"),
+         case(sprintf("Tensor Sketch features with options(askrff.threads = %s)", format(threads)), function() {
+           old <- options(askrff.threads = threads)
+           on.exit(options(old))
+           rff_features(ts, sphere)
+         }, "askrff.threads"))
+  }), recursive = FALSE)
+  cases <- c(cases, threads_cases)
+  outcomes <- fuzz_check(cases)
+  labels <- vapply(cases, `[[`, "", "label")
+  expect_identical(labels[outcomes != "named"], succeeding)
+})
+
+test_that("the campaign is as large as it claims", {
+  counts <- table(fuzz_record$outcomes)
+  message("fuzz cases: ", paste(names(counts), counts, sep = " = ", collapse = ", "))
+  expect_gt(length(fuzz_record$outcomes), 2000)
 })

@@ -67,6 +67,39 @@ test_that("a product's masses multiply and its signs and phases combine", {
                class = "askrff_error")
 })
 
+test_that("total_masses() gives each part's mass in the kernel's measure, weights included", {
+  k <- 0.5 * matern_kernel(1, 1.5) + 2 * gaussian_kernel(0.7)
+  masses <- total_masses(rff_map(k, 4, 8, seed = 1))
+  expect_equal(masses, c(k1.pos = 0.5, k2.pos = 2))
+  # a positive definite kernel's parts add up to k(0)
+  expect_equal(sum(masses), 2.5)
+  expect_output(print(rff_map(k, 4, 8, seed = 1)), "k1.pos = 0.5, k2.pos = 2")
+  # a weight inside a product's factor weighs the product's parts; the
+  # imaginary part's factor 2 and the asymmetric product's halves are no weights
+  shift <- total_masses(rff_map(shift_gaussian_kernel(1, 0.2), 2, 8, seed = 1))
+  product <- total_masses(rff_map((-3 * gaussian_kernel(1)) * shift_gaussian_kernel(1, 0.2), 2, 8, seed = 1))
+  expect_equal(unname(product), 3 * unname(shift))
+  squared <- spectral_measure(shift_gaussian_kernel(1, 0.2) * shift_gaussian_kernel(1, 0.2), 2)$parts
+  expect_equal(unname(total_masses(rff_map(shift_gaussian_kernel(1, 0.2) * shift_gaussian_kernel(1, 0.2), 2, 8, seed = 1))),
+               squared$mass)
+})
+
+test_that("products and sums whose parts would pass 4096 are refused before they are built", {
+  many <- Reduce(`*`, rep(list(delta_gaussian_kernel()), 24))
+  expect_error(spectral_measure(many, 3), "would have 8192 positive parts", class = "askrff_error")
+  sinh <- Reduce(`*`, rep(list(sinh_gaussian_kernel(1, 0.3)), 32))
+  expect_error(rff_map(sinh, 3, 8, seed = 1), "positive parts", class = "askrff_error")
+  expect_error(rff_features(rff_map(Reduce(`*`, rep(list(delta_gaussian_kernel()), 12)), 3, 8, seed = 1), diag(3)), NA)
+})
+
+test_that("functions of a kernel other than its arithmetic are refused by name", {
+  k <- gaussian_kernel(1)
+  for (f in list(abs, exp, sqrt, sum, max, range)) {
+    expect_error(f(k), "of a kernel is not defined", class = "askrff_error")
+  }
+  if (exists("matrixOps", envir = baseenv())) expect_error(k %*% k, "of a kernel is not defined", class = "askrff_error")
+})
+
 test_that("features of every kind of expression are unbiased", {
   set.seed(7)
   d <- 2L

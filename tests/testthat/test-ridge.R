@@ -194,6 +194,23 @@ test_that("bad data, responses, chunks and penalties get named errors", {
   edited$lambda <- 3
   expect_error(print(edited), "`x\\$lambda` must be one of the path's lambda values", class = "askrff_error")
   expect_error(predict(fit, data$x[, 1:2]), "`newdata` must have 3 columns", class = "askrff_error")
+  # responses whose squares would overflow the sums, directly or in a chunk
+  for (scale in c(1e155, 1e160)) {
+    expect_error(rff_ridge(data$x, data$x[, 1] * scale, map), "`y` has values up to .* at most 1e100",
+                 class = "askrff_error")
+  }
+  expect_error(rff_ridge(data$x, replace(data$y, 1, 1e308), map), "at most 1e100", class = "askrff_error")
+  huge_chunk <- chunks
+  huge_chunk[[2]]$y[1] <- 1e308
+  expect_error(rff_ridge(huge_chunk, map = map), "`y` of chunk 2 of `x` has values up to 1e\\+308", class = "askrff_error")
+  # coefficients edited so large that the predictions overflow
+  edited <- fit
+  edited$coefficients[] <- 1e308
+  expect_error(predict(edited, data$x), "predictions overflow", class = "askrff_error")
+  # a factor fit whose level names were edited to duplicates
+  classes <- rff_ridge(data$x, factor(data$y > 0), map)
+  classes$response$names <- c("a", "a")
+  expect_error(predict(classes, data$x, type = "class"), "`object\\$response` .*distinct", class = "askrff_error")
 })
 
 test_that("rff_basis() is a formula term whose predictions reuse the map and the standardization", {

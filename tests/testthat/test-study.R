@@ -308,6 +308,18 @@ test_that("bad studies give named errors", {
                "`methods\\$a` is not valid: .*decomposition", class = "askrff_error")
   expect_error(approximation_study(k, x, n_features = 7, methods = "nystrom"), "`methods\\$nystrom` failed.*at most the 6",
                class = "askrff_error")
+  # a method failing only at some sizes leaves NA rows with its message, and a warning
+  expect_warning(partial <- approximation_study(k, x, n_features = c(3, 7), methods = c("iid", "nystrom"), trials = 2,
+                                                seed = 1),
+                 "`methods\\$nystrom` failed at n_features = 7.*in 2 of 2 trials", class = "askrff_warning")
+  failed <- partial$method == "nystrom" & partial$n_features == 7
+  expect_equal(sum(failed), 2)
+  expect_true(all(is.na(partial[failed, c("frobenius", "spectral", "max_abs", "seconds", "n_columns")])))
+  expect_match(partial$error[failed], "at most the 6 distinct rows")
+  expect_true(all(is.na(partial$error[!failed])) && all(is.finite(partial$frobenius[!failed])))
+  expect_equal(nrow(summary(partial)$table), 3)
+  expect_output(print(partial), "failed, see `error`")
+  expect_identical(on_pdf_device(plot(partial)), partial)
   expect_error(approximation_study(k, x, n_features = 4, methods = c("iid", "iid")), "distinct names",
                class = "askrff_error")
   study <- approximation_study(k, x, n_features = 4, trials = 2, seed = 1)

@@ -69,6 +69,27 @@ test_that("plot() of every kind of map draws its parts, and measures and periodi
   expect_output(print(summary(rpf_map(gaussian_kernel(1), 3, 32, seed = 1))), "32 frequencies")
 })
 
+test_that("plots take graphical arguments in place of their own, and name `...` when the graphics refuse them", {
+  x <- fixture_points(20, 3)
+  fit <- rff_ridge(x, x[, 1], rff_map(gaussian_kernel(1), 3, 8, seed = 1))
+  expect_identical(on_pdf_device(plot(fit, log = "y")), fit)
+  expect_identical(on_pdf_device(plot(fit, main = "mine", xlab = "penalty")), fit)
+  expect_error(on_pdf_device(plot(fit, xlim = c(-1, 1))), "graphical arguments in `...`.*positive", class = "askrff_error")
+  expect_error(on_pdf_device(plot(fit, "y")), "must be named", class = "askrff_error")
+  map <- rff_map(gaussian_kernel(1), 3, 64, seed = 1)
+  expect_identical(on_pdf_device(plot(map, main = "frequencies", col = "white")), map)
+  measure <- spectral_measure(delta_gaussian_kernel(), 3)
+  expect_identical(on_pdf_device(plot(measure, main = "mine", ylab = "density")), measure)
+  # a part the allocation gave no frequency is drawn as its density alone
+  shifted <- rff_map(shift_gaussian_kernel(2, 0.5), 4, 32, seed = 1)
+  expect_true(any(tabulate(shifted$part, nrow(shifted$parts)) == 0))
+  expect_identical(on_pdf_device(plot(shifted)), shifted)
+  study <- approximation_study(gaussian_kernel(1), x, n_features = c(4, 8), trials = 2, seed = 1)
+  for (metric in c("frobenius", "spectral", "max_abs", "variance")) {
+    expect_identical(on_pdf_device(plot(study, metric = metric, main = metric)), study)
+  }
+})
+
 test_that("plots of measures name their axis direction, trim to the mass, and label the LP atoms", {
   expect_identical(askrff:::axis_label(shift_gaussian_kernel(1, c(0.5, 0.2)), 2, "projection"),
                    "projection a'w / ||a||, a = shift = (0.5, 0.2)")
