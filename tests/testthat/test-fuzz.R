@@ -340,7 +340,8 @@ test_that("corrupted maps of every kind end in a result or a named error", {
     rff_map(radial_kernel(function(r) exp(-r^2 / 2) - exp(-r^2 / 8)), 3, 8, seed = 1),
     rff_map(radial_kernel(function(r) exp(-r)), 3, 8, route = "lp", tolerance = 0.02, z_max = 3, seed = 1),
     rff_map(gaussian_kernel(1) - gaussian_kernel(3), 3, 8, split = "jordan", seed = 1),
-    rff_map(matern_kernel(1, 1.5) * shift_gaussian_kernel(1, 0.3), 3, 8, method = "qmc", seed = 1))
+    rff_map(matern_kernel(1, 1.5) * shift_gaussian_kernel(1, 0.3), 3, 8, method = "qmc", seed = 1),
+    rff_map(rational_quadratic_kernel(c(1, 2, 1), 2), 3, 8, method = "structured", seed = 1))
   consumers <- list(
     rff_features = function(m) rff_features(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
     rff_kernel_matrix = function(m) rff_kernel_matrix(m, if (m$parts$features[1] == "trig") x3 else sphere3, n_threads = 1),
@@ -572,8 +573,53 @@ test_that("the second campaign's crashes, injections, overflows and late refusal
   expect_identical(labels[outcomes != "named"], succeeding)
 })
 
+test_that("chunk sources, progress and future plans end in a fit or a named error", {
+  map <- rff_map(rational_quadratic_kernel(c(1, 2, 1), 2), 3, 8, seed = 1)
+  chunk <- function(rows) list(x = x3[rows, , drop = FALSE], y = x3[rows, 1])
+  good <- list(chunk(1:3), chunk(4:5))
+  fit_chunks <- function(source) rff_ridge(source, map = map, lambda = 1)
+  cases <- list()
+  for (value in names(c(bad_values, bad_data(3)))) {
+    bad <- c(bad_values, bad_data(3))[[value]]
+    cases <- c(cases, list(
+      case(sprintf("chunk 2 replaced by <%s>", value), function() fit_chunks(list(good[[1]], bad)), "chunk 2"),
+      case(sprintf("chunk 2's x replaced by <%s>", value), function() {
+        fit_chunks(list(good[[1]], list(x = bad, y = good[[2]]$y)))
+      }, "chunk 2"),
+      case(sprintf("chunk 2's y replaced by <%s>", value), function() {
+        fit_chunks(list(good[[1]], list(x = good[[2]]$x, y = bad)))
+      }, "chunk 2"),
+      case(sprintf("a reader returning <%s> second", value), function() {
+        i <- 0L
+        fit_chunks(function() {
+          i <<- i + 1L
+          if (i == 1L) good[[1]] else if (i == 2L) bad else NULL
+        })
+      }, c("chunk 2", "x")),
+      case(sprintf("the source <%s>", value), function() fit_chunks(bad), "x")))
+  }
+  cases <- c(cases, list(
+    case("a reader that fails", function() fit_chunks(function() stop("disk on fire")), "chunk 1"),
+    case("chunks under progressr", function() progressr::with_progress(fit_chunks(good), handlers = progressr::handler_void()),
+         "x"),
+    case("a bad chunk under progressr", function() {
+      progressr::with_progress(fit_chunks(list(good[[1]], list(x = "a", y = 1))), handlers = progressr::handler_void())
+    }, "chunk 2")))
+  # a worker's failure comes back as the package's error, named by its chunk
+  if (requireNamespace("future", quietly = TRUE) && !nzchar(Sys.getenv("ASKRFF_SANITIZE"))) {
+    old_plan <- future::plan(future::multisession, workers = 2)
+    on.exit(future::plan(old_plan), add = TRUE)
+    cases <- c(cases, list(
+      case("chunks on two workers", function() fit_chunks(good), "x"),
+      case("an overflowing chunk on two workers", function() {
+        fit_chunks(list(good[[1]], list(x = good[[2]]$x, y = good[[2]]$y * 1e200)))
+      }, "chunk 2")))
+  }
+  fuzz_check(cases)
+})
+
 test_that("the campaign is as large as it claims", {
   counts <- table(fuzz_record$outcomes)
   message("fuzz cases: ", paste(names(counts), counts, sep = " = ", collapse = ", "))
-  expect_gt(length(fuzz_record$outcomes), 2000)
+  expect_gt(length(fuzz_record$outcomes), 20000)
 })
