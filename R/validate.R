@@ -12,18 +12,13 @@
 # `settings$left` and `settings$right`.
 format_version <- 3L
 
-with_format <- function(object) {
-  object$format_version <- format_version
-  object
-}
-
 check_object <- function(object, arg, class, remake) {
   if (!is.list(object) || !inherits(object, class)) {
     fail("`%s` must be %s.", arg, remake)
   }
   version <- object$format_version
   if (is.null(version)) {
-    fail("`%s` has no `format_version`: it was made by askrff before 0.2.0, or edited. Make it again: %s.", arg, remake)
+    fail("`%s` has no `format_version`: it was made by an earlier askrff, or edited. Make it again: %s.", arg, remake)
   }
   if (!is_single_number(version) || version != format_version) {
     fail("`%s` has `format_version` %s, but this version of askrff reads format %d. Make it again: %s.",

@@ -4,7 +4,6 @@
 #pragma once
 #include <Rcpp.h>
 
-#include <climits>
 #include <stdexcept>
 #include <string>
 
@@ -15,12 +14,6 @@ inline void require(bool ok, const std::string& message) {
 }
 
 inline void require_threads(int n_threads) { require(n_threads >= 1, "n_threads must be at least 1"); }
-
-// Frequencies: d rows, at least one column.
-inline void require_frequencies(const Rcpp::NumericMatrix& omega, int d, const char* what) {
-  require(d >= 1 && omega.nrow() == d && omega.ncol() >= 1,
-          std::string(what) + ": the frequency matrix must have one row per data column and at least one column");
-}
 
 inline void require_length(R_xlen_t length, R_xlen_t expected, const char* what) {
   require(length == expected, std::string(what) + " must have one entry per frequency");
@@ -37,11 +30,6 @@ inline void require_whole(const Rcpp::NumericMatrix& m, const char* what) {
 inline void require_data(const Rcpp::NumericMatrix& x, int d, const char* what) {
   require_whole(x, what);
   require(x.ncol() == d && x.nrow() >= 1, std::string(what) + " must have one column per map dimension and a row");
-}
-
-inline int require_int(double value, const char* what) {
-  require(value >= 0 && value <= INT_MAX, std::string(what) + " does not fit an R matrix dimension");
-  return static_cast<int>(value);
 }
 
 }  // namespace askrff

@@ -1,6 +1,6 @@
 // A sampled map: frequencies drawn from every positive part of a measure, and
 // the pair of feature maps they give, the left one for the first kernel
-// argument and the right one for the second (DESIGN: the one idea).
+// argument and the right one for the second.
 //
 // Part p with coefficient c, total mass m and share s (the expected
 // fraction of the map's n frequencies it receives) contributes
