@@ -69,6 +69,10 @@
     .Call(`_askrff_cpp_gamma_quantile`, shape, p)
 }
 
+.cpp_log_bessel_k <- function(nu, x) {
+    .Call(`_askrff_cpp_log_bessel_k`, nu, x)
+}
+
 .cpp_profile_nodes <- function(z_range) {
     .Call(`_askrff_cpp_profile_nodes`, z_range)
 }

@@ -17,7 +17,8 @@ isotropic_formula <- function(sigma, profile) {
 #' \eqn{\nu = 1/2} is the exponential kernel \eqn{e^{-r}}; \eqn{\nu = 3/2}
 #' and \eqn{5/2} are \eqn{(1 + t)e^{-t}} and \eqn{(1 + t + t^2/3)e^{-t}} with
 #' \eqn{t = \sqrt{2\nu}\, r}, which [kernel_matrix()] uses for those orders.
-#' Other orders below 50 use the Bessel function \eqn{K_\nu}; from 50 on,
+#' Other orders below 50 use the Bessel function \eqn{K_\nu} (Boost.Math's,
+#' and its leading expansions where \eqn{K_\nu} over- or underflows); from 50 on,
 #' Debye's uniform expansion of \eqn{K_\nu} combined with Stirling's series
 #' of \eqn{\Gamma(\nu)} (relative error below \eqn{10^{-13}}), so every
 #' order costs the same and large orders approach the Gaussian kernel without

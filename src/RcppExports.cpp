@@ -227,6 +227,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_log_bessel_k
+Rcpp::NumericVector cpp_log_bessel_k(double nu, Rcpp::NumericVector x);
+RcppExport SEXP _askrff_cpp_log_bessel_k(SEXP nuSEXP, SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type nu(nuSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_bessel_k(nu, x));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_profile_nodes
 Rcpp::NumericVector cpp_profile_nodes(double z_range);
 RcppExport SEXP _askrff_cpp_profile_nodes(SEXP z_rangeSEXP) {
@@ -451,6 +463,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
     {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
     {"_askrff_cpp_gamma_quantile", (DL_FUNC) &_askrff_cpp_gamma_quantile, 2},
+    {"_askrff_cpp_log_bessel_k", (DL_FUNC) &_askrff_cpp_log_bessel_k, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 7},

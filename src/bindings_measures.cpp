@@ -4,6 +4,7 @@
 #include "adapters.h"
 #include "guards.h"
 #include "parallel.h"
+#include "core/bessel_k.h"
 #include "core/profiled_gaussian.h"
 #include "core/radial_profile_kernel.h"
 #include "core/sampled_map.h"
@@ -136,6 +137,14 @@ Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::Numeric
 Rcpp::NumericVector cpp_gamma_quantile(double shape, Rcpp::NumericVector p) {
   Rcpp::NumericVector out(p.size());
   for (R_xlen_t i = 0; i < p.size(); ++i) out[i] = askrff::gamma_quantile(shape, p[i]);
+  return out;
+}
+
+// log K_nu(x) as the Matern kernel computes it, for tests against R's besselK.
+// [[Rcpp::export(.cpp_log_bessel_k)]]
+Rcpp::NumericVector cpp_log_bessel_k(double nu, Rcpp::NumericVector x) {
+  Rcpp::NumericVector out(x.size());
+  for (R_xlen_t i = 0; i < x.size(); ++i) out[i] = askrff::log_bessel_k(nu, x[i]);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "bessel_k.h"
 #include "coordinate_scaling.h"
 #include "gram_blocks.h"
 #include "kernel_family.h"
@@ -65,13 +66,7 @@ Profile matern_profile(double nu) {
     return [factor](double r) { const double t = factor * r; return (1.0 + t + t * t / 3.0) * std::exp(-t); };
   }
   if (nu >= 50.0) return [nu](double r) { return r == 0.0 ? 1.0 : matern_large_order(nu, r); };
-  const double log_constant = (1.0 - nu) * std::log(2.0) - std::lgamma(nu);
-  return [nu, factor, log_constant](double r) {
-    const double t = factor * r;
-    if (t == 0.0) return 1.0;
-    if (std::isinf(t)) return 0.0;
-    return std::exp(log_constant + nu * std::log(t) + log_bessel_k(nu, t));
-  };
+  return [factor, form = MaternBesselForm(nu)](double r) { return form(factor * r); };
 }
 
 KernelTraits isotropic_traits(const KernelSpec& spec, const char* shape) {
