@@ -49,6 +49,10 @@
     .Call(`_askrff_cpp_part_density`, kernel, d, part, at)
 }
 
+.cpp_part_from_uniforms <- function(kernel, d, part, u) {
+    .Call(`_askrff_cpp_part_from_uniforms`, kernel, d, part, u)
+}
+
 .cpp_profile_mean <- function(profile, s, amplitude, route) {
     .Call(`_askrff_cpp_profile_mean`, profile, s, amplitude, route)
 }

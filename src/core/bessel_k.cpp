@@ -82,6 +82,7 @@ MaternBesselForm::MaternBesselForm(double nu)
 }
 
 double MaternBesselForm::operator()(double t) const {
+  if (std::isnan(t)) return t;  // Boost asserts on it
   if (t == 0.0) return 1.0;
   if (std::isinf(t)) return 0.0;
   // The value is below exp(-600) there, so the cancellation of its logarithms

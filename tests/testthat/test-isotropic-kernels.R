@@ -187,6 +187,54 @@ test_that("radial densities integrate to one and match the Matérn's Student t f
   expect_equal(radial_density(matern_kernel(sigma, nu), d, r), 4 * pi * r^2 * t_density, tolerance = 1e-3)
 })
 
+# Frequencies of the kernel's first part at the extreme uniforms the sources
+# use, i.i.d. draws ((k + 1/2) 2^-53: 2^-54 up to 1 - 2^-53) and
+# quasi-Monte Carlo points alike: every combination of them for the scale's
+# uniforms, the normal quantiles at their extreme. The kernel is not
+# validated, so parameters its constructor refuses can be tried too.
+extreme_frequencies <- function(name, params, d = 2L) {
+  spec <- list(name = name, params = params, settings = list())
+  extremes <- c(2^-54, 2^-53, 1e-10, 0.5, 1 - 1e-10, 1 - 2^-53)
+  scale_uniforms <- if (name == "generalized_gaussian") 2L else 1L
+  grid <- as.matrix(expand.grid(rep(list(extremes), scale_uniforms)))
+  askrff:::.cpp_part_from_uniforms(spec, d, 1L, t(cbind(matrix(2^-54, nrow(grid), d), grid)))
+}
+
+test_that("Matérn orders and generalized Gaussian powers whose frequencies overflow are refused", {
+  # Refused, with the reason and the bound, before any map is drawn.
+  expect_error(matern_kernel(1, 1e-10), class = "askrff_error", regexp = "`nu` must be at least 0.055: .* underflow to 0")
+  expect_error(matern_kernel(1, 0.05), class = "askrff_error", regexp = "`nu` must be at least 0.055")
+  expect_error(generalized_gaussian_kernel(1, 0.18), class = "askrff_error", regexp = "`power` must be at least 0.19: .* overflow")
+  # The bounds are tight: just below them the extreme uniforms give infinite frequencies ...
+  expect_false(all(is.finite(extreme_frequencies("matern", list(sigma = 1, nu = 0.05)))))
+  expect_false(all(is.finite(extreme_frequencies("generalized_gaussian", list(sigma = 1, power = 0.189)))))
+  # ... and at them finite ones (the inverse CDFs of quasi-Monte Carlo, and
+  # Kanter's formula, which the i.i.d. stable draws share).
+  expect_true(all(is.finite(extreme_frequencies("matern", list(sigma = 1, nu = 0.055)))))
+  expect_true(all(is.finite(extreme_frequencies("generalized_gaussian", list(sigma = 1, power = 0.19)))))
+  for (power in c(1, 1.9, 2 - 1e-12)) {
+    expect_true(all(is.finite(extreme_frequencies("generalized_gaussian", list(sigma = 1, power = power)))))
+  }
+  # The i.i.d. Gamma(nu) draw for nu < 1 is G' U^(1 / nu) with U >= 2^-54 and
+  # G' ~ Gamma(nu + 1) from Marsaglia and Tsang's sampler, whose acceptance
+  # test with log U >= log 2^-54 keeps log G' above log a - 37.43 / a - 5.5,
+  # a = nu + 2/3: at the bound the product stays above the smallest double.
+  a <- 0.055 + 2 / 3
+  expect_gt(log(a) - 37.43 / a - 5.5 + log(2^-54) / 0.055, -1074 * log(2))
+  # The rational quadratic's scales sqrt(G / alpha) stay finite for every alpha.
+  for (alpha in c(1e-300, 1e-100, 1e-16, 1e-3, 1, 1e300)) {
+    expect_true(all(is.finite(extreme_frequencies("rational_quadratic", list(sigma = 1, alpha = alpha)))),
+                label = paste("alpha =", alpha))
+  }
+  # Maps at the bounds, from every source, hold finite frequencies.
+  for (kernel in list(matern_kernel(1, 0.055), generalized_gaussian_kernel(1, 0.19), rational_quadratic_kernel(1, 1e-300))) {
+    for (method in c("iid", "orthogonal", "structured", "qmc")) {
+      expect_true(all(is.finite(rff_map(kernel, 3, 4096, method, seed = 7)$omega)),
+                  label = paste(askrff:::kernel_label(kernel), method))
+    }
+  }
+})
+
 test_that("bad parameters of the new kernels are refused, naming them", {
   for (bad in list(0, -1, NA, Inf, "1", c(1, NA))) {
     expect_error(matern_kernel(1, bad), class = "askrff_error", regexp = "`nu` must be")
