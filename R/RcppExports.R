@@ -53,6 +53,10 @@
     .Call(`_askrff_cpp_part_density`, kernel, d, part, at)
 }
 
+.cpp_part_from_uniforms <- function(kernel, d, part, u) {
+    .Call(`_askrff_cpp_part_from_uniforms`, kernel, d, part, u)
+}
+
 .cpp_profile_mean <- function(profile, s, amplitude, route) {
     .Call(`_askrff_cpp_profile_mean`, profile, s, amplitude, route)
 }
@@ -71,6 +75,10 @@
 
 .cpp_gamma_quantile <- function(shape, p) {
     .Call(`_askrff_cpp_gamma_quantile`, shape, p)
+}
+
+.cpp_log_bessel_k <- function(nu, x) {
+    .Call(`_askrff_cpp_log_bessel_k`, nu, x)
 }
 
 .cpp_profile_nodes <- function(z_range) {

@@ -113,8 +113,8 @@ check_data <- function(x, name, d = NULL) {
 check_projections <- function(x, omega, name) {
   bound <- ncol(x) * max(abs(omega)) * max(abs(x))
   if (!is.finite(bound) || bound > 1e300) {
-    fail("`%s` has entries so large (up to %s) that the projections w'x of the map's frequencies overflow; rescale the data.",
-         name, format(max(abs(x)), digits = 3))
+    fail("`%s` has entries up to %s and the map's frequencies reach %s, so the projections w'x overflow; rescale the data (and the kernel's length scale with it).",
+         name, format(max(abs(x)), digits = 3), format(max(abs(omega)), digits = 3))
   }
   invisible(x)
 }

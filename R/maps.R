@@ -129,13 +129,25 @@ draw_map <- function(design, n_features, seed_words) {
   block <- if (design$method %in% c("orthogonal", "structured")) 2 * as.double(d) * min(d, n_features) else 0
   # beside the frequencies: each one's part (4 bytes) and phase (8)
   check_output_size(d, n_features, "the frequency matrix", extra = 8 * (block + 4 * as.double(d)) + 12 * as.double(n_features))
-  sampled <- core(.cpp_sample_map(design$spec, d, n_features, design$method, design$allocation, seed_words))
+  sampled <- sample_frequencies(design$kernel, design$spec, d, n_features, design$method, design$allocation, seed_words)
   sampled$parts$share <- sampled$share
   structure(list(kernel = design$kernel, d = d, method = design$method, allocation = design$allocation,
                  n_features = n_features, settings = design$settings, seed = seed_words, parts = sampled$parts,
                  omega = sampled$omega, part = sampled$part, phase = sampled$phase,
                  bias_bound = c(design$spec$lp$bias_bound, design$spec$numeric$bias), format_version = format_version),
             class = "askrff_map")
+}
+
+# The core's draw of a map's frequencies. They grow as 1 / sigma, and a
+# length scale so small that some overflow is refused here, naming the
+# kernel, rather than left to fail the next call that takes the map.
+sample_frequencies <- function(kernel, spec, d, n_features, method, allocation, seed_words) {
+  sampled <- core(.cpp_sample_map(spec, d, n_features, method, allocation, seed_words))
+  if (!all(is.finite(sampled$omega))) {
+    fail("`kernel` draws frequencies beyond the largest double: the %s has a length scale too small for double precision (frequencies grow as 1 / sigma); rescale the data and the length scale together.",
+         kernel_label(kernel))
+  }
+  sampled
 }
 
 # The frequency sources of rff_map() and rpf_map() (src/core/sampling.h).

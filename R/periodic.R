@@ -159,7 +159,7 @@ rpf_map <- function(kernel, d, n_features, method = c("iid", "orthogonal", "stru
   seed_words <- resolve_seed(seed)
   check_output_size(d, n_features, "the frequency matrix")
   spec <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
-  sampled <- core(.cpp_sample_map(spec, d, n_features, method, "equal", seed_words))
+  sampled <- sample_frequencies(kernel, spec, d, n_features, method, "equal", seed_words)
   structure(list(kernel = kernel, d = d, n_features = n_features, method = method, seed = seed_words,
                  mass = sampled$parts$mass,
                  omega = sampled$omega, dither = core(.cpp_sample_dither(seed_words, n_features)),

@@ -175,6 +175,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_part_from_uniforms
+Rcpp::NumericMatrix cpp_part_from_uniforms(Rcpp::List kernel, int d, int part, Rcpp::NumericMatrix u);
+RcppExport SEXP _askrff_cpp_part_from_uniforms(SEXP kernelSEXP, SEXP dSEXP, SEXP partSEXP, SEXP uSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< int >::type part(partSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type u(uSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_part_from_uniforms(kernel, d, part, u));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_profile_mean
 double cpp_profile_mean(std::string profile, double s, double amplitude, std::string route);
 RcppExport SEXP _askrff_cpp_profile_mean(SEXP profileSEXP, SEXP sSEXP, SEXP amplitudeSEXP, SEXP routeSEXP) {
@@ -236,6 +250,18 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type shape(shapeSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type p(pSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_gamma_quantile(shape, p));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_log_bessel_k
+Rcpp::NumericVector cpp_log_bessel_k(double nu, Rcpp::NumericVector x);
+RcppExport SEXP _askrff_cpp_log_bessel_k(SEXP nuSEXP, SEXP xSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type nu(nuSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type x(xSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_log_bessel_k(nu, x));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -459,11 +485,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_part_weights", (DL_FUNC) &_askrff_cpp_part_weights, 2},
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
+    {"_askrff_cpp_part_from_uniforms", (DL_FUNC) &_askrff_cpp_part_from_uniforms, 4},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},
     {"_askrff_cpp_radial_density", (DL_FUNC) &_askrff_cpp_radial_density, 3},
     {"_askrff_cpp_lp_target", (DL_FUNC) &_askrff_cpp_lp_target, 2},
     {"_askrff_cpp_omega_matrix", (DL_FUNC) &_askrff_cpp_omega_matrix, 3},
     {"_askrff_cpp_gamma_quantile", (DL_FUNC) &_askrff_cpp_gamma_quantile, 2},
+    {"_askrff_cpp_log_bessel_k", (DL_FUNC) &_askrff_cpp_log_bessel_k, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 7},

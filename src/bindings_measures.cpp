@@ -4,6 +4,7 @@
 #include "adapters.h"
 #include "guards.h"
 #include "parallel.h"
+#include "core/bessel_k.h"
 #include "core/profiled_gaussian.h"
 #include "core/radial_profile_kernel.h"
 #include "core/sampled_map.h"
@@ -93,6 +94,22 @@ Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::N
   return out;
 }
 
+// Frequencies of part `part` from given uniforms (one column of
+// uniform_dimension() numbers per frequency), as the quasi-Monte Carlo source
+// and the stable law's i.i.d. draws compute them: for tests at the uniforms'
+// extremes.
+// [[Rcpp::export(.cpp_part_from_uniforms)]]
+Rcpp::NumericMatrix cpp_part_from_uniforms(Rcpp::List kernel, int d, int part, Rcpp::NumericMatrix u) {
+  const askrff::Measure measure = measure_of(kernel, d);
+  askrff::require(part >= 1 && part <= static_cast<int>(measure.size()), "part must name a part of the measure");
+  const askrff::PartSampler& law = *measure.at(static_cast<std::size_t>(part - 1)).sampler;
+  askrff::require(law.uniform_dimension() > 0 && u.nrow() == law.uniform_dimension(),
+                  "u must have one row per uniform the part's law takes");
+  Rcpp::NumericMatrix omega(d, u.ncol());
+  for (R_xlen_t j = 0; j < u.ncol(); ++j) law.from_uniforms(&u(0, j), &omega(0, j));
+  return omega;
+}
+
 // E h(T), T ~ N(0, s^2), by the requested route ("auto", "series" or
 // "quadrature"), so tests can check the routes against each other.
 // [[Rcpp::export(.cpp_profile_mean)]]
@@ -145,6 +162,14 @@ Rcpp::NumericMatrix cpp_omega_matrix(int d, Rcpp::NumericVector z, Rcpp::Numeric
 Rcpp::NumericVector cpp_gamma_quantile(double shape, Rcpp::NumericVector p) {
   Rcpp::NumericVector out(p.size());
   for (R_xlen_t i = 0; i < p.size(); ++i) out[i] = askrff::gamma_quantile(shape, p[i]);
+  return out;
+}
+
+// log K_nu(x) as the Matern kernel computes it, for tests against R's besselK.
+// [[Rcpp::export(.cpp_log_bessel_k)]]
+Rcpp::NumericVector cpp_log_bessel_k(double nu, Rcpp::NumericVector x) {
+  Rcpp::NumericVector out(x.size());
+  for (R_xlen_t i = 0; i < x.size(); ++i) out[i] = askrff::log_bessel_k(nu, x[i]);
   return out;
 }
 

@@ -64,25 +64,29 @@ class AsymmetricGaussianKernel : public Kernel {
             part("real_neg", Profile::cos_neg, amplitude, -1.0, 0.0), imag_pos};
   }
 
-  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd&,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
     const Eigen::Index rows = row_end - row_begin;
     const Eigen::VectorXd v = expand(vector_, static_cast<int>(x.cols()));
-    const double scale = -0.5 / (sigma_ * sigma_);
-    // exp(-||x - y + r||^2 / (2 sigma^2)) for a shift r.
+    // In units of sigma (gram_blocks.h): the shift r / sigma, and sigma beta below.
+    const UnitData units = unit_data(x.middleRows(row_begin, rows), y, {sigma_});
+    // exp(-||x - y + r||^2 / (2 sigma^2)) for a shift r, given as r / sigma.
     const auto shifted = [&](const Eigen::VectorXd& r) {
-      return Eigen::MatrixXd((squared_distances(x.middleRows(row_begin, rows), y, y_sqnorm, &r) * scale).array().exp());
+      Eigen::ArrayXXd dist2 = units.squared_distances(&r).array();
+      if (units.exponent != 0) dist2 = dist2.unaryExpr([&units](double z2) { return units.squared(z2); });
+      return Eigen::MatrixXd((-0.5 * dist2).exp().matrix());
     };
     OutputBlock block = output_block(out, x.rows(), row_begin, rows, y.rows());
     if (family_ == Family::shift) {
-      block = shifted(v);
+      block = shifted(Eigen::VectorXd(v / sigma_));
       return;
     }
     // Completing the square, G(D) exp(+-beta'D) = A exp(-||D -+ sigma^2 beta||^2 / (2 sigma^2))
     // with A = exp(sigma^2 ||beta||^2 / 2) (SPEC 1.1): no factor can overflow
     // where the kernel does not, whatever the scale of the data.
-    const double amplitude = std::exp(0.5 * sigma_ * sigma_ * v.squaredNorm());
-    const Eigen::VectorXd r = -sigma_ * sigma_ * v;
+    const Eigen::VectorXd skew = sigma_ * v;
+    const double amplitude = std::exp(0.5 * skew.squaredNorm());
+    const Eigen::VectorXd r = -skew;
     if (family_ == Family::cosh) {
       block = amplitude * shifted(r);
     } else {

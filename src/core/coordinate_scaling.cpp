@@ -29,10 +29,4 @@ void CoordinateScaledSampler::from_uniforms(const double* u, double* omega) cons
   scale(omega);
 }
 
-Eigen::MatrixXd scaled_rows(const Eigen::Ref<const Eigen::MatrixXd>& x, const std::vector<double>& scales) {
-  Eigen::MatrixXd out(x.rows(), x.cols());
-  for (Eigen::Index k = 0; k < x.cols(); ++k) out.col(k) = x.col(k) / scales[static_cast<std::size_t>(k)];
-  return out;
-}
-
 }  // namespace askrff

@@ -33,8 +33,4 @@ class CoordinateScaledSampler : public PartSampler {
   std::vector<double> inverse_;
 };
 
-// The rows of x with each coordinate divided by its scale: the data on which
-// the unit-scale kernel gives the scaled kernel's Gram matrix.
-Eigen::MatrixXd scaled_rows(const Eigen::Ref<const Eigen::MatrixXd>& x, const std::vector<double>& scales);
-
 }  // namespace askrff

@@ -1,6 +1,7 @@
 // The Gaussian kernel exp(-||D^-1 (x - y)||^2 / 2) with D = diag(sigma), one
 // scale for all coordinates or one per coordinate: its measure is
 // N(0, D^-2), rotation invariant when the scales are equal.
+#include <cmath>
 #include <memory>
 
 #include "coordinate_scaling.h"
@@ -27,14 +28,12 @@ class GaussianKernel : public Kernel {
     if (!isotropic()) return Kernel::radial_density(d, radius);
     return GaussianSampler(d, sigma_[0]).density(radius);
   }
-  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd&,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
-    const Eigen::Ref<const Eigen::MatrixXd> rows = x.middleRows(row_begin, row_end - row_begin);
-    // One scale: the distances times -1 / (2 sigma^2), as always.
-    const Eigen::MatrixXd exponent = isotropic()
-                                         ? Eigen::MatrixXd(squared_distances(rows, y, y_sqnorm) * (-0.5 / (sigma_[0] * sigma_[0])))
-                                         : Eigen::MatrixXd(scaled_squared_distances(rows, y, y_sqnorm, sigma_) * -0.5);
-    output_block(out, x.rows(), row_begin, exponent.rows(), exponent.cols()) = exponent.array().exp().matrix();
+    const UnitData units = unit_data(x.middleRows(row_begin, row_end - row_begin), y, sigma_);
+    Eigen::ArrayXXd dist2 = units.squared_distances().array();
+    if (units.exponent != 0) dist2 = dist2.unaryExpr([&units](double z2) { return units.squared(z2); });
+    output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) = (-0.5 * dist2).exp().matrix();
   }
   std::optional<RayProfile> ray() const override {
     if (!isotropic()) return std::nullopt;

@@ -224,13 +224,23 @@ double GaussianMixtureKernel::radial_density(int d, double radius) const {
 }
 
 void GaussianMixtureKernel::gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y,
-                                      const Eigen::VectorXd& y_sqnorm, Eigen::Index row_begin,
+                                      const Eigen::VectorXd&, Eigen::Index row_begin,
                                       Eigen::Index row_end, double* out) const {
-  const Eigen::ArrayXXd dist2 =
-      squared_distances(x.middleRows(row_begin, row_end - row_begin), y, y_sqnorm).array();
+  // Distances in units of the smallest width, then scaled down to each.
+  const double smallest = *std::min_element(sigmas_.begin(), sigmas_.end());
+  const UnitData units = unit_data(x.middleRows(row_begin, row_end - row_begin), y, {smallest});
+  const Eigen::ArrayXXd dist2 = units.squared_distances().array();
   Eigen::ArrayXXd sum = Eigen::ArrayXXd::Zero(dist2.rows(), dist2.cols());
   for (std::size_t i = 0; i < weights_.size(); ++i) {
-    sum += weights_[i] * (dist2 * (-0.5 / (sigmas_[i] * sigmas_[i]))).exp();
+    const double ratio = smallest / sigmas_[i];
+    if (units.exponent == 0 && ratio > 1e-100) {
+      sum += weights_[i] * (dist2 * (-0.5 * ratio * ratio)).exp();
+      continue;
+    }
+    // r / sigma_i, scaled by 2^exponent only after the ratio, which may be tiny
+    const Eigen::ArrayXXd r =
+        (dist2.sqrt() * ratio).unaryExpr([&units](double t) { return std::ldexp(t, units.exponent); });
+    sum += weights_[i] * (-0.5 * r.square()).exp();
   }
   output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) = sum.matrix();
 }

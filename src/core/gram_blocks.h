@@ -2,8 +2,8 @@
 #pragma once
 #include <Eigen/Dense>
 #include <cmath>
+#include <vector>
 
-#include "coordinate_scaling.h"
 #include "kernels.h"
 
 namespace askrff {
@@ -40,16 +40,32 @@ inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>
   return dist2;
 }
 
-// ||D^-1 (x_i - y_j)||^2 with D = diag(scales): one scale for all
-// coordinates, or one per coordinate (the data rescaled, then as above).
-inline Eigen::MatrixXd scaled_squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows,
-                                                const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
-                                                const std::vector<double>& scales) {
-  if (scales.size() == 1) return squared_distances(x_rows, y, y_sqnorm) / (scales[0] * scales[0]);
-  const Eigen::MatrixXd ys = scaled_rows(y, scales);
-  const Eigen::VectorXd ys_sqnorm = ys.rowwise().squaredNorm();
-  return squared_distances(scaled_rows(x_rows, scales), ConstMatrixMap(ys.data(), ys.rows(), ys.cols()), ys_sqnorm);
-}
+// A block's data in units of the kernel's length scales: coordinate k divided
+// by sigma_k, and all by one power of two 2^exponent, which is 1 unless the
+// largest scaled coordinate is beyond 2^+-480, where squares would overflow
+// or underflow; then it brings that coordinate near 1. Dividing before
+// squaring keeps r = ||D^-1 (x - y)|| as accurate as for sigma = 1 where
+// sigma^2 or ||x - y||^2 leaves the doubles (sigma below 1e-154, data and
+// sigma near 1e300), and a power of two changes no digit. Only pairs
+// closer than 2^-500 of the block's largest scaled coordinate lose their
+// distance to underflow, as they would with sigma = 1.
+struct UnitData {
+  Eigen::MatrixXd x, y;
+  Eigen::VectorXd y_sqnorm;
+  int exponent = 0;
+  // ||x_i - y_j + shift||^2 in these units, the shift given in units of the
+  // scales (not yet divided by 2^exponent).
+  Eigen::MatrixXd squared_distances(const Eigen::VectorXd* shift = nullptr) const;
+  // r, or r^2, from a squared distance in these units: Inf only where it overflows.
+  double distance(double squared) const {
+    return exponent == 0 ? std::sqrt(squared) : std::ldexp(std::sqrt(squared), exponent);
+  }
+  double squared(double squared) const { return exponent == 0 ? squared : std::ldexp(squared, 2 * exponent); }
+};
+
+// One scale for all coordinates, or one per coordinate.
+UnitData unit_data(const Eigen::Ref<const Eigen::MatrixXd>& x_rows, const ConstMatrixMap& y,
+                   const std::vector<double>& scales);
 
 // Rows [row_begin, row_begin + rows) of the column-major n_x by n_y result.
 using OutputBlock = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;

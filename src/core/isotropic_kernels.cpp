@@ -7,6 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
+#include "bessel_k.h"
 #include "coordinate_scaling.h"
 #include "gram_blocks.h"
 #include "kernel_family.h"
@@ -37,13 +38,13 @@ class IsotropicKernel : public Kernel {
     if (sigma_.size() != 1) return Kernel::radial_density(d, radius);
     return ScaleMixtureSampler(d, sigma_[0], law_).density(radius);
   }
-  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd&,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
-    const Eigen::MatrixXd dist2 =
-        scaled_squared_distances(x.middleRows(row_begin, row_end - row_begin), y, y_sqnorm, sigma_);
+    const UnitData units = unit_data(x.middleRows(row_begin, row_end - row_begin), y, sigma_);
+    const Eigen::MatrixXd dist2 = units.squared_distances();
     OutputBlock block = output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols());
     for (Eigen::Index j = 0; j < dist2.cols(); ++j) {
-      for (Eigen::Index i = 0; i < dist2.rows(); ++i) block(i, j) = profile_(std::sqrt(dist2(i, j)));
+      for (Eigen::Index i = 0; i < dist2.rows(); ++i) block(i, j) = profile_(units.distance(dist2(i, j)));
     }
   }
   double entry_cost(int d) const override { return 4.0 * d + 200.0; }
@@ -65,13 +66,7 @@ Profile matern_profile(double nu) {
     return [factor](double r) { const double t = factor * r; return (1.0 + t + t * t / 3.0) * std::exp(-t); };
   }
   if (nu >= 50.0) return [nu](double r) { return r == 0.0 ? 1.0 : matern_large_order(nu, r); };
-  const double log_constant = (1.0 - nu) * std::log(2.0) - std::lgamma(nu);
-  return [nu, factor, log_constant](double r) {
-    const double t = factor * r;
-    if (t == 0.0) return 1.0;
-    if (std::isinf(t)) return 0.0;
-    return std::exp(log_constant + nu * std::log(t) + log_bessel_k(nu, t));
-  };
+  return [factor, form = MaternBesselForm(nu)](double r) { return form(factor * r); };
 }
 
 KernelTraits isotropic_traits(const KernelSpec& spec, const char* shape) {
@@ -96,9 +91,14 @@ std::unique_ptr<Kernel> make_exponential(const KernelSpec& spec) {
 
 std::unique_ptr<Kernel> make_rational_quadratic(const KernelSpec& spec) {
   const double alpha = spec.positive("alpha");
-  return std::make_unique<IsotropicKernel>(
-      spec.positives("sigma"), [alpha](double r) { return std::exp(-alpha * std::log1p(r * r / (2.0 * alpha))); },
-      gamma_scale(alpha, 0.5));
+  // (r / sqrt(2 alpha))^2 neither underflows for tiny r nor overflows before
+  // the kernel does; beyond, log(1 + z) is log z to double precision.
+  const double root = std::sqrt(2.0 * alpha);
+  const auto profile = [alpha, root](double r) {
+    const double q = r / root, z = q * q;
+    return std::exp(-alpha * (std::isfinite(z) ? std::log1p(z) : 2.0 * (std::log(r) - std::log(root))));
+  };
+  return std::make_unique<IsotropicKernel>(spec.positives("sigma"), profile, gamma_scale(alpha, 0.5));
 }
 
 std::unique_ptr<Kernel> make_generalized_gaussian(const KernelSpec& spec) {

@@ -50,10 +50,16 @@ class RayWalk {
   std::vector<double> term_, step_, growth_;
 };
 
+RayProfile in_units_of(RayProfile family, double unit) {
+  for (double& sigma : family.sigmas) sigma /= unit;
+  return family;
+}
+
 class ExpectedPeriodicKernel : public Kernel {
  public:
   ExpectedPeriodicKernel(RayProfile family, const std::string& left, const std::string& right, double tolerance)
-      : family_(std::move(family)),
+      : smallest_(*std::min_element(family.sigmas.begin(), family.sigmas.end())),
+        family_(in_units_of(std::move(family), smallest_)),
         left_(make_periodic_function(left)),
         right_(make_periodic_function(right)),
         tolerance_(tolerance) {
@@ -82,17 +88,20 @@ class ExpectedPeriodicKernel : public Kernel {
 
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd&, Eigen::Index row_begin,
                  Eigen::Index row_end, double* out) const override {
-    const Eigen::Index n = x.rows();
+    const Eigen::Index n = x.rows(), rows = row_end - row_begin;
+    // In units of the smallest width (gram_blocks.h), so that no sigma^2 or
+    // square of the data leaves the doubles.
+    const UnitData units = unit_data(x.middleRows(row_begin, rows), y, {smallest_});
     for (Eigen::Index j = 0; j < y.rows(); ++j) {
-      for (Eigen::Index i = row_begin; i < row_end; ++i) {
+      for (Eigen::Index i = 0; i < rows; ++i) {
         // Differences coordinate by coordinate: exact zero for equal points,
         // which the GEMM expansion would turn into rounding noise.
         double s = 0.0;
         for (Eigen::Index c = 0; c < x.cols(); ++c) {
-          const double diff = x(i, c) - y(j, c);
+          const double diff = units.x(i, c) - units.y(j, c);
           s += family_.l1 ? std::abs(diff) : diff * diff;
         }
-        out[i + j * n] = at_distance(s);
+        out[row_begin + i + j * n] = at_distance(family_.l1 ? std::ldexp(s, units.exponent) : units.squared(s));
       }
     }
   }
@@ -140,6 +149,8 @@ class ExpectedPeriodicKernel : public Kernel {
     return sum / norm_;
   }
 
+  // The family's smallest width, and the family with its widths in units of it.
+  double smallest_;
   RayProfile family_;
   std::unique_ptr<const PeriodicFunction> left_, right_;
   CorrelationNearZero near_zero_{0.0, 0.0, 0.0};

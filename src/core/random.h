@@ -37,7 +37,15 @@ class Stream {
   }
 
   // Uniform on the open interval (0, 1): safe for log() and tan().
-  double uniform() { return (static_cast<double>(next() >> 11) + 0.5) * 0x1.0p-53; }
+  double uniform() { return open_unit(next()); }
+
+  // (k + 1/2) 2^-53 for the top 53 bits k, in [2^-54, 1 - 2^-53]: for the
+  // largest k, k + 1/2 rounds to 2^53, and that one value is kept below 1
+  // (-log(1) = 0 would make the stable law's draws infinite).
+  static constexpr double open_unit(std::uint64_t bits) {
+    const double u = (static_cast<double>(bits >> 11) + 0.5) * 0x1.0p-53;
+    return u < 1.0 ? u : 1.0 - 0x1.0p-53;
+  }
 
   // Standard normal by the Marsaglia polar method (own code, not <random>, so
   // streams are identical across compilers and platforms).
@@ -55,5 +63,8 @@ class Stream {
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
 };
+
+static_assert(Stream::open_unit(~std::uint64_t{0}) < 1.0 && Stream::open_unit(0) > 0.0,
+              "uniforms stay inside (0, 1)");
 
 }  // namespace askrff

@@ -227,32 +227,6 @@ double normal_quantile(double p) {
   return q < 0.0 ? -value : value;
 }
 
-namespace {
-
-// 1/Gamma(1 - mu) and 1/Gamma(1 + mu), with Temme's gamma1 = (1/Gamma(1 - mu)
-// - 1/Gamma(1 + mu)) / (2 mu) and gamma2 = their mean. Below |mu| = 1e-3 the
-// difference cancels, so the Taylor series of 1/Gamma(1 + z) is used there
-// (coefficients: Abramowitz and Stegun 6.1.34; the rest is below 1e-18).
-struct TemmeGammas {
-  double plus, minus, gamma1, gamma2;
-};
-TemmeGammas temme_gammas(double mu) {
-  TemmeGammas g;
-  g.plus = 1.0 / std::tgamma(1.0 + mu);
-  g.minus = 1.0 / std::tgamma(1.0 - mu);
-  if (std::abs(mu) < 1e-3) {
-    const double m2 = mu * mu;
-    g.gamma1 = -(0.5772156649015329 - 0.0420026350340952 * m2 - 0.0421977345555443 * m2 * m2);
-    g.gamma2 = 1.0 - 0.6558780715202538 * m2 + 0.1665386113822915 * m2 * m2;
-  } else {
-    g.gamma1 = (g.minus - g.plus) / (2.0 * mu);
-    g.gamma2 = 0.5 * (g.minus + g.plus);
-  }
-  return g;
-}
-
-}  // namespace
-
 double matern_large_order(double nu, double r) {
   if (std::isinf(r)) return 0.0;
   // Debye's polynomials u_k(p), k = 1..6, each as coefficients of p^k, p^(k+2), ...
@@ -283,69 +257,6 @@ double matern_large_order(double nu, double r) {
     series += inverse_power * p_power * even;
   }
   return std::exp(exponent - stirling_tail(nu) - 0.25 * std::log1p(z2)) * series;
-}
-
-// Numerical Recipes' bessik, K only, with K_mu kept as a logarithm.
-double log_bessel_k(double nu, double x) {
-  if (!(nu >= 0.0) || !(x > 0.0) || !std::isfinite(nu)) throw std::invalid_argument("log_bessel_k needs nu >= 0 and x > 0");
-  if (std::isinf(x)) return -std::numeric_limits<double>::infinity();
-  constexpr double kEps = 1e-16;
-  const long steps = static_cast<long>(nu + 0.5);
-  const double mu = nu - steps;
-  double log_k_mu, ratio;  // log K_mu(x) and K_{mu+1}(x) / K_mu(x)
-  if (x < 2.0) {
-    const double half = 0.5 * x, pi_mu = M_PI * mu;
-    const double fact = std::abs(pi_mu) < kEps ? 1.0 : pi_mu / std::sin(pi_mu);
-    const double d = -std::log(half), e = mu * d;
-    const double fact2 = std::abs(e) < kEps ? 1.0 : std::sinh(e) / e;
-    const TemmeGammas g = temme_gammas(mu);
-    double ff = fact * (g.gamma1 * std::cosh(e) + g.gamma2 * fact2 * d);
-    double sum = ff;
-    const double ee = std::exp(e);
-    double p = 0.5 * ee / g.plus, q = 0.5 / (ee * g.minus), c = 1.0, sum1 = p;
-    const double d2 = half * half;
-    for (int i = 1; i < 10000; ++i) {
-      ff = (i * ff + p + q) / (i * static_cast<double>(i) - mu * mu);
-      c *= d2 / i;
-      p /= i - mu;
-      q /= i + mu;
-      const double del = c * ff;
-      sum += del;
-      sum1 += c * (p - i * ff);
-      if (std::abs(del) < std::abs(sum) * kEps) break;
-    }
-    log_k_mu = std::log(sum);
-    ratio = sum1 * (2.0 / x) / sum;
-  } else {
-    double b = 2.0 * (1.0 + x), d = 1.0 / b, h = d, delh = d, q1 = 0.0, q2 = 1.0;
-    const double a1 = 0.25 - mu * mu;
-    double q = a1, c = a1, a = -a1, s = 1.0 + q * delh;
-    for (int i = 1; i < 10000; ++i) {
-      a -= 2 * i;
-      c = -a * c / (i + 1.0);
-      const double qnew = (q1 - b * q2) / a;
-      q1 = q2;
-      q2 = qnew;
-      q += c * qnew;
-      b += 2.0;
-      d = 1.0 / (b + a * d);
-      delh = (b * d - 1.0) * delh;
-      h += delh;
-      const double dels = q * delh;
-      s += dels;
-      if (std::abs(dels / s) < kEps) break;
-    }
-    h *= a1;
-    log_k_mu = 0.5 * std::log(M_PI / (2.0 * x)) - x - std::log(s);
-    ratio = (mu + x + 0.5 - h) / x;
-  }
-  // K_{m+1} = K_{m-1} + (2m / x) K_m, in ratios r_m = K_{m+1} / K_m.
-  double log_k = log_k_mu;
-  for (long i = 0; i < steps; ++i) {
-    log_k += std::log(ratio);
-    ratio = 1.0 / ratio + 2.0 * (mu + i + 1.0) / x;
-  }
-  return log_k;
 }
 
 double gamma_quantile(double shape, double p) {

@@ -17,15 +17,9 @@ double omega_d(int d, double x);
 // algorithm AS 241 (PPND16), relative error about 1e-16.
 double normal_quantile(double p);
 
-// log K_nu(x), the modified Bessel function of the second kind, for nu >= 0
-// and x > 0: Temme's series (x < 2) or Steed's continued fraction (x >= 2)
-// for the order mu = nu - round(nu) in [-1/2, 1/2), then the forward
-// recurrence in ratios, so neither large orders nor large x overflow.
-double log_bessel_k(double nu, double x);
-
 // The Matern correlation 2^(1 - nu) / Gamma(nu) t^nu K_nu(t), t = sqrt(2 nu) r,
-// for nu >= 50, where log_bessel_k's recurrence would take nu steps per
-// value: Debye's expansion of K_nu(nu z) (DLMF 10.41.4, terms to u_6) with
+// for nu >= 50, where the Bessel function's recurrence in the order would
+// take nu steps per value: Debye's expansion of K_nu(nu z) (DLMF 10.41.4, terms to u_6) with
 // Stirling's series of Gamma(nu), combined so that their nu log nu terms
 // cancel exactly: log k = nu (log(1 + w/2) - w) - stirling(nu) - log(1 + z^2)/4
 // + log U(p), z = t / nu, w = sqrt(1 + z^2) - 1, p = 1 / sqrt(1 + z^2).

@@ -39,6 +39,83 @@ test_that("Gram matrices are invariant under large offsets and finite for enormo
   expect_identical(kernel_matrix(gaussian_kernel(1), x + 1e7)[3, 3], 1)
 })
 
+# Every family with a length scale, as a function of a common factor c of
+# its scales (and of its shift, or 1 / c of its beta): k_c(c x, c y) = k_1(x, y).
+scaled_families <- list(
+  gaussian = function(c) gaussian_kernel(0.7 * c), gaussian_ard = function(c) gaussian_kernel(c(0.5, 1, 2) * c),
+  exponential = function(c) exponential_kernel(c), exponential_ard = function(c) exponential_kernel(c(0.5, 1, 2) * c),
+  rational_quadratic = function(c) rational_quadratic_kernel(0.8 * c, 1.7),
+  rational_quadratic_ard = function(c) rational_quadratic_kernel(c(0.5, 1, 2) * c, 0.3),
+  generalized_gaussian = function(c) generalized_gaussian_kernel(c, 0.7),
+  generalized_gaussian_ard = function(c) generalized_gaussian_kernel(c(0.5, 1, 2) * c, 1.5),
+  matern_bessel = function(c) matern_kernel(c, 0.7), matern_elementary = function(c) matern_kernel(c, 1.5),
+  matern_debye = function(c) matern_kernel(c, 60), matern_ard = function(c) matern_kernel(c(0.5, 1, 2) * c, 2.3),
+  laplace = function(c) laplace_kernel(c), delta_gaussian = function(c) delta_gaussian_kernel(c(1, -0.5), c(1, 2) * c),
+  shift_gaussian = function(c) shift_gaussian_kernel(c, 0.3 * c), sinh_gaussian = function(c) sinh_gaussian_kernel(c, 0.2 / c),
+  cosh_gaussian = function(c) cosh_gaussian_kernel(c, 0.2 / c),
+  rpf_gaussian = function(c) rpf_expected_kernel(gaussian_kernel(c), "square", "square"),
+  rpf_laplace = function(c) rpf_expected_kernel(laplace_kernel(c), "square", "cos"))
+
+test_that("Gram matrices do not depend on the unit of length, from 1e-300 to 1e300", {
+  # Coordinates on a grid of 2^-20: times a power of two they stay exact, and
+  # so does every distance in units of the scales, so those Gram matrices are
+  # identical; other factors round the data and the scales (about 1e-16).
+  x <- round(fixture_points(6, 3) * 2^20) / 2^20
+  y <- round(fixture_points(4, 3, seed = 2) * 2^20) / 2^20
+  for (name in names(scaled_families)) {
+    make <- scaled_families[[name]]
+    reference <- kernel_matrix(make(1), x, y)
+    for (c in c(2^-1000, 2^1000)) {
+      expect_identical(kernel_matrix(make(c), x * c, y * c), reference, label = sprintf("%s, c = %g", name, c))
+    }
+    for (c in c(1e-300, 1e-160, 1e160, 1e300)) {
+      expect_equal(kernel_matrix(make(c), x * c, y * c), reference, tolerance = 1e-13, label = sprintf("%s, c = %g", name, c))
+    }
+  }
+  # Tiny scales on ordinary data: k(0) on the diagonal, 0 off it, exactly.
+  for (kernel in list(gaussian_kernel(1e-160), matern_kernel(1e-300, 1.5), matern_kernel(c(1e-300, 1e-200), 0.7),
+                      exponential_kernel(1e-300), rational_quadratic_kernel(1e-300, 2),
+                      generalized_gaussian_kernel(1e-300, 0.5), laplace_kernel(1e-300))) {
+    expect_identical(kernel_matrix(kernel, diag(2)), diag(2), label = askrff:::kernel_label(kernel))
+  }
+  # Huge scales on ordinary data: every distance is about 1e-300, k = 1.
+  expect_identical(kernel_matrix(matern_kernel(1e300, 2.3), diag(2)), matrix(1, 2, 2))
+})
+
+test_that("the rational quadratic kernel decays as r^(-2 alpha) where r^2 / (2 alpha) overflows", {
+  alpha <- 1e-3
+  r <- 1e200
+  # log(1 + z) = log(z) to double precision for z = r^2 / (2 alpha) = 5e402
+  expect_equal(kernel_matrix(rational_quadratic_kernel(1, alpha), matrix(c(0, r)))[1, 2],
+               exp(-alpha * (2 * log(r) - log(2 * alpha))), tolerance = 1e-14)
+  # and (r / sqrt(2 alpha))^2 does not underflow before r^2 / (2 alpha) would
+  expect_equal(kernel_matrix(rational_quadratic_kernel(1, 1e-300), matrix(c(0, 1e-160)))[1, 2],
+               exp(-1e-300 * log1p(5e-21)), tolerance = 1e-15)
+})
+
+test_that("maps of tiny or huge length scales give finite features or a named error", {
+  # the probability-measure families (the signed and complex ones' masses
+  # are computed from sigma^2 and do not reach these scales)
+  for (name in setdiff(names(scaled_families), c("delta_gaussian", "shift_gaussian", "sinh_gaussian", "cosh_gaussian",
+                                                 "rpf_gaussian", "rpf_laplace"))) {
+    make <- scaled_families[[name]]
+    d <- 3
+    method <- if (name == "laplace") "qmc" else "structured"
+    # frequencies of about 1e-300: features of data of about 1e300 are finite
+    huge <- rff_map(make(1e300), d, 16, method, seed = 1)
+    expect_true(all(is.finite(rff_features(huge, fixture_points(3, d) * 1e300))), label = name)
+    # frequencies of about 1e300 overflow w'x for data of about 1
+    tiny <- rff_map(make(1e-300), d, 16, method, seed = 1)
+    expect_error(rff_features(tiny, fixture_points(3, d)), class = "askrff_error",
+                 regexp = "`x` has entries up to .* and the map's frequencies reach .*, so the projections w'x overflow")
+    # below about 1e-308 the frequencies themselves overflow
+    expect_error(rff_map(make(1e-310), d, 16, method, seed = 1), class = "askrff_error",
+                 regexp = "`kernel` draws frequencies beyond the largest double: .* length scale too small")
+  }
+  expect_error(rpf_map(gaussian_kernel(1e-310), 2, 8, seed = 1), class = "askrff_error",
+               regexp = "`kernel` draws frequencies beyond the largest double")
+})
+
 test_that("maps print the error scale their masses imply", {
   # sigma ||beta|| = 5: masses exp(12.5) each (imag_pos counts twice). With
   # 256 frequencies per part the bound is exp(12.5) sqrt(6 / 256) = 13076;
