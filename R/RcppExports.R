@@ -41,6 +41,10 @@
     .Call(`_askrff_cpp_symmetric_eigen`, a, vectors, progress)
 }
 
+.cpp_spectral_norm <- function(a) {
+    .Call(`_askrff_cpp_spectral_norm`, a)
+}
+
 .cpp_measure_parts <- function(kernel, d) {
     .Call(`_askrff_cpp_measure_parts`, kernel, d)
 }

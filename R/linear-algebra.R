@@ -16,3 +16,6 @@ eigen_progress <- function(n, envir = parent.frame()) {
   progress <- progressr::progressor(steps = 100L, envir = envir)
   function(amount) progress("eigendecomposition", amount = amount)
 }
+
+# The largest singular value of A, as svd(A)$d[1L].
+largest_singular_value <- function(A) core(.cpp_spectral_norm(A))

@@ -134,6 +134,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_spectral_norm
+double cpp_spectral_norm(Rcpp::NumericMatrix a);
+RcppExport SEXP _askrff_cpp_spectral_norm(SEXP aSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_spectral_norm(a));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_measure_parts
 Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d);
 RcppExport SEXP _askrff_cpp_measure_parts(SEXP kernelSEXP, SEXP dSEXP) {
@@ -458,6 +469,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_kernel_families", (DL_FUNC) &_askrff_cpp_kernel_families, 0},
     {"_askrff_cpp_check_kernel_dimension", (DL_FUNC) &_askrff_cpp_check_kernel_dimension, 2},
     {"_askrff_cpp_symmetric_eigen", (DL_FUNC) &_askrff_cpp_symmetric_eigen, 3},
+    {"_askrff_cpp_spectral_norm", (DL_FUNC) &_askrff_cpp_spectral_norm, 1},
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/spectral_norm.h"
 #include "core/symmetric_eigen.h"
 #include "guards.h"
 #include "parallel.h"
@@ -27,3 +28,9 @@ Rcpp::List cpp_symmetric_eigen(Rcpp::NumericMatrix a, bool vectors, SEXP progres
   return Rcpp::List::create(Rcpp::Named("values") = values, Rcpp::Named("vectors") = v);
 }
 
+// The largest singular value of `a`, as svd(a)$d[1] gives it (see
+// core/spectral_norm.h).
+// [[Rcpp::export(.cpp_spectral_norm)]]
+double cpp_spectral_norm(Rcpp::NumericMatrix a) {
+  return askrff::spectral_norm(Eigen::Map<const Eigen::MatrixXd>(a.begin(), a.nrow(), a.ncol()), askrff::InterruptPoll());
+}

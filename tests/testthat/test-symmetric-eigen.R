@@ -83,3 +83,19 @@ test_that("a matrix that is not finite or not square gets a named error", {
   expect_error(askrff:::symmetric_eigen(matrix(c(1, NaN, NaN, 1), 2)), "must be finite", class = "askrff_error")
   expect_error(askrff:::symmetric_eigen(matrix(1, 2, 3)), "must be square", class = "askrff_error")
 })
+
+test_that("the largest singular value equals svd()'s, symmetric or not, tall or wide", {
+  set.seed(15)
+  sigma <- askrff:::largest_singular_value
+  relative <- function(A) abs(sigma(A) - svd(A, 0L, 0L)$d[1L]) / svd(A, 0L, 0L)$d[1L]
+  A <- matrix(rnorm(150 * 150), 150)
+  S <- A + t(A)
+  # a skew part of 1e-14 keeps the symmetric route, one of 1e-6 takes A'A
+  cases <- list(square = A, symmetric = S, nearly_symmetric = S + 1e-14 * A, skewed = S + 1e-6 * A,
+                negative_definite = -crossprod(A), tall = matrix(rnorm(300 * 40), 300),
+                wide = matrix(rnorm(40 * 300), 40), rank_one = outer(1:50, 1:70), one_row = matrix(1:5, 1),
+                one_entry = matrix(-2), tiny = A * 1e-200, huge = A * 1e200)
+  for (name in names(cases)) expect(relative(cases[[name]]) < 1e-10, sprintf("%s: relative error %g", name, relative(cases[[name]])))
+  expect_identical(sigma(matrix(0, 3, 3)), 0)
+  expect_error(sigma(matrix(c(1, Inf), 1)), "must be finite", class = "askrff_error")
+})
