@@ -37,6 +37,14 @@
     .Call(`_askrff_cpp_check_kernel_dimension`, kernel, d)
 }
 
+.cpp_symmetric_eigen <- function(a, vectors, progress) {
+    .Call(`_askrff_cpp_symmetric_eigen`, a, vectors, progress)
+}
+
+.cpp_spectral_norm <- function(a) {
+    .Call(`_askrff_cpp_spectral_norm`, a)
+}
+
 .cpp_measure_parts <- function(kernel, d) {
     .Call(`_askrff_cpp_measure_parts`, kernel, d)
 }
@@ -97,8 +105,8 @@
     .Call(`_askrff_cpp_given_cross_products`, z, y, z_shift, y_shift, n_threads)
 }
 
-.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda) {
-    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda)
+.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, progress) {
+    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, progress)
 }
 
 .cpp_feature_products <- function(map, fun, x, coefficients_t, n_threads) {

@@ -22,6 +22,13 @@
 #' features' rounding error grows like the machine epsilon over the smallest
 #' kept relative value, so `tolerance` also bounds it.
 #'
+#' The eigendecomposition costs \eqn{O(m^3)} for \eqn{m} landmarks (about
+#' 45 s for 4,000 on one core of an AMD EPYC server); it stops within a
+#' fraction of a second on a user interrupt (Ctrl-C) and, from 512 landmarks
+#' on, reports its progress through progressr ([progressr::with_progress()]).
+#' The singular value decomposition of an asymmetric \eqn{K_{ZZ}} is R's
+#' [svd()], which runs to its end.
+#'
 #' Unlike random features, the approximation is exact at the landmarks and is
 #' not unbiased elsewhere; it adapts to the data, which is why it is usually
 #' far more accurate at equal size on data with a decaying spectrum.
@@ -73,7 +80,7 @@ nystrom_map <- function(kernel, landmarks, rank = NULL, tolerance = 1e-8, n_thre
 # K = V diag(values) V' with the values ordered by magnitude: the left
 # weights V |values|^(-1/2), the right ones with the values' signs.
 eigen_weights <- function(K) {
-  e <- eigen((K + t(K)) / 2, symmetric = TRUE)
+  e <- symmetric_eigen((K + t(K)) / 2)
   order <- order(abs(e$values), decreasing = TRUE)
   values <- e$values[order]
   left <- scale_columns(e$vectors[, order, drop = FALSE], 1 / sqrt(pmax(abs(values), .Machine$double.xmin)))

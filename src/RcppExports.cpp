@@ -121,6 +121,30 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_symmetric_eigen
+Rcpp::List cpp_symmetric_eigen(Rcpp::NumericMatrix a, bool vectors, SEXP progress);
+RcppExport SEXP _askrff_cpp_symmetric_eigen(SEXP aSEXP, SEXP vectorsSEXP, SEXP progressSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    Rcpp::traits::input_parameter< bool >::type vectors(vectorsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_symmetric_eigen(a, vectors, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_spectral_norm
+double cpp_spectral_norm(Rcpp::NumericMatrix a);
+RcppExport SEXP _askrff_cpp_spectral_norm(SEXP aSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_spectral_norm(a));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_measure_parts
 Rcpp::List cpp_measure_parts(Rcpp::List kernel, int d);
 RcppExport SEXP _askrff_cpp_measure_parts(SEXP kernelSEXP, SEXP dSEXP) {
@@ -322,8 +346,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ridge_path
-Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda);
-RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP) {
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, SEXP progress);
+RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -331,7 +355,8 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda));
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -481,6 +506,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_kernel_families", (DL_FUNC) &_askrff_cpp_kernel_families, 0},
     {"_askrff_cpp_check_kernel_dimension", (DL_FUNC) &_askrff_cpp_check_kernel_dimension, 2},
+    {"_askrff_cpp_symmetric_eigen", (DL_FUNC) &_askrff_cpp_symmetric_eigen, 3},
+    {"_askrff_cpp_spectral_norm", (DL_FUNC) &_askrff_cpp_spectral_norm, 1},
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
     {"_askrff_cpp_part_weights", (DL_FUNC) &_askrff_cpp_part_weights, 2},
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
@@ -496,7 +523,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 7},
     {"_askrff_cpp_given_cross_products", (DL_FUNC) &_askrff_cpp_given_cross_products, 5},
-    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 4},
+    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 5},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},

@@ -11,6 +11,7 @@
 #include "core/cross_products.h"
 #include "core/ridge.h"
 #include "guards.h"
+#include "progress.h"
 
 namespace {
 
@@ -106,10 +107,12 @@ Rcpp::List cpp_given_cross_products(Rcpp::NumericMatrix z, Rcpp::NumericMatrix y
 }
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over
-// chunks in R); `lambda` empty for the grid.
+// chunks in R); `lambda` empty for the grid. The eigendecomposition stops
+// on a user interrupt and reports its percents to `progress` (see
+// progress.h).
 // [[Rcpp::export(.cpp_ridge_path)]]
 Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
-                          Rcpp::NumericVector lambda) {
+                          Rcpp::NumericVector lambda, SEXP progress) {
   const Rcpp::NumericMatrix zz = sums["zz"], zy = sums["zy"];
   const Rcpp::NumericVector z_sum = sums["z_sum"], y_sum = sums["y_sum"], y_squares = sums["y_squares"];
   const int columns = zz.ncol(), responses = zy.ncol();
@@ -127,7 +130,8 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
   const askrff::RidgePath path =
       askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
                          Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
-                         Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()));
+                         Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()),
+                         askrff::InterruptPoll(), askrff::RProgress(progress));
   return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("df") = to_r(path.df),
                             Rcpp::Named("gcv") = to_r(path.gcv),
                             Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),

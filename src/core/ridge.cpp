@@ -5,11 +5,12 @@
 #include <functional>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace askrff {
 
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
-                     Eigen::VectorXd lambda) {
+                     Eigen::VectorXd lambda, const Poll& poll, const Progress& progress) {
   const double n = sums.n;
   if (!(n >= 2.0)) throw std::invalid_argument("ridge regression needs at least two rows");
   const Eigen::VectorXd z_mean = sums.z_sum / n, y_mean = sums.y_sum / n;  // of the shifted values
@@ -18,15 +19,15 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   const Eigen::MatrixXd zy = sums.zy - n * z_mean * y_mean.transpose();
   const Eigen::VectorXd yy = (sums.y_squares - n * y_mean.cwiseProduct(y_mean)).cwiseMax(0.0);
 
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram, Eigen::ComputeEigenvectors);
-  if (eigen.info() != Eigen::Success) throw std::runtime_error("the eigendecomposition of Z'Z did not converge");
-  // Eigen sorts increasingly; rounding may leave tiny negative values. The
+  const Eigen::Index d = gram.cols();
+  const SymmetricEigen eigen = symmetric_eigen(std::move(gram), true, poll, progress);
+  // The eigenvalues come increasing; rounding may leave tiny negative values. The
   // centered Z has rank at most n - 1: its other eigenvalues, and the
   // projections of Z'y on their vectors, are zeros, which rounding would
   // turn into noise divided by lambda. Only the first n - 1 are kept.
-  const Eigen::Index rank = std::min<Eigen::Index>(gram.cols(), static_cast<Eigen::Index>(n - 1.0));
-  const Eigen::ArrayXd s = eigen.eigenvalues().reverse().head(rank).cwiseMax(0.0).array();
-  const Eigen::MatrixXd v = eigen.eigenvectors().rowwise().reverse().leftCols(rank);
+  const Eigen::Index rank = std::min<Eigen::Index>(d, static_cast<Eigen::Index>(n - 1.0));
+  const Eigen::ArrayXd s = eigen.values.reverse().head(rank).cwiseMax(0.0).array();
+  const Eigen::MatrixXd v = eigen.vectors.rowwise().reverse().leftCols(rank);
   const Eigen::MatrixXd c = v.transpose() * zy;
   const Eigen::ArrayXXd c2 = c.array().square();
   const Eigen::Index columns = s.size();
@@ -40,7 +41,7 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
       (yy.array() - (c2.topRows(resolved).colwise() / sr).colwise().sum().transpose()).matrix();
 
   RidgePath path;
-  path.eigenvalues = Eigen::VectorXd::Zero(gram.cols());
+  path.eigenvalues = Eigen::VectorXd::Zero(d);
   path.eigenvalues.head(rank) = s.matrix();
   if (lambda.size() == 0) {
     const double top = columns > 0 && s(0) > 0.0 ? s(0) : 1.0;

@@ -12,6 +12,7 @@
 #include <Eigen/Dense>
 
 #include "cross_products.h"
+#include "symmetric_eigen.h"
 
 namespace askrff {
 
@@ -32,7 +33,8 @@ constexpr int kGridSize = 100;
 
 // `sums` of features shifted by z_shift and responses shifted by y_shift;
 // `lambda` positive (sorted here), or empty for the grid. n must be at least 2.
+// The eigendecomposition, O(D^3) for D columns, polls and reports its progress.
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
-                     Eigen::VectorXd lambda);
+                     Eigen::VectorXd lambda, const Poll& poll = no_poll, const Progress& progress = no_progress);
 
 }  // namespace askrff

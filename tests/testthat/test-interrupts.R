@@ -39,10 +39,21 @@ interrupt_delay <- function(setup, call, timeout = 60) {
   c(delay = result[1] - signalled, usable = result[2])
 }
 
+# Each case is setup lines and a last line, the long call.
+expect_prompt_stops <- function(cases) {
+  for (name in names(cases)) {
+    lines <- cases[[name]]
+    outcome <- interrupt_delay(utils::head(lines, -1L), utils::tail(lines, 1L))
+    expect(outcome[["delay"]] < 2, sprintf("%s stopped %.2f s after SIGINT", name, outcome[["delay"]]))
+    if (nzchar(Sys.getenv("ASKRFF_SHOW_DELAYS"))) message(sprintf("%s: %.3f s", name, outcome[["delay"]]))
+    expect_equal(outcome[["usable"]], exp(-1))
+  }
+}
+
 test_that("long computations stop soon after SIGINT and leave R usable", {
   skip_on_os("windows")
   skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "timings mean nothing under the sanitizers")
-  cases <- list(
+  expect_prompt_stops(list(
     features = c("map <- rff_map(gaussian_kernel(30), 4000, 4096, seed = 1)",
                  "x <- matrix(runif(5000 * 4000), 5000)",
                  "rff_features(map, x, n_threads = 2)"),
@@ -55,12 +66,22 @@ test_that("long computations stop soon after SIGINT and leave R usable", {
                            "kernel_matrix(gaussian_kernel(30), x, n_threads = 2)"),
     orthogonal_map = c("NULL", "rff_map(gaussian_kernel(1), 4000, 4000, method = 'orthogonal', seed = 1)"),
     expected_kernel_gram = c("x <- matrix(rnorm(300 * 3) * 1e-7, 300)",
-                             "kernel_matrix(rpf_expected_kernel(laplace_kernel(1), 'square', 'square'), x, n_threads = 2)"))
-  for (name in names(cases)) {
-    lines <- cases[[name]]
-    outcome <- interrupt_delay(utils::head(lines, -1L), utils::tail(lines, 1L))
-    expect(outcome[["delay"]] < 2, sprintf("%s stopped %.2f s after SIGINT", name, outcome[["delay"]]))
-    if (nzchar(Sys.getenv("ASKRFF_SHOW_DELAYS"))) message(sprintf("%s: %.3f s", name, outcome[["delay"]]))
-    expect_equal(outcome[["usable"]], exp(-1))
-  }
+                             "kernel_matrix(rpf_expected_kernel(laplace_kernel(1), 'square', 'square'), x, n_threads = 2)")))
+})
+
+# Dense eigen- and singular value decompositions of order 2000 take seconds,
+# about ten in LAPACK without a check for interrupts; each call below is in
+# one when signalled.
+test_that("eigendecompositions stop soon after SIGINT: ridge, Nystrom, the spectral metric", {
+  skip_on_os("windows")
+  skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "timings mean nothing under the sanitizers")
+  expect_prompt_stops(list(
+    # Z'Z of 2048 feature columns from 100 rows
+    ridge = c("set.seed(1)", "x <- matrix(rnorm(2000), 100)", "map <- rff_map(gaussian_kernel(2), 20, 1024, seed = 1)",
+              "rff_ridge(x, x[, 1], map, n_threads = 1)"),
+    nystrom = c("set.seed(1)", "x <- matrix(rnorm(2000 * 5), 2000)", "nystrom_map(gaussian_kernel(3), x, n_threads = 1)"),
+    # the largest singular value of the 2000 x 2000 kernel matrix, and of the errors
+    spectral_metric = c("set.seed(1)", "x <- matrix(rnorm(2000 * 5), 2000)",
+                        paste("approximation_study(gaussian_kernel(3), x, n_features = 16, trials = 1,",
+                              "metrics = 'spectral', seed = 1, n_threads = 1)"))))
 })

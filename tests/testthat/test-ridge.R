@@ -251,3 +251,23 @@ test_that("progress is signalled through progressr, a step per chunk", {
   })
   expect_equal(steps, 4L)
 })
+
+test_that("the eigendecomposition of a wide Z'Z reports its progress through progressr", {
+  skip_if_not_installed("progressr")
+  data <- ridge_data(n = 100)
+  old <- options(progressr.enable = TRUE)
+  on.exit(options(old))
+  progress <- function(map) {
+    amounts <- numeric()
+    withCallingHandlers(rff_ridge(data$x, data$y, map), progression = function(p) {
+      if (identical(p$type, "update") && identical(p$message, "eigendecomposition")) amounts <<- c(amounts, p$amount)
+    })
+    amounts
+  }
+  # 512 columns: percents up to 100
+  amounts <- progress(rff_map(gaussian_kernel(1), 3, 256, seed = 1))
+  expect_gt(length(amounts), 10L)
+  expect_equal(sum(amounts), 100)
+  # a few columns take milliseconds: nothing to report
+  expect_length(progress(rff_map(gaussian_kernel(1), 3, 8, seed = 1)), 0L)
+})

@@ -1,0 +1,21 @@
+# Dense linear algebra in the core rather than R's LAPACK, so that a user's
+# interrupt stops it within a second.
+
+# eigen(A, symmetric = TRUE) from A's lower triangle: values decreasing and,
+# unless `only_values`, the eigenvectors as the columns of `vectors`.
+symmetric_eigen <- function(A, only_values = FALSE) {
+  core(.cpp_symmetric_eigen(A, !only_values, eigen_progress(nrow(A))))
+}
+
+# For progressr, a function the core calls with the percents of an
+# eigendecomposition of order n it has gained; NULL below order 512, which
+# takes a fraction of a second, or without progressr. The progressor belongs
+# to the caller's frame.
+eigen_progress <- function(n, envir = parent.frame()) {
+  if (n < 512L || !requireNamespace("progressr", quietly = TRUE)) return(NULL)
+  progress <- progressr::progressor(steps = 100L, envir = envir)
+  function(amount) progress("eigendecomposition", amount = amount)
+}
+
+# The largest singular value of A, as svd(A)$d[1L].
+largest_singular_value <- function(A) core(.cpp_spectral_norm(A))

@@ -1,0 +1,36 @@
+// Dense linear algebra of the core for R, which stops on a user interrupt
+// where R's LAPACK calls would run to their end.
+#include <Rcpp.h>
+
+#include <algorithm>
+
+#include "core/spectral_norm.h"
+#include "core/symmetric_eigen.h"
+#include "guards.h"
+#include "parallel.h"
+#include "progress.h"
+
+// The eigendecomposition of the symmetric matrix whose lower triangle `a`
+// holds, as eigen(symmetric = TRUE) gives it: the values decreasing and,
+// with `vectors`, their eigenvectors as columns. The percents done go to
+// `progress` (see progress.h).
+// [[Rcpp::export(.cpp_symmetric_eigen)]]
+Rcpp::List cpp_symmetric_eigen(Rcpp::NumericMatrix a, bool vectors, SEXP progress) {
+  const int n = a.nrow();
+  askrff::require(a.ncol() == n, "the matrix of an eigendecomposition must be square");
+  const askrff::SymmetricEigen e = askrff::symmetric_eigen(Eigen::Map<const Eigen::MatrixXd>(a.begin(), n, n), vectors,
+                                                           askrff::InterruptPoll(), askrff::RProgress(progress));
+  Rcpp::NumericVector values(n);
+  std::reverse_copy(e.values.data(), e.values.data() + n, values.begin());
+  if (!vectors) return Rcpp::List::create(Rcpp::Named("values") = values);
+  Rcpp::NumericMatrix v(Rcpp::no_init(n, n));
+  for (int j = 0; j < n; ++j) std::copy_n(e.vectors.col(n - 1 - j).data(), n, v.begin() + static_cast<R_xlen_t>(j) * n);
+  return Rcpp::List::create(Rcpp::Named("values") = values, Rcpp::Named("vectors") = v);
+}
+
+// The largest singular value of `a`, as svd(a)$d[1] gives it (see
+// core/spectral_norm.h).
+// [[Rcpp::export(.cpp_spectral_norm)]]
+double cpp_spectral_norm(Rcpp::NumericMatrix a) {
+  return askrff::spectral_norm(Eigen::Map<const Eigen::MatrixXd>(a.begin(), a.nrow(), a.ncol()), askrff::InterruptPoll());
+}

@@ -1,0 +1,101 @@
+# The core's interruptible symmetric eigendecomposition (src/core/symmetric_eigen.*)
+# against LAPACK's, through R's eigen(). Both are backward stable, so their
+# eigenvalues agree to a small multiple of n eps max|lambda|, far inside the
+# 1e-10 asked; eigenvectors are compared where they are defined: up to sign
+# for a simple eigenvalue, by the projector onto the eigenspace of a repeated
+# one.
+
+random_orthogonal <- function(n) qr.Q(qr(matrix(rnorm(n * n), n)))
+
+# Q diag(values) Q' with its lower triangle only (the upper one NA: the
+# decomposition must not read it), and the full matrix for eigen().
+symmetric_with <- function(values) {
+  Q <- random_orthogonal(length(values))
+  full <- Q %*% (values * t(Q))
+  full <- (full + t(full)) / 2
+  lower <- full
+  lower[upper.tri(lower)] <- NA
+  list(full = full, lower = lower)
+}
+
+# Groups of eigenvalues that agree to `tolerance` relative to the largest.
+eigenspaces <- function(values, tolerance = 1e-8) {
+  gaps <- diff(values) < -tolerance * max(abs(values), 1)
+  cumsum(c(TRUE, gaps))
+}
+
+expect_same_decomposition <- function(lower, full) {
+  ours <- askrff:::symmetric_eigen(lower)
+  lapack <- eigen(full, symmetric = TRUE)
+  scale <- max(abs(lapack$values), 1e-300)
+  expect_lt(max(abs(ours$values - lapack$values)) / scale, 1e-10)
+  n <- nrow(full)
+  expect_lt(max(abs(crossprod(ours$vectors) - diag(n))), 1e-10)
+  expect_lt(max(abs(full %*% ours$vectors - ours$vectors %*% diag(ours$values, n))) / scale, 1e-10)
+  projector_gaps <- vapply(split(seq_len(n), eigenspaces(lapack$values)), function(g) {
+    max(abs(tcrossprod(ours$vectors[, g, drop = FALSE]) - tcrossprod(lapack$vectors[, g, drop = FALSE])))
+  }, double(1))
+  expect_lt(max(projector_gaps), 1e-10)
+  expect_identical(askrff:::symmetric_eigen(lower, only_values = TRUE)$values, ours$values)
+}
+
+test_that("eigenvalues and eigenvectors equal LAPACK's on random symmetric matrices", {
+  set.seed(11)
+  # 48 reflectors make a block of the orthogonal factor; 150 gives several
+  for (n in c(1, 2, 3, 10, 47, 60, 150)) {
+    A <- matrix(rnorm(n * n), n)
+    full <- (A + t(A)) / 2
+    lower <- full
+    lower[upper.tri(lower)] <- NA
+    expect_same_decomposition(lower, full)
+  }
+})
+
+test_that("repeated eigenvalues are resolved into the same eigenspaces", {
+  set.seed(12)
+  m <- symmetric_with(c(rep(3, 20), rep(-1, 30), rep(0.5, 10), seq(4, 5, length.out = 60)))
+  expect_same_decomposition(m$lower, m$full)
+  # every eigenvalue the same: the identity times 2 in another basis
+  m <- symmetric_with(rep(2, 70))
+  expect_same_decomposition(m$lower, m$full)
+})
+
+test_that("rank-deficient matrices, like Z'Z with fewer rows than columns, keep their null space", {
+  set.seed(13)
+  Z <- matrix(rnorm(20 * 120), 20)
+  full <- crossprod(Z)
+  lower <- full
+  lower[upper.tri(lower)] <- NA
+  expect_same_decomposition(lower, full)
+  ours <- askrff:::symmetric_eigen(lower)
+  expect_lt(max(abs(ours$values[21:120])) / ours$values[1], 1e-12)
+  # the zero matrix
+  expect_same_decomposition(matrix(0, 5, 5), matrix(0, 5, 5))
+})
+
+test_that("entries of any size are decomposed without overflow or underflow", {
+  set.seed(14)
+  A <- crossprod(matrix(rnorm(40 * 40), 40))
+  for (s in c(1e-200, 1e200)) expect_same_decomposition(A * s, A * s)
+})
+
+test_that("a matrix that is not finite or not square gets a named error", {
+  expect_error(askrff:::symmetric_eigen(matrix(c(1, NaN, NaN, 1), 2)), "must be finite", class = "askrff_error")
+  expect_error(askrff:::symmetric_eigen(matrix(1, 2, 3)), "must be square", class = "askrff_error")
+})
+
+test_that("the largest singular value equals svd()'s, symmetric or not, tall or wide", {
+  set.seed(15)
+  sigma <- askrff:::largest_singular_value
+  relative <- function(A) abs(sigma(A) - svd(A, 0L, 0L)$d[1L]) / svd(A, 0L, 0L)$d[1L]
+  A <- matrix(rnorm(150 * 150), 150)
+  S <- A + t(A)
+  # a skew part of 1e-14 keeps the symmetric route, one of 1e-6 takes A'A
+  cases <- list(square = A, symmetric = S, nearly_symmetric = S + 1e-14 * A, skewed = S + 1e-6 * A,
+                negative_definite = -crossprod(A), tall = matrix(rnorm(300 * 40), 300),
+                wide = matrix(rnorm(40 * 300), 40), rank_one = outer(1:50, 1:70), one_row = matrix(1:5, 1),
+                one_entry = matrix(-2), tiny = A * 1e-200, huge = A * 1e200)
+  for (name in names(cases)) expect(relative(cases[[name]]) < 1e-10, sprintf("%s: relative error %g", name, relative(cases[[name]])))
+  expect_identical(sigma(matrix(0, 3, 3)), 0)
+  expect_error(sigma(matrix(c(1, Inf), 1)), "must be finite", class = "askrff_error")
+})
