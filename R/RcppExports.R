@@ -129,6 +129,10 @@
     .Call(`_askrff_cpp_periodic_inner_product`, left, right)
 }
 
+.cpp_expected_kernel_at <- function(kernel, distances) {
+    .Call(`_askrff_cpp_expected_kernel_at`, kernel, distances)
+}
+
 .cpp_periodic_values <- function(fun, t) {
     .Call(`_askrff_cpp_periodic_values`, fun, t)
 }

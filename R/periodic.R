@@ -379,6 +379,19 @@ as.matrix.rpf_packed <- function(x, ...) {
 #' and \eqn{k(tu)} does not increase in \eqn{t}. Equal points give
 #' \eqn{k(0)} exactly.
 #'
+#' Close points would need many terms (about \eqn{14\sigma/\|u\|_1} for the
+#' Laplace kernel), so for two step functions (square waves and quantizers)
+#' the kernel there is computed from \eqn{E\,h(T)/\langle f, g\rangle}, with
+#' \eqn{h} their cross-correlation (piecewise linear, \eqn{h(0) + s|t|}
+#' near 0) and \eqn{T = \omega^\top u}: for a Gaussian component \eqn{T} is
+#' normal and \eqn{E\,h(T) = h(0) + s\,E|T|} while \eqn{T} stays within the
+#' linear part; for the Laplace kernel \eqn{T} is Cauchy with scale
+#' \eqn{\|u\|_1/\sigma}, and \eqn{E\,h(T)} over its law wrapped to
+#' \eqn{[-\pi, \pi]} is a closed form plus a tabulated correction for the
+#' kinks of \eqn{h} away from 0. Every entry then takes a bounded number of
+#' operations (for 8-bit quantizers, at most about 900 terms per component
+#' for the Laplace kernel and 14000 for a Gaussian one).
+#'
 #' @param kernel A positive definite kernel, as for [rpf_map()].
 #' @param left,right The periodic maps: `"cos"`, `"square"` or a quantizer
 #'   from [rpf_quantizer()].

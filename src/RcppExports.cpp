@@ -422,6 +422,18 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_expected_kernel_at
+Rcpp::List cpp_expected_kernel_at(Rcpp::List kernel, Rcpp::NumericVector distances);
+RcppExport SEXP _askrff_cpp_expected_kernel_at(SEXP kernelSEXP, SEXP distancesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type distances(distancesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_expected_kernel_at(kernel, distances));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_periodic_values
 Rcpp::NumericVector cpp_periodic_values(std::string fun, Rcpp::NumericVector t);
 RcppExport SEXP _askrff_cpp_periodic_values(SEXP funSEXP, SEXP tSEXP) {
@@ -529,6 +541,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},
     {"_askrff_cpp_periodic_inner_product", (DL_FUNC) &_askrff_cpp_periodic_inner_product, 2},
+    {"_askrff_cpp_expected_kernel_at", (DL_FUNC) &_askrff_cpp_expected_kernel_at, 2},
     {"_askrff_cpp_periodic_values", (DL_FUNC) &_askrff_cpp_periodic_values, 2},
     {"_askrff_cpp_rpf_features", (DL_FUNC) &_askrff_cpp_rpf_features, 5},
     {"_askrff_cpp_pack_signs", (DL_FUNC) &_askrff_cpp_pack_signs, 2},

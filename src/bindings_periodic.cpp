@@ -9,6 +9,7 @@
 #include "guards.h"
 #include "blocked_jobs.h"
 #include "core/periodic.h"
+#include "core/periodic_kernel.h"
 #include "core/random.h"
 #include "core/sign_bits.h"
 
@@ -116,6 +117,21 @@ Rcpp::NumericVector cpp_periodic_coefficients(std::string fun, int k_max) {
 // [[Rcpp::export(.cpp_periodic_inner_product)]]
 double cpp_periodic_inner_product(std::string left, std::string right) {
   return askrff::inner_product(*askrff::make_periodic_function(left), *askrff::make_periodic_function(right));
+}
+
+// The expected kernel of a pair of periodic maps at distances from the
+// origin (Euclidean, or L1 for the Laplace kernel), with the series terms
+// each took: for tests of its accuracy and of its work.
+// [[Rcpp::export(.cpp_expected_kernel_at)]]
+Rcpp::List cpp_expected_kernel_at(Rcpp::List kernel, Rcpp::NumericVector distances) {
+  const std::vector<askrff::ExpectedKernelValue> at =
+      askrff::expected_kernel_at(askrff::kernel_spec(kernel), Rcpp::as<std::vector<double>>(distances));
+  Rcpp::NumericVector value(at.size()), terms(at.size());
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    value[i] = at[i].value;
+    terms[i] = static_cast<double>(at[i].terms);
+  }
+  return Rcpp::List::create(Rcpp::Named("value") = value, Rcpp::Named("terms") = terms);
 }
 
 // [[Rcpp::export(.cpp_periodic_values)]]

@@ -178,6 +178,69 @@ test_that("expected kernels: a cosine side gives k itself; Laplace has a closed-
   expect_equal(diag(kernel_matrix(rpf_expected_kernel(mixture, "square", "square"), x)), rep(2, 6))
 })
 
+# The expected kernel at distances r from the origin, with the series terms
+# each value took (0 where a closed form near zero applies).
+expected_at <- function(kernel, r) askrff:::.cpp_expected_kernel_at(askrff:::validate_kernel(kernel), r)
+
+test_that("near the origin the expected Laplace kernel of step-function pairs is exact", {
+  # Against the series from rpf_coefficients() with 5e5 odd terms: its
+  # weights after K are below 0.81 / K in sum, so for L1 distances s >= 1e-5
+  # its truncation error is below 0.81e-6 exp(-10) = 4e-11.
+  odd <- seq(1, 999999, by = 2)
+  s <- c(1e-5, 1e-4, 1e-3, 3e-3, 1e-2, 0.1, 1)
+  for (pair in list(list("square", "square"), list(rpf_quantizer(2), rpf_quantizer(3)),
+                    list("square", rpf_quantizer(8)), list(rpf_quantizer(8), rpf_quantizer(8)))) {
+    weights <- 2 * rpf_coefficients(pair[[1]], odd) * rpf_coefficients(pair[[2]], odd) /
+      rpf_inner_product(pair[[1]], pair[[2]])
+    series <- vapply(s, function(si) sum(weights * exp(-odd * si / 1.5)), 0)
+    kernel <- rpf_expected_kernel(laplace_kernel(1.5), pair[[1]], pair[[2]])
+    # the stated tolerance is 1e-6 of k(0) = 1
+    expect_lt(max(abs(expected_at(kernel, s)$value - series)), 1e-6)
+  }
+  # Closer still, two square waves against quadrature of E h(T) = 1 - (2 / pi) E|T|
+  # over the wrapped Cauchy law of T (scale gamma = s / sigma), its density
+  # written with cosh(gamma) - cos(t) = 2 sinh(gamma / 2)^2 + 2 sin(t / 2)^2.
+  mean_abs <- function(gamma) {
+    density <- function(t) sinh(gamma) / (4 * pi * (sinh(gamma / 2)^2 + sin(t / 2)^2))
+    knots <- c(0, gamma * 10^(0:40)[gamma * 10^(0:40) < pi], pi)
+    2 * sum(vapply(seq_len(length(knots) - 1L), function(i) {
+      stats::integrate(function(t) t * density(t), knots[i], knots[i + 1L], rel.tol = 1e-12)$value
+    }, 0))
+  }
+  gamma <- c(1e-150, 1e-40, 1e-12, 1e-7, 1e-3)
+  kernel <- rpf_expected_kernel(laplace_kernel(1.5), "square", "square")
+  expect_equal(expected_at(kernel, 1.5 * gamma)$value, 1 - 2 / pi * vapply(gamma, mean_abs, 0), tolerance = 1e-10)
+  # and the Gram matrix of close points is these values
+  x <- rbind(c(0, 0), c(1e-7, 2e-7), c(3e-7, 0))
+  K <- kernel_matrix(kernel, x)
+  expect_identical(diag(K), rep(1, 3))
+  expect_equal(K[1, 2:3], 1 - 2 / pi * vapply(c(3e-7, 3e-7) / 1.5, mean_abs, 0), tolerance = 1e-10)
+})
+
+test_that("the expected kernel takes a bounded number of terms at every distance, for every family", {
+  # Before, the series for L1 distances s summed about 14 sigma / s terms, up
+  # to tail / tolerance = 8e5 (odd ones: 4e5) near the origin. Now the L1
+  # family has a closed form for s / sigma up to about the correlation's
+  # reach (7.8e-3 for 8-bit quantizers) and the series beyond it stops by
+  # log(tail / tolerance) / 7.8e-3 = 1800 (900 odd terms); a Gaussian
+  # component has one for 40 sd below the reach and stops by
+  # 40 sqrt(2 log(tail / tolerance)) / reach = 27000 (13500 odd terms).
+  r <- 10^seq(-300, 3, by = 0.25)
+  pairs <- list(list("square", "square"), list(rpf_quantizer(2), rpf_quantizer(3)),
+                list(rpf_quantizer(8), rpf_quantizer(8)))
+  for (pair in pairs) {
+    laplace <- expected_at(rpf_expected_kernel(laplace_kernel(1), pair[[1]], pair[[2]]), r)
+    expect_true(all(is.finite(laplace$value)))
+    expect_lte(max(laplace$terms), 900)
+    gaussian <- expected_at(rpf_expected_kernel(gaussian_kernel(1), pair[[1]], pair[[2]]), r)
+    expect_lte(max(gaussian$terms), 13500)
+  }
+  # Each component of a mixture stops on its own: the wide one at distances
+  # where the narrow one needs its series does not run to the cap.
+  mixture <- expected_at(rpf_expected_kernel(delta_gaussian_kernel(c(1, 1), c(1, 1e6)), "square", "square"), r)
+  expect_lte(max(mixture$terms), 2 * 13500)
+})
+
 test_that("packed and unpacked square-wave features give identical products", {
   map <- rpf_map(gaussian_kernel(1.5), d = 5, n_features = 203, seed = 9)
   x <- periodic_points(70, 7)
