@@ -82,17 +82,21 @@ RadialTable tabulate_radial_density(const std::function<RadialValue(double)>& de
   if (beyond > 0.5 * allowed) {
     const std::string trend = decay > 0.0 ? "falls only like r^-" + format_number(decay)
                                           : "does not fall (it grows like r^" + format_number(-decay) + ")";
-    const std::string where = " at radius " + format_number(r[end - 1]) + ", where the mass beyond is about " +
-                              format_number(beyond / variation) + " of the total, more than the accuracy asked for (" +
-                              format_number(tolerance) + ") allows";
-    if (resolved) {
-      throw std::invalid_argument("its spectral density has a heavy tail: r |mu(r)| still " + trend + where +
-                                  "; a cusp at 0 or slow decay of k, such as exp(-r), gives such tails. Raise `accuracy`");
+    const std::string mass = "the mass beyond is about " + format_number(beyond / variation) + " of the total";
+    const std::string at = " at radius " + format_number(r[end - 1]) + ", where " + mass +
+                           ", more than the accuracy asked for (" + format_number(tolerance) + ") allows";
+    if (!resolved) {
+      throw std::invalid_argument(
+          "its spectral density sinks into the rounding error of the Hankel transform (which cancels more the "
+          "higher the dimension) while r |mu(r)| " + trend + at + "; raise `accuracy` above " +
+          format_number(2.0 * beyond / variation));
     }
-    throw std::invalid_argument(
-        "its spectral density sinks into the rounding error of the Hankel transform (which cancels more the higher "
-        "the dimension) while r |mu(r)| " + trend + where + ". Raise `accuracy` above " +
-        format_number(2.0 * beyond / variation));
+    if (decay > 0.0) {
+      throw std::invalid_argument("its spectral density has a heavy tail: r |mu(r)| still " + trend + at +
+                                  " (a cusp at 0 or slow decay of k, such as exp(-r), gives such tails); raise `accuracy`");
+    }
+    throw std::invalid_argument("its spectral density is computed only up to radius " + format_number(r[end - 1]) +
+                                ", where r |mu(r)| still " + trend.substr(0, trend.find(" (")) + " and " + mass);
   }
   // The smallest scanned radius with little enough mass beyond it.
   double tail = beyond;

@@ -30,7 +30,8 @@ struct RadialTable {
 // asinh((r - r0) / ((R - r0) / 2000)), so fine near r0 and relative further
 // out, and filled by a cubic spline through 257 exact values. Throws
 // std::invalid_argument, with the decay found, when the mass beyond the
-// scan's end is too large (a heavy tail) or the density is zero.
+// scan's end is too large (a heavy tail, a density that sinks into rounding
+// first, or one still growing at radius_limit) or the density is zero.
 RadialTable tabulate_radial_density(const std::function<RadialValue(double)>& density, double radius_limit,
                                     double tolerance);
 

@@ -123,6 +123,36 @@ test_that("heavy tails and slow decay are explained, and the LP route serves the
                "infeasible", class = "askrff_error")
 })
 
+test_that("power-law profiles get the density route's documented errors, and the LP route with a bias that holds", {
+  # A finite density needs decay faster than r^-d; the density route needs
+  # |f| r^d below 1e-16 of its peak by r = 1e6, and then resolves only radii
+  # up to about 13500 / z (?radial_kernel).
+  s <- 1
+  cases <- list(list(fun = function(r) (1 + r^2 / s^2)^-6, d = 9L, error = "is computed only up to radius 0.0182"),
+                list(fun = function(r) (1 + r^2)^-2, d = 3L, error = "decays too slowly for the density route"))
+  for (case in cases) {
+    k <- radial_kernel(case$fun)
+    message <- tryCatch(spectral_measure(k, d = case$d), askrff_error = conditionMessage)
+    expect_match(message, case$error, fixed = TRUE)
+    expect_match(message, "route = \"lp\" with z_max", fixed = TRUE)
+    expect_no_match(message, "^--", fixed = TRUE)
+    # The way out: its atoms reproduce the profile within the stated bias on
+    # [0, z_max], so the kernel of the map's measure does on the data.
+    m <- spectral_measure(k, d = case$d, route = "lp", tolerance = 1e-3, z_max = 3)
+    expect_lt(m$lp$bias_bound, 1.1e-3)
+    z <- seq(0, 3, length.out = 2001)
+    expect_lt(max(abs(askrff:::.cpp_omega_matrix(case$d, z, m$lp$radius) %*% m$lp$weight - case$fun(z))), m$lp$bias_bound)
+    x <- fixture_points(6, case$d) / sqrt(case$d)
+    distances <- as.matrix(dist(x))
+    k_lp <- askrff:::.cpp_omega_matrix(case$d, as.vector(distances), m$lp$radius) %*% m$lp$weight
+    expect_lt(max(abs(k_lp - as.vector(kernel_matrix(k, x)))), m$lp$bias_bound)
+  }
+  # A density that still grows where the transform ends is named so, with no
+  # "r^--" (the profile's range explains the short reach).
+  grows <- tryCatch(spectral_measure(radial_kernel(cases[[1]]$fun), d = 9), askrff_error = conditionMessage)
+  expect_match(grows, "still does not fall .* z = 741455", perl = TRUE)
+})
+
 test_that("bad functions get clear errors", {
   expect_error(radial_kernel("exp"), "`fun` must be a function", class = "askrff_error")
   expect_error(radial_kernel(function(r) rep(NA_real_, length(r))), "finite values", class = "askrff_error")
