@@ -60,7 +60,10 @@
 #' session. The route's settings are given to [rff_map()] and
 #' [spectral_measure()]: `route`, `accuracy` (in \eqn{(10^{-12}, 0.01]},
 #' default \eqn{10^{-6}}) for `"density"`, and `tolerance` (default
-#' \eqn{10^{-3}}) and `z_max` (required) for `"lp"`.
+#' \eqn{10^{-3}}, an absolute error in the units of `fun`, so a kernel far
+#' from unit size is best written as a multiple of one, whose term takes the
+#' settings through [with_settings()]) and `z_max` (required, in
+#' \eqn{(10^{-100}, 10^{100}]}) for `"lp"`.
 #'
 #' The Hankel transform cancels: far out, and the more so the higher the
 #' dimension, the density is many orders of magnitude below the terms of its
