@@ -18,37 +18,73 @@
 #'   \eqn{S_{d-1} r^{d-1}\mu(r)} is the Hankel transform
 #'   \eqn{(2\pi)^{-d} S_{d-1}^2 r^{d-1} \int_0^z f(t) t^{d-1}
 #'   \Omega_d(rt)\,dt} (as for the kernels on the sphere), tabulated on 8193
-#'   radii up to the radius beyond which its mass is below `accuracy` times
+#'   radii over the range outside which its mass is below `accuracy` times
 #'   its total variation, and split into its minimal Jordan parts `pos` and
 #'   `neg`, whose masses are integrals of the table. Frequencies are drawn
 #'   exactly from the table's piecewise-linear densities, so the features are
 #'   unbiased for the tabulated measure, whose kernel differs from `fun` by at
-#'   most the stated bias: the estimated mass beyond the table, plus the
-#'   table's interpolation error, plus \eqn{|\int \mu - f(0)|}. Every frequency
-#'   source applies.
-#' * **`route = "lp"`**. When the spectral measure is not finite, or has too
-#'   heavy a tail (a cusp at 0 such as \eqn{e^{-r}}, or slow decay, which the
-#'   default route detects and reports), the L1-minimal discrete radial
+#'   most the stated bias: the estimated mass outside the table, plus the
+#'   table's interpolation error, plus the bound on the transform's rounding
+#'   error, plus \eqn{|\int \mu - f(0)|}. Every frequency source applies.
+#' * **`route = "lp"`**. When the spectral measure is not finite, or the
+#'   density route cannot tabulate it (below), the L1-minimal discrete radial
 #'   measure that matches `fun` within `tolerance` on the distances
 #'   \eqn{[0, z_{max}]} you give, by linear program, with a bias bound over
-#'   that range (SPEC 3.4, as for [poly_sphere_kernel()]). The atoms' radii
+#'   that range (as for [poly_sphere_kernel()]). The atoms' radii
 #'   lie on 601 points in \eqn{[0, 240 \max(1, \sqrt{d/16}) / z_{max}]}, so
 #'   a cusp that needs higher frequencies than that within `tolerance` makes
 #'   the program infeasible.
+#'
+#' A finite spectral density needs `fun` to decay faster than \eqn{r^{-d}},
+#' but the density route needs more, and checks it in this order; each
+#' failure is an error that says which, and points to `route = "lp"`:
+#'
+#' 1. "`fun` decays too slowly for the density route": \eqn{|f(r)| r^d} must
+#'    fall below \eqn{10^{-16}} of its peak by \eqn{r = 10^6}; \eqn{z} is where
+#'    it does. A power \eqn{r^{-p}} with length scale \eqn{\ell} needs
+#'    \eqn{p > d + 16 / \log_{10}(10^6/\ell)}.
+#' 2. "varies on scales too fine to resolve": 8192 Gauss-Legendre nodes on
+#'    \eqn{[0, z]} must resolve `fun` (its integrals against \eqn{1, t^2, t^4}
+#'    agree between two rules to \eqn{10^{-12}}).
+#' 3. "is computed only up to radius": the transform reaches radii up to about
+#'    \eqn{13500 / z}, and the density's mass beyond must be below `accuracy`
+#'    times its total variation. A kernel decaying like a power of \eqn{r} has
+#'    a large \eqn{z} and usually fails here or at 2: \eqn{(1 + r^2)^{-6}} in
+#'    \eqn{d = 9} has \eqn{z \approx 7 \cdot 10^5}, so radii up to 0.02 only.
+#' 4. "has a heavy tail" (the density still falls slowly where the transform
+#'    ends: a cusp at 0 such as \eqn{e^{-r}}) or "sinks into the rounding
+#'    error" (see below): the mass beyond the last radius resolved is above
+#'    `accuracy`; raising `accuracy` can help.
 #'
 #' The measure is computed once per dimension and settings, and kept for the
 #' session. The route's settings are given to [rff_map()] and
 #' [spectral_measure()]: `route`, `accuracy` (in \eqn{(10^{-12}, 0.01]},
 #' default \eqn{10^{-6}}) for `"density"`, and `tolerance` (default
-#' \eqn{10^{-3}}) and `z_max` (required) for `"lp"`.
+#' \eqn{10^{-3}}, an absolute error in the units of `fun`, so a kernel far
+#' from unit size is best written as a multiple of one, whose term takes the
+#' settings through [with_settings()]) and `z_max` (required, in
+#' \eqn{(10^{-100}, 10^{100}]}) for `"lp"`.
 #'
-#' The Hankel transform takes one Bessel function per node and radius. Up to
-#' \eqn{d \approx 30} an asymptotic expansion makes that cheap; in higher
-#' dimensions the first measure of a kernel takes seconds.
+#' The Hankel transform cancels: far out, and the more so the higher the
+#' dimension, the density is many orders of magnitude below the terms of its
+#' sum. Each value is computed with a bound on its rounding error (that of
+#' \eqn{\Omega_d}, evaluated in extended precision, and that of `fun`'s own
+#' values, taken as relative errors of about \eqn{10^{-16}(1 + |\log
+#' |f/\max|f||)} as for `exp()`), and a value below its bound counts as 0. Where
+#' the density sinks below that bound while mass beyond still exceeds
+#' `accuracy`, the route says so and refuses (raise `accuracy`, or use the LP
+#' route). A kernel that equals a Gaussian \eqn{a e^{-r^2/(2s^2)}} to within
+#' \eqn{10^{-8}} of its largest value takes that Gaussian's density in closed
+#' form, plus the quadrature's for the rest where it resolves it (the bias
+#' then includes the rest's size), so the Gaussian profile works in every
+#' dimension (checked to \eqn{d = 128}). The transform takes one Bessel
+#' function per node and radius; the first measure of a kernel takes about a
+#' second even at \eqn{d = 128}.
 #'
 #' @param fun A vectorized function of the distance \eqn{r \ge 0}, returning
-#'   finite numbers, with \eqn{f(0)} finite. It must decay (faster than
-#'   \eqn{r^{-d}}) for the density route.
+#'   finite numbers, with \eqn{f(0)} finite. The density route needs it to
+#'   decay fast (Details: a power \eqn{r^{-p}} rarely suffices); the LP route
+#'   takes any such function.
 #' @return A kernel object of class `c("radial_kernel", "askrff_kernel")`.
 #' @family kernels
 #' @examples
@@ -85,7 +121,8 @@ evaluate_profile <- function(fun, r) {
 
 # The distance z beyond which |k(r)| r^d is below 1e-16 of its largest value,
 # found on a grid of 8 points per octave over [1e-6, 1e6]: the range of the
-# Hankel transform in dimension d.
+# Hankel transform in dimension d. (A finite spectral density needs only
+# decay faster than r^-d; the route needs this.)
 profile_range <- function(fun, d) {
   z <- 2^(seq(-160, 160) / 8)
   value <- abs(evaluate_profile(fun, z))
@@ -94,8 +131,8 @@ profile_range <- function(fun, d) {
   significant <- which(log_mass >= max(log_mass) - 37)
   last <- max(significant)
   if (last == length(z)) {
-    fail("`fun` decays too slowly for a finite spectral density in dimension %d: |f(r)| r^%d is still %s of its peak at r = 1e6. Use route = \"lp\" with z_max, the largest distance your data have.",
-         d, d, format(exp(log_mass[last] - max(log_mass)), digits = 2))
+    fail("`fun` decays too slowly for the density route in dimension %d: it needs |f(r)| r^%d to fall below 1e-16 of its peak by r = 1e6, but it is still %s of it there (a power r^-p needs p above about %d + 16 / log10(1e6 / its length scale), and still larger to be resolved). Use route = \"lp\" with z_max, the largest distance your data have.",
+         d, d, format(exp(log_mass[last] - max(log_mass)), digits = 2), d)
   }
   z[last + 1L]
 }
@@ -114,32 +151,36 @@ radial_with_settings <- function(kernel, settings, d) {
   z_range <- profile_range(fun, d)
   kernel$settings$z_range <- z_range
   kernel$settings$profile <- evaluate_profile(fun, core(.cpp_profile_nodes(z_range)))
-  table <- radial_table(kernel, d, settings$accuracy, evaluate_profile(fun, 0))
+  table <- radial_table(kernel, d, settings$accuracy, evaluate_profile(fun, 0),
+                        note = sprintf(" (`fun` is taken on distances [0, z = %s], where |f(r)| r^%d falls below 1e-16 of its peak; the radii the transform reaches shrink like 1 / z, so a kernel that decays only like a power of r may not be resolved.)",
+                                       format(z_range, digits = 3), d))
   kernel$settings$table_radius <- table$radius
   kernel$settings$table_density <- table$density
   kernel$settings$table_negligible <- table$bias
-  kernel$numeric <- table[c("radius_max", "tail", "interpolation", "mass_error", "bias")]
+  kernel$numeric <- table[c("radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
   kernel
 }
 
 radial_cache <- new.env(parent = emptyenv())
 
 # The tabulated density, kept for the session under the values it was
-# computed from; `k0` is k(0), which the density must integrate to.
-radial_table <- function(spec, d, accuracy, k0) {
+# computed from; `k0` is k(0), which the density must integrate to. `note`
+# follows the core's reason when that is the profile's range.
+radial_table <- function(spec, d, accuracy, k0, note = "") {
   without_code <- rapply(list(spec$params, spec$terms), function(f) NULL, classes = "function", how = "replace")
   key <- object_digest(list("radial-v1", d, accuracy, spec$name, spec$settings$z_range, spec$settings$profile,
                             without_code))
   if (!is.null(radial_cache[[key]])) return(radial_cache[[key]])
   table <- tryCatch(core(.cpp_radial_table(spec, d, accuracy)), askrff_error = function(e) {
-    fail("The %s has no spectral measure askrff can tabulate in dimension %d: %s, or use route = \"lp\" with z_max, the largest distance your data have, for the L1-minimal discrete measure.",
-         kernel_label(spec), d, conditionMessage(e))
+    if (!grepl("computed only up to radius|too fine to resolve", conditionMessage(e))) note <- ""
+    fail("The %s has no spectral measure askrff can tabulate in dimension %d: %s.%s The LP route serves any kernel: route = \"lp\" with z_max, the largest distance your data have, for the L1-minimal discrete measure.",
+         kernel_label(spec), d, conditionMessage(e), note)
   })
   r <- table$radius
   integral <- sum(diff(r) * (utils::head(table$density, -1L) + utils::tail(table$density, -1L)) / 2)
   table$radius_max <- max(r)
   table$mass_error <- abs(integral - k0)
-  table$bias <- table$tail + table$interpolation + table$mass_error
+  table$bias <- table$tail + table$interpolation + table$rounding + table$mass_error
   assign(key, table, envir = radial_cache)
   table
 }
@@ -153,10 +194,10 @@ object_digest <- function(object) {
 }
 
 numeric_measure_line <- function(numeric) {
-  sprintf("density tabulated on radii [0, %s]: mass beyond ~%s, interpolation error ~%s, |integral - k(0)| = %s; bias at most ~%s",
+  sprintf("density tabulated on radii [0, %s]: mass beyond ~%s, interpolation error ~%s, rounding error <= %s, |integral - k(0)| = %s; bias at most ~%s",
           format(numeric$radius_max, digits = 4), formatC(numeric$tail, format = "e", digits = 1),
-          formatC(numeric$interpolation, format = "e", digits = 1), formatC(numeric$mass_error, format = "e", digits = 1),
-          formatC(numeric$bias, format = "e", digits = 1))
+          formatC(numeric$interpolation, format = "e", digits = 1), formatC(numeric$rounding, format = "e", digits = 1),
+          formatC(numeric$mass_error, format = "e", digits = 1), formatC(numeric$bias, format = "e", digits = 1))
 }
 
 # The kernel matrix of fun at the distances.

@@ -1,13 +1,13 @@
-# The L1-minimal discrete radial measure of SPEC 3.4: for a kernel on the
-# sphere whose exact measure has infinite mass (SPEC 3.2, 5), find atoms c_j
+# The L1-minimal discrete radial measure: for a kernel on the sphere whose
+# exact measure has infinite mass (or a radial kernel's), find atoms c_j
 # at radii r_j with |sum_j c_j Omega_d(r_j z) - k(z)| <= tolerance for z in
 # [0, z_max], by a linear program (HiGHS, through the highs package), once
 # per (kernel, d, tolerance, z_max).
 
 lp_cache <- new.env(parent = emptyenv())
 
-# Grids of the linear program: 601 radii and 401 distances (SPEC 3.4 uses
-# 1201 x 801; the masses agree to 4 digits). The radii reach 30 at d = 16 and
+# Grids of the linear program: 601 radii and 401 distances (twice as fine
+# in each gives masses that agree to 4 digits). The radii reach 30 at d = 16 and
 # grow like sqrt(d), the width of Omega_d.
 lp_grid <- list(n_radius = 601L, n_distance = 401L, n_check = 20001L)
 
@@ -47,14 +47,31 @@ solve_lp_measure <- function(kernel, d, tolerance, z_max, radius, z, target) {
   # accounts for them.
   A[abs(A) <= 1e-9] <- 0
   n <- length(radius)
+  # The program is homogeneous in (target, tolerance, c), so it is solved for
+  # values of unit size (HiGHS takes bounds beyond 1e20 as infinite and
+  # refuses some) and the masses scaled back, exactly. `tolerance` stays
+  # absolute, in k's units; relative to k's size it may not ask for less
+  # than 1e-10, two decades below the least it can be for a kernel of unit
+  # size, where the solver (feasible to 1e-7 of it) is long past exact.
+  scale <- max(abs(target))
+  if (scale == 0) scale <- 1
+  if (tolerance < 1e-10 * scale) {
+    fail("The LP route fits the %s within `tolerance`, an absolute error (at most 0.5), but k reaches %s on [0, z_max = %s]: tolerance = %s is %s of that, finer than the linear program resolves (1e-10). Give the kernel as a multiple of one of unit size, c * with_settings(k1, route = \"lp\", ...) with k1 = k / c, whose tolerance is then relative to c.",
+         kernel_label(kernel), format(scale, digits = 3), format(z_max), format(tolerance),
+         format(tolerance / scale, digits = 2))
+  }
   # c = c_plus - c_minus with both nonnegative: minimise sum(c_plus + c_minus)
   # subject to target - tolerance <= A c <= target + tolerance. Entries of A
-  # are Omega_d values in [-1, 1] and the targets are at most k(0) = 1, so the
-  # problem is well scaled as it stands.
+  # are Omega_d values in [-1, 1], and the scaled targets at most 1.
   solve <- function(solver) {
-    highs::highs_solve(L = rep(1, 2L * n), lower = rep(0, 2L * n), upper = rep(Inf, 2L * n),
-                       A = cbind(A, -A), lhs = target - tolerance, rhs = target + tolerance,
-                       control = highs::highs_control(threads = 1L, solver = solver))
+    control <- highs::highs_control(threads = 1L, solver = solver, output_flag = FALSE, log_to_console = FALSE)
+    tryCatch(highs::highs_solve(L = rep(1, 2L * n), lower = rep(0, 2L * n), upper = rep(Inf, 2L * n),
+                                A = cbind(A, -A), lhs = (target - tolerance) / scale, rhs = (target + tolerance) / scale,
+                                control = control),
+             error = function(e) {
+               fail("HiGHS failed on the linear program for the %s in dimension %d (tolerance = %s, z_max = %s): %s",
+                    kernel_label(kernel), d, format(tolerance), format(z_max), conditionMessage(e))
+             })
   }
   solution <- solve("simplex")
   # The dual simplex can stall on near-collinear columns and end with no
@@ -64,8 +81,16 @@ solve_lp_measure <- function(kernel, d, tolerance, z_max, radius, z, target) {
   check_lp_status(solution$status_message, kernel, d, tolerance, z_max)
   weight <- solution$primal_solution[seq_len(n)] - solution$primal_solution[n + seq_len(n)]
   keep <- abs(weight) > 1e-12
-  lp <- list(radius = radius[keep], weight = weight[keep], tolerance = tolerance, z_max = z_max)
+  if (!any(keep)) {
+    fail("The LP measure of the %s in dimension %d has no atoms: |k| stays within tolerance = %s of 0 on [0, z_max = %s] (it reaches %s), so the zero measure fits. Lower `tolerance` below that.",
+         kernel_label(kernel), d, format(tolerance), format(z_max), format(max(abs(target)), digits = 3))
+  }
+  lp <- list(radius = radius[keep], weight = scale * weight[keep], tolerance = tolerance, z_max = z_max)
   lp$bias_bound <- lp_bias_bound(kernel, d, lp)
+  if (!is.finite(lp$bias_bound)) {
+    fail("The LP measure of the %s in dimension %d has no finite bias bound on [0, z_max = %s] (its atoms' masses or radii are too large); lower `z_max` or raise `tolerance`.",
+         kernel_label(kernel), d, format(z_max))
+  }
   lp
 }
 

@@ -115,8 +115,8 @@ resolve_kernel_settings <- function(kernel, settings) {
   unknown <- setdiff(given, names(rules))
   if (length(unknown) > 0L) {
     takes <- if (length(rules) == 0L) "takes none" else paste("takes", paste(names(rules), collapse = ", "))
-    fail("`...` has settings the %s does not take: %s (it %s).", kernel_label(kernel),
-         paste(unknown, collapse = ", "), takes)
+    fail("`...` has settings the %s does not take: %s (it %s).%s", kernel_label(kernel),
+         paste(unknown, collapse = ", "), takes, term_settings_hint(kernel, unknown))
   }
   resolved <- lapply(rules, setting_default)
   resolved[names(kernel$defaults)] <- kernel$defaults
@@ -132,6 +132,18 @@ resolve_kernel_settings <- function(kernel, settings) {
     }
   }
   resolved
+}
+
+# Settings a call gave an expression that belong to its terms: a term takes
+# its own through with_settings(), which the error then shows.
+term_settings_hint <- function(kernel, unknown) {
+  if (!kernel$name %in% c("sum", "product")) return("")
+  owners <- Filter(function(i) any(unknown %in% names(kernel_traits(kernel$terms[[i]])$settings)), seq_along(kernel$terms))
+  if (length(owners) == 0L) return("")
+  term <- kernel$terms[[owners[1L]]]
+  taken <- intersect(unknown, names(kernel_traits(term)$settings))
+  sprintf(" Term k%d (the %s) takes %s: a term of an expression takes settings of its own through with_settings(), as in with_settings(<term>, %s), before it is combined.",
+          owners[1L], kernel_label(term), paste(taken, collapse = ", "), paste0(taken, " = ...", collapse = ", "))
 }
 
 # The kernel object as the C++ core reads it in dimension d, carrying the

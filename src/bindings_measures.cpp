@@ -180,13 +180,15 @@ Rcpp::NumericVector cpp_profile_nodes(double z_range) { return Rcpp::wrap(askrff
 
 // The kernel's signed radial density in dimension d, tabulated within
 // `accuracy` (tabulated_radial.h): radii, values, and the estimated tail
-// mass and interpolation error.
+// mass, interpolation error and rounding error (with what radial_rest()
+// adds to it).
 // [[Rcpp::export(.cpp_radial_table)]]
 Rcpp::List cpp_radial_table(Rcpp::List kernel, int d, double accuracy) {
   askrff::require(d >= 1, "d must be at least 1");
   const std::unique_ptr<askrff::Kernel> k = askrff::make_kernel(askrff::kernel_spec(kernel));
   const askrff::RadialTable table = askrff::tabulate_radial_density(
-      [&](double r) { return k->radial_density(d, r); }, k->radial_limit(d), accuracy);
+      [&](double r) { return k->radial_value(d, r); }, k->radial_limit(d), accuracy);
   return Rcpp::List::create(Rcpp::Named("radius") = table.radius, Rcpp::Named("density") = table.density,
-                            Rcpp::Named("tail") = table.tail, Rcpp::Named("interpolation") = table.interpolation);
+                            Rcpp::Named("tail") = table.tail, Rcpp::Named("interpolation") = table.interpolation,
+                            Rcpp::Named("rounding") = table.rounding + k->radial_rest(d));
 }

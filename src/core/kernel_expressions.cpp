@@ -81,10 +81,22 @@ class SumKernel : public ExpressionKernel {
     return parts;
   }
 
-  double radial_density(int d, double radius) const override {
-    double sum = 0.0;
-    for (std::size_t i = 0; i < terms_.size(); ++i) sum += weights_[i] * terms_[i]->radial_density(d, radius);
+  double radial_density(int d, double radius) const override { return radial_value(d, radius).value; }
+
+  RadialValue radial_value(int d, double radius) const override {
+    RadialValue sum;
+    for (std::size_t i = 0; i < terms_.size(); ++i) {
+      const RadialValue term = terms_[i]->radial_value(d, radius);
+      sum.value += weights_[i] * term.value;
+      sum.error += std::abs(weights_[i]) * term.error;
+    }
     return sum;
+  }
+
+  double radial_rest(int d) const override {
+    double rest = 0.0;
+    for (std::size_t i = 0; i < terms_.size(); ++i) rest += std::abs(weights_[i]) * terms_[i]->radial_rest(d);
+    return rest;
   }
 
   double radial_limit(int d) const override {

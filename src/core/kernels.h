@@ -47,6 +47,13 @@ class Kernel {
   // The signed density of |w| under mu, S_{d-1} r^{d-1} mu(r), for kernels
   // whose measure is rotation invariant (SPEC 4.1: the Jacobian is part of it).
   virtual double radial_density(int d, double radius) const;
+  // radial_density() with a bound on its rounding error, for densities
+  // computed by cancelling sums; closed forms report 0.
+  virtual RadialValue radial_value(int d, double radius) const { return {radial_density(d, radius), 0.0}; }
+  // What the kernel of radial_value()'s densities may miss beyond their
+  // errors' L1 norm, at any distance: the rest of a kernel computed as a
+  // known part plus a rest (radial_profile_kernel.h); 0 by default.
+  virtual double radial_rest(int) const { return 0.0; }
   // A radius beyond which radial_density() is negligible (or cannot be
   // computed): by default 4 times the last radius of a doubling scan where
   // r |density| exceeds 1e-20 of its largest value.

@@ -120,6 +120,13 @@ double log_sphere_area(int d);
 // the density of ||w|| (SPEC 4.1); r > 0, or any r when d = 1 (S_0 = 2).
 double log_radial_jacobian(int d, double radius);
 
+// A radial density computed by a cancelling sum, with a bound on its error
+// (0 when exact to rounding): a density whose L1 norm bounds what the error
+// does to the kernel. A computed value its rounding swamps is given as 0.
+struct RadialValue {
+  double value = 0.0, error = 0.0;
+};
+
 // A uniform direction on the unit sphere of R^d.
 void uniform_direction(Stream& stream, int d, double* direction);
 

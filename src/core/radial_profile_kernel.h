@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "gaussian_reference.h"
 #include "kernels.h"
 
 namespace askrff {
@@ -30,8 +31,13 @@ class RadialProfileKernel : public Kernel {
                       std::vector<double> atom_radius, std::vector<double> atom_weight);
   Measure measure(int d) const override;
   // The Hankel transform by the smallest rule with 0.6 r z_range + 100 nodes
-  // that also resolves k itself; throws beyond radius_limit().
-  double radial_density(int d, double radius) const override;
+  // that also resolves k itself, with its rounding bound; throws beyond
+  // radial_limit(). For a kernel that is a Gaussian up to a small rest
+  // (gaussian_reference.h), the Gaussian's density in closed form plus the
+  // rest's where the quadrature resolves it, with the latter's size as error.
+  double radial_density(int d, double radius) const override { return radial_value(d, radius).value; }
+  RadialValue radial_value(int d, double radius) const override;
+  double radial_rest(int d) const override;
   double radial_limit(int d) const override;
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override;
@@ -40,6 +46,7 @@ class RadialProfileKernel : public Kernel {
   double z_range_;
   std::vector<std::vector<double>> values_;  // one vector per rule
   std::size_t first_rule_ = 0;               // the smallest rule that resolves k
+  GaussianReference reference(int d) const;
   std::string route_;
   std::vector<double> table_radius_, table_density_;
   double negligible_;

@@ -66,54 +66,61 @@ namespace {
 // J_nu(x) by Hankel's asymptotic expansion, sqrt(2 / (pi x)) (P cos chi - Q sin chi)
 // with chi = x - (nu / 2 + 1/4) pi, summed while its terms shrink. It ends
 // exactly for half-integer nu (odd d). Returns false when the terms stop
-// shrinking before reaching double precision: x is too small for nu.
-bool bessel_j_asymptotic(double nu, double x, double& value) {
-  const double mu = 4.0 * nu * nu;
-  double p = 1.0, q = 0.0, term = 1.0;
+// shrinking before reaching Real's precision: x is too small for nu.
+template <typename Real>
+bool bessel_j_asymptotic(Real nu, Real x, Real& value) {
+  const Real pi = 3.141592653589793238462643383279502884L, eps = std::numeric_limits<Real>::epsilon();
+  const Real mu = 4 * nu * nu;
+  Real p = 1, q = 0, term = 1;
   for (int k = 1; k < 200; ++k) {
-    const double next = term * (mu - (2.0 * k - 1.0) * (2.0 * k - 1.0)) / (k * 8.0 * x);
-    if (next == 0.0) {
-      term = 0.0;
+    const Real next = term * (mu - Real(2 * k - 1) * Real(2 * k - 1)) / (Real(k) * 8 * x);
+    if (next == 0) {
+      term = 0;
       break;
     }
     if (std::abs(next) >= std::abs(term)) return false;
     term = next;
     // Terms alternate between Q (odd k) and P (even k), with signs + - - + ...
-    const double signed_term = (k % 4 == 1 || k % 4 == 2) ? term : -term;
+    const Real signed_term = (k % 4 == 1 || k % 4 == 2) ? term : -term;
     if (k % 2 == 1) q += signed_term; else p -= signed_term;
-    if (std::abs(term) < 1e-17) break;
+    if (std::abs(term) < eps / 10) break;
   }
-  if (std::abs(term) >= 1e-16) return false;
-  const double chi = x - (0.5 * nu + 0.25) * M_PI;
-  value = std::sqrt(2.0 / (M_PI * x)) * (p * std::cos(chi) - q * std::sin(chi));
+  if (std::abs(term) >= eps / 2) return false;
+  const Real chi = x - (nu / 2 + Real(0.25)) * pi;
+  value = std::sqrt(2 / (pi * x)) * (p * std::cos(chi) - q * std::sin(chi));
   return true;
+}
+
+template <typename Real>
+Real omega(int d, Real x) {
+  x = std::abs(x);
+  if (d == 1) return std::cos(x);
+  const Real half_d = Real(d) / 2, eps = std::numeric_limits<Real>::epsilon();
+  if (x * x < 2 * Real(d)) {
+    const Real q = -x * x / 4;
+    Real term = 1, sum = 1;
+    for (int k = 0; k < 200; ++k) {
+      term *= q / ((k + 1) * (half_d + k));
+      sum += term;
+      if (std::abs(term) < eps / 10 * std::abs(sum)) break;
+    }
+    return sum;
+  }
+  const Real nu = half_d - 1;
+  // The expansion costs a sincos where it converges (x above about nu^2 / 2),
+  // many times less than the library's Bessel function.
+  Real j = 0;
+  if (x < nu * nu / 2 + 25 || !bessel_j_asymptotic(nu, x, j)) j = std::cyl_bessel_j(nu, x);
+  if (j == 0) return 0;
+  const Real log_magnitude = std::lgamma(half_d) + nu * std::log(2 / x) + std::log(std::abs(j));
+  return std::copysign(std::exp(log_magnitude), j);
 }
 
 }  // namespace
 
-double omega_d(int d, double x) {
-  x = std::abs(x);
-  if (d == 1) return std::cos(x);
-  const double half_d = 0.5 * d;
-  if (x * x < 2.0 * d) {
-    const double q = -0.25 * x * x;
-    double term = 1.0, sum = 1.0;
-    for (int k = 0; k < 200; ++k) {
-      term *= q / ((k + 1) * (half_d + k));
-      sum += term;
-      if (std::abs(term) < 1e-17 * std::abs(sum)) break;
-    }
-    return sum;
-  }
-  const double nu = half_d - 1.0;
-  // The expansion costs a sincos where it converges (x above about nu^2 / 2),
-  // many times less than the library's Bessel function.
-  double j = 0.0;
-  if (x < 0.5 * nu * nu + 25.0 || !bessel_j_asymptotic(nu, x, j)) j = std::cyl_bessel_j(nu, x);
-  if (j == 0.0) return 0.0;
-  const double log_magnitude = std::lgamma(half_d) + nu * std::log(2.0 / x) + std::log(std::abs(j));
-  return std::copysign(std::exp(log_magnitude), j);
-}
+double omega_d(int d, double x) { return omega<double>(d, x); }
+
+long double omega_d_extended(int d, long double x) { return omega<long double>(d, x); }
 
 double normal_quantile(double p) {
   if (!(p > 0.0 && p < 1.0)) throw std::invalid_argument("normal_quantile needs p in (0, 1)");

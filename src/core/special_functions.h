@@ -13,6 +13,10 @@ double chi_square_interval(int d, double lower, double upper);
 // function's cancellation there; above it the product is formed in logs.
 double omega_d(int d, double x);
 
+// The same in long double (extended precision where the platform has it),
+// for sums that cancel far below their terms (hankel.h).
+long double omega_d_extended(int d, long double x);
+
 // The standard normal quantile Phi^{-1}(p) for p in (0, 1): Wichura's
 // algorithm AS 241 (PPND16), relative error about 1e-16.
 double normal_quantile(double p);

@@ -43,7 +43,7 @@ std::string format_number(double value) {
 
 }  // namespace
 
-RadialTable tabulate_radial_density(const std::function<double(double)>& density, double radius_limit,
+RadialTable tabulate_radial_density(const std::function<RadialValue(double)>& density, double radius_limit,
                                     double tolerance) {
   if (!(radius_limit > 0.0) || !std::isfinite(radius_limit)) throw std::invalid_argument("a radius limit is positive");
   // Mass per unit of log radius, r |mu(r)|, from the smallest radius up.
@@ -51,42 +51,86 @@ RadialTable tabulate_radial_density(const std::function<double(double)>& density
   std::vector<double> r(kScanPoints), g(kScanPoints);
   for (int i = 0; i < kScanPoints; ++i) {
     r[i] = radius_limit * std::exp(-step * (kScanPoints - 1 - i));
-    const double value = density(r[i]);
+    const double value = density(r[i]).value;
     if (!std::isfinite(value)) throw std::invalid_argument("the radial density is not finite at radius " + format_number(r[i]));
     g[i] = r[i] * std::abs(value);
   }
+  // The scan ends at the last two neighbours above their rounding error:
+  // further out the computed density is rounding noise (the true density of
+  // a smooth kernel has fallen below it), which says nothing about the tail.
+  int end = kScanPoints;
+  while (end > 1 && !(g[end - 1] > 0.0 && g[end - 2] > 0.0)) --end;
+  std::fill(g.begin() + end, g.end(), 0.0);
   double variation = 0.0;
   for (double value : g) variation += value * step;
   if (!(variation > 0.0)) throw std::invalid_argument("the kernel's radial spectral density is zero everywhere");
-  // The mass beyond the limit: the last octave's envelope decays like r^-a,
-  // so what lies beyond is about g / a.
-  const double top = *std::max_element(g.end() - kScanPerOctave, g.end());
-  const double octave_before = *std::max_element(g.end() - 2 * kScanPerOctave, g.end() - kScanPerOctave);
+  // The mass beyond the scan's end: g there decays like r^-a from an octave
+  // before, so what lies beyond is about g / a. A density resolved up to the
+  // limit is judged by its envelope, the largest g of each octave (it may
+  // change sign); one that sinks into rounding before is smooth and falls
+  // fast there, so by its last values (its last octave holds its bulk).
+  const auto largest = [&](int first, int last) {
+    return *std::max_element(g.begin() + std::max(first, 0), g.begin() + std::max(last, 1));
+  };
+  const bool resolved = end == kScanPoints;
+  const double top = resolved ? largest(end - kScanPerOctave, end) : g[end - 1];
+  const double octave_before = resolved ? largest(end - 2 * kScanPerOctave, end - kScanPerOctave)
+                                        : g[std::max(end - 1 - kScanPerOctave, 0)];
   const double decay = top > 0.0 && octave_before > 0.0 ? std::log(octave_before / top) / std::log(2.0) : 60.0;
   const double beyond = top > 0.0 ? top / std::max(decay, 0.1) : 0.0;
   const double allowed = tolerance * variation;
   if (beyond > 0.5 * allowed) {
-    throw std::invalid_argument(
-        "its spectral density has a heavy tail: r |mu(r)| still falls only like r^-" + format_number(decay) +
-        " at radius " + format_number(radius_limit) + ", where the mass beyond is about " +
-        format_number(beyond / variation) + " of the total, more than the accuracy asked for (" + format_number(tolerance) +
-        ") allows; a cusp at 0 or slow decay of k, such as exp(-r), gives such tails. Raise `accuracy`");
+    const std::string trend = decay > 0.0 ? "falls only like r^-" + format_number(decay)
+                                          : "does not fall (it grows like r^" + format_number(-decay) + ")";
+    const std::string mass = "the mass beyond is about " + format_number(beyond / variation) + " of the total";
+    const std::string at = " at radius " + format_number(r[end - 1]) + ", where " + mass +
+                           ", more than the accuracy asked for (" + format_number(tolerance) + ") allows";
+    if (!resolved) {
+      throw std::invalid_argument(
+          "its spectral density sinks into the rounding error of the Hankel transform (which cancels more the "
+          "higher the dimension) while r |mu(r)| " + trend + at + "; raise `accuracy` above " +
+          format_number(2.0 * beyond / variation));
+    }
+    if (decay > 0.0) {
+      throw std::invalid_argument("its spectral density has a heavy tail: r |mu(r)| still " + trend + at +
+                                  " (a cusp at 0 or slow decay of k, such as exp(-r), gives such tails); raise `accuracy`");
+    }
+    throw std::invalid_argument("its spectral density is computed only up to radius " + format_number(r[end - 1]) +
+                                ", where r |mu(r)| still " + trend.substr(0, trend.find(" (")) + " and " + mass);
   }
   // The smallest scanned radius with little enough mass beyond it.
   double tail = beyond;
-  int last = kScanPoints - 1;
+  int last = end - 1;
   while (last > 0 && tail + 0.5 * (g[last] + g[last - 1]) * step <= 0.5 * allowed) {
     tail += 0.5 * (g[last] + g[last - 1]) * step;
     --last;
   }
   const double radius_max = r[last];
+  // Likewise the largest with little enough mass below it (in high
+  // dimension the density vanishes near 0), g[0] being about the mass below
+  // the scan.
+  int first = 0;
+  double below = g[0];
+  while (first + 1 < last && below + 0.5 * (g[first] + g[first + 1]) * step <= 0.25 * allowed) {
+    below += 0.5 * (g[first] + g[first + 1]) * step;
+    ++first;
+  }
+  const double radius_min = below <= 0.25 * allowed ? r[first] : 0.0;
+  if (radius_min > 0.0) tail += below;
 
-  // Exact values at 257 radii even in u = asinh(r / scale), a spline between.
-  const double scale = radius_max / kSpan, u_max = std::asinh(kSpan), h = u_max / (kExactPoints - 1);
+  // Exact values at 257 radii even in u = asinh((r - radius_min) / scale), a
+  // spline between.
+  const double scale = (radius_max - radius_min) / kSpan, u_max = std::asinh(kSpan), h = u_max / (kExactPoints - 1);
+  const auto radius_at = [&](double u) { return radius_min + scale * std::sinh(u); };
+  // Their errors bound the table's, integrated over the radii.
   std::vector<double> exact(kExactPoints);
+  double rounding = 0.0, previous_error = 0.0;
   for (int i = 0; i < kExactPoints; ++i) {
-    exact[i] = i == 0 ? density(0.0) : density(scale * std::sinh(i * h));
-    if (!std::isfinite(exact[i])) throw std::invalid_argument("the radial density is not finite");
+    const RadialValue value = density(radius_at(i * h));
+    exact[i] = value.value;
+    if (!std::isfinite(exact[i]) || !(value.error >= 0.0)) throw std::invalid_argument("the radial density is not finite");
+    if (i > 0) rounding += 0.5 * (previous_error + value.error) * (radius_at(i * h) - radius_at((i - 1) * h));
+    previous_error = value.error;
   }
   const std::vector<double> curvature = spline_curvatures(exact, h);
   RadialTable table;
@@ -95,7 +139,7 @@ RadialTable tabulate_radial_density(const std::function<double(double)>& density
   table.density.resize(n);
   for (int i = 0; i < n; ++i) {
     const double u = i * h / kRefine;
-    table.radius[i] = scale * std::sinh(u);
+    table.radius[i] = radius_at(u);
     table.density[i] = i % kRefine == 0 ? exact[i / kRefine] : spline_at(exact, curvature, h, u);
   }
   // Linear interpolation against the spline at cell midpoints (Simpson's
@@ -114,11 +158,12 @@ RadialTable tabulate_radial_density(const std::function<double(double)>& density
   const std::vector<double> even_curvature = spline_curvatures(even, 2.0 * h);
   double spline_error = 0.0;
   for (int i = 1; i < kExactPoints; i += 2) {
-    const double width = scale * (std::sinh((i + 1) * h) - std::sinh((i - 1) * h));
+    const double width = radius_at((i + 1) * h) - radius_at((i - 1) * h);
     spline_error += std::abs(spline_at(even, even_curvature, 2.0 * h, i * h) - exact[i]) * 0.5 * width;
   }
   table.interpolation = interpolation + spline_error / 16.0;
   table.tail = tail;
+  table.rounding = rounding;
   return table;
 }
 

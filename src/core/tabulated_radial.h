@@ -10,24 +10,29 @@
 
 namespace askrff {
 
-// A signed radial density S_{d-1} r^{d-1} mu(r) on [0, radius.back()], and
-// estimates of what the table misses: `tail`, the mass beyond the last
-// radius, and `interpolation`, the L1 distance between the piecewise-linear
-// table and the density on the table's range.
+// A signed radial density S_{d-1} r^{d-1} mu(r) on [radius.front(),
+// radius.back()], and estimates of what the table misses: `tail`, the mass
+// outside it, `interpolation`, the L1 distance between the piecewise-linear
+// table and the density on the table's range, and `rounding`, the L1 norm of
+// the computed density's error there.
 struct RadialTable {
   std::vector<double> radius, density;
-  double tail = 0.0, interpolation = 0.0;
+  double tail = 0.0, interpolation = 0.0, rounding = 0.0;
 };
 
-// Tabulates `density` (valid for radii up to `radius_limit`) on [0, R] with R
-// the smallest radius beyond which the estimated mass is at most `tolerance`
-// times the density's total variation. The radii come from a scan of 4 per
-// octave down from radius_limit; the table's 8193 radii are spaced evenly in
-// asinh(r / (R / 2000)), so fine near 0 and relative further out, and filled
-// by a cubic spline through 257 exact values. Throws std::invalid_argument,
-// with the decay found, when the mass beyond radius_limit is too large (a
-// heavy tail) or the density is zero.
-RadialTable tabulate_radial_density(const std::function<double(double)>& density, double radius_limit,
+// Tabulates `density` (valid for radii up to `radius_limit`, with its
+// error) on [r0, R]: R is the smallest radius beyond which the estimated mass
+// is at most half of `tolerance` times the density's total variation, r0 the
+// largest below which it is at most a quarter (0 unless the density vanishes
+// near 0, as in high dimension). The radii come from a scan of 4 per octave
+// down from radius_limit, which ends where the density sinks into its
+// rounding error; the table's 8193 radii are spaced evenly in
+// asinh((r - r0) / ((R - r0) / 2000)), so fine near r0 and relative further
+// out, and filled by a cubic spline through 257 exact values. Throws
+// std::invalid_argument, with the decay found, when the mass beyond the
+// scan's end is too large (a heavy tail, a density that sinks into rounding
+// first, or one still growing at radius_limit) or the density is zero.
+RadialTable tabulate_radial_density(const std::function<RadialValue(double)>& density, double radius_limit,
                                     double tolerance);
 
 // The minimal Jordan parts "pos" and "neg" of the piecewise-linear signed

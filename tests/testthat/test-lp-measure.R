@@ -60,3 +60,78 @@ test_that("solved measures are cached on disk only when asked, and a corrupt fil
   expect_identical(spectral_measure(poly_sphere_kernel(2, 1), 3)$lp, first$lp)
   expect_identical(readRDS(files[1]), first$lp)
 })
+
+test_that("z_max outside (1e-100, 1e100] is refused by name, both ways, where the radius grid would overflow", {
+  cusp <- radial_kernel(function(r) exp(-r))
+  for (z_max in c(1e-300, 1e-100, 1e300, Inf)) {
+    expect_error(spectral_measure(cusp, 3, route = "lp", tolerance = 0.05, z_max = z_max),
+                 "`z_max` must be a single number in \\(1e-100, 1e\\+100\\]", class = "askrff_error")
+    expect_error(rff_map(cusp, 3, 8, route = "lp", tolerance = 0.05, z_max = z_max),
+                 "`z_max` must be a single number in \\(1e-100, 1e\\+100\\]", class = "askrff_error")
+  }
+  # Inside the range the program is scale-free: a tiny range makes k constant
+  # there, so one atom at radius 0 fits; a huge one cannot be fitted. Either
+  # way the result is finite or a named refusal.
+  small <- rff_map(cusp, 3, 8, route = "lp", tolerance = 0.05, z_max = 1e-90, seed = 1)
+  expect_true(all(is.finite(small$omega)))
+  expect_true(is.finite(small$bias_bound))
+  expect_lte(small$bias_bound, 0.05 + 1e-12)
+  expect_error(rff_map(cusp, 3, 8, route = "lp", tolerance = 0.05, z_max = 1e100), "infeasible", class = "askrff_error")
+})
+
+test_that("the program is solved at unit scale: no HiGHS output, and only askrff errors", {
+  forget_lp_measures()
+  # tolerance is absolute: 0.05 on a kernel of size 1e300 asks for 5e-302
+  # of it, which the program cannot resolve; said so, with the way out.
+  huge <- radial_kernel(function(r) 1e300 * exp(-r))
+  output <- capture.output(type = "output", {
+    messages <- capture.output(type = "message", {
+      result <- tryCatch(rff_map(huge, 3, 8, route = "lp", tolerance = 0.05, z_max = 3), error = function(e) e)
+    })
+  })
+  expect_length(c(output, messages), 0L)
+  expect_s3_class(result, "askrff_error")
+  expect_match(conditionMessage(result), "absolute error.*5e-302 of that.*c \\* with_settings\\(k1, route = \"lp\", ...\\) with k1 = k / c")
+  # Scaling is exact (the program is homogeneous): a kernel 100 times larger
+  # with a tolerance 100 times larger has the same atoms, 100 times heavier.
+  unit <- spectral_measure(radial_kernel(function(r) exp(-r)), 3, route = "lp", tolerance = 0.005, z_max = 4)
+  big <- spectral_measure(radial_kernel(function(r) 100 * exp(-r)), 3, route = "lp", tolerance = 0.5, z_max = 4)
+  expect_identical(big$lp$radius, unit$lp$radius)
+  expect_equal(big$lp$weight, 100 * unit$lp$weight, tolerance = 1e-9)
+  z <- seq(0, 4, length.out = 501)
+  fit <- askrff:::.cpp_omega_matrix(3L, z, big$lp$radius) %*% big$lp$weight
+  expect_lt(max(abs(fit - 100 * exp(-z))), big$lp$bias_bound)
+  # a HiGHS failure of any kind is an askrff_error (this testthat has no
+  # local_mocked_bindings(), so the solver is replaced by hand, and restored)
+  highs_ns <- asNamespace("highs")
+  solver <- get("highs_solve", envir = highs_ns)
+  unlockBinding("highs_solve", highs_ns)
+  assign("highs_solve", function(...) stop("solver exploded"), envir = highs_ns)
+  on.exit({
+    assign("highs_solve", solver, envir = highs_ns)
+    lockBinding("highs_solve", highs_ns)
+  }, add = TRUE)
+  forget_lp_measures()
+  expect_error(spectral_measure(radial_kernel(function(r) exp(-r)), 3, route = "lp", tolerance = 0.02, z_max = 4),
+               "HiGHS failed .*solver exploded", class = "askrff_error")
+})
+
+test_that("a kernel within tolerance of 0 has no atoms, and says so", {
+  tiny <- radial_kernel(function(r) 1e-300 * exp(-r))
+  expect_error(spectral_measure(tiny, 3, route = "lp", tolerance = 0.05, z_max = 3), "has no atoms.*zero measure fits",
+               class = "askrff_error")
+})
+
+test_that("settings a call gives an expression that belong to a term point to with_settings() on the term", {
+  scaled <- 1e300 * radial_kernel(function(r) exp(-r))
+  message <- tryCatch(rff_map(scaled, 3, 8, route = "lp", tolerance = 0.05, z_max = 3), askrff_error = conditionMessage)
+  expect_match(message, "does not take: route, tolerance, z_max \\(it takes split, accuracy\\)")
+  expect_match(message, "Term k1 \\(the radial kernel .*\\) takes route, tolerance, z_max: .*with_settings\\(<term>, route = ..., tolerance = ..., z_max = ...\\)")
+  # the way it points to works
+  term <- with_settings(radial_kernel(function(r) exp(-r)), route = "lp", tolerance = 0.05, z_max = 3)
+  map <- rff_map(1e300 * term, 3, 8, seed = 1)
+  expect_true(all(is.finite(map$omega)))
+  # a setting no term takes gets no such hint
+  other <- tryCatch(rff_map(scaled, 3, 8, decomposition = "phase"), askrff_error = conditionMessage)
+  expect_no_match(other, "with_settings")
+})
