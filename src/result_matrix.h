@@ -1,17 +1,23 @@
 // Allocation of large results. The kernels write every entry, so R's zero fill
-// is skipped. On Linux a large result is mapped with MAP_POPULATE through R's
-// allocVector3 and a custom allocator: the kernel then provides all pages in
-// one call, about four times faster than a page fault per 4 KiB on first
-// touch, which otherwise costs more than computing the features
-// (bench/RESULTS.md).
+// is skipped. On Linux a large result is mapped through R's allocVector3 and a
+// custom allocator, and the operating system then provides all its pages
+// before the kernels run (MADV_POPULATE_WRITE, or MAP_POPULATE over the range
+// before Linux 5.14): about four times faster than a page fault per 4 KiB on
+// first touch, which otherwise costs more than computing the features
+// (bench/RESULTS.md). A result of gigabytes takes seconds to provide, so its
+// pages come 64 MB at a time with a check for a user interrupt between.
 #pragma once
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <new>
 
 #if defined(__linux__)
 #include <R_ext/Rallocators.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace askrff {
@@ -21,17 +27,42 @@ namespace detail {
 // The mapping's length sits in front of the block R receives, for munmap.
 constexpr std::size_t kHeader = 64;
 
-inline void* populated_alloc(R_allocator_t*, std::size_t bytes) {
+constexpr std::size_t kPopulateBytes = std::size_t(64) << 20;
+
+inline void* mapped_alloc(R_allocator_t*, std::size_t bytes) {
   const std::size_t length = bytes + kHeader;
-  void* mapping = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  void* mapping = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) return nullptr;
   *static_cast<std::size_t*>(mapping) = length;
   return static_cast<char*>(mapping) + kHeader;
 }
 
-inline void populated_free(R_allocator_t*, void* block) {
+inline void mapped_free(R_allocator_t*, void* block) {
   char* mapping = static_cast<char*>(block) - kHeader;
   munmap(mapping, *reinterpret_cast<std::size_t*>(mapping));
+}
+
+// Provides the pages of [begin, end), inside one of our mappings, from the
+// first page boundary on (the page before holds R's header, already
+// touched), a chunk at a time.
+inline void populate(char* begin, char* end) {
+  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  char* p = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(begin) + page - 1) / page * page);
+  bool advise = true;
+  while (p < end) {
+    const std::size_t length = std::min(kPopulateBytes, static_cast<std::size_t>(end - p));
+#if defined(MADV_POPULATE_WRITE)
+    if (advise && madvise(p, length, MADV_POPULATE_WRITE) != 0) advise = false;
+#else
+    advise = false;
+#endif
+    if (!advise && mmap(p, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_POPULATE,
+                        -1, 0) == MAP_FAILED) {
+      throw std::bad_alloc();
+    }
+    p += length;
+    Rcpp::checkUserInterrupt();
+  }
 }
 }  // namespace detail
 #endif
@@ -40,8 +71,10 @@ inline Rcpp::NumericMatrix uninitialized_matrix(int rows, int cols) {
 #if defined(__linux__) && defined(MAP_POPULATE)
   const R_xlen_t size = static_cast<R_xlen_t>(rows) * cols;
   if (static_cast<std::size_t>(size) * sizeof(double) >= (std::size_t(16) << 20)) {
-    static R_allocator_t allocator = {detail::populated_alloc, detail::populated_free, nullptr, nullptr};
+    static R_allocator_t allocator = {detail::mapped_alloc, detail::mapped_free, nullptr, nullptr};
     Rcpp::Shield<SEXP> vector(Rf_allocVector3(REALSXP, size, &allocator));
+    char* data = reinterpret_cast<char*>(REAL(vector));
+    detail::populate(data, data + static_cast<std::size_t>(size) * sizeof(double));
     Rcpp::Shield<SEXP> dim(Rf_allocVector(INTSXP, 2));
     INTEGER(dim)[0] = rows;
     INTEGER(dim)[1] = cols;
