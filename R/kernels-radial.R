@@ -81,6 +81,12 @@
 #' function per node and radius; the first measure of a kernel takes about a
 #' second even at \eqn{d = 128}.
 #'
+#' **Code travels with the kernel.** The kernel object holds `fun` itself, so
+#' a radial kernel (or a map or fit made with one) that you load with
+#' [readRDS()] runs its author's code whenever askrff evaluates it: load such
+#' objects only from people you trust. Every other kernel holds numbers only,
+#' which askrff checks as numbers and never evaluates.
+#'
 #' @param fun A vectorized function of the distance \eqn{r \ge 0}, returning
 #'   finite numbers, with \eqn{f(0)} finite. The density route needs it to
 #'   decay fast (Details: a power \eqn{r^{-p}} rarely suffices); the LP route
