@@ -139,9 +139,11 @@ nested_expressions <- function(object) {
 # reader can crash on damaged structure, which no package can guard against.
 byte_corruptions <- function(object, n = 8L) {
   bytes <- serialize(object, NULL, xdr = TRUE)
+  # a value's bytes that occur once in the stream are that value's, never a
+  # length or a type code
   positions <- unique(unlist(lapply(stored_values(object), function(pattern) {
-    at <- grepRaw(pattern, bytes, fixed = TRUE)
-    if (length(at) == 0L) integer() else at + seq_along(pattern) - 1L
+    at <- grepRaw(pattern, bytes, fixed = TRUE, all = TRUE)
+    if (length(at) == 1L) at + seq_along(pattern) - 1L else integer()
   })))
   out <- list()
   if (length(positions) < 3L) return(out)
