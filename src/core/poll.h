@@ -1,6 +1,7 @@
 // Long loops on the main thread call a Poll now and then, so that the glue
-// can check for a user interrupt (an exception unwinds the core); the core
-// itself knows nothing of R.
+// can check for a user interrupt (an exception unwinds the core), and may
+// report the fraction of their work done, in [0, 1] and increasing, to a
+// Progress; the core itself knows nothing of R.
 #pragma once
 #include <functional>
 
@@ -9,5 +10,9 @@ namespace askrff {
 using Poll = std::function<void()>;
 
 inline void no_poll() {}
+
+using Progress = std::function<void(double)>;
+
+inline void no_progress(double) {}
 
 }  // namespace askrff

@@ -8,23 +8,17 @@
 // another order).
 #pragma once
 #include <Eigen/Dense>
-#include <functional>
 
 #include "poll.h"
 
 namespace askrff {
-
-// The fraction of a long computation's work done, in [0, 1], increasing.
-using Progress = std::function<void(double)>;
-
-inline void no_progress(double) {}
 
 struct SymmetricEigen {
   Eigen::VectorXd values;   // increasing
   Eigen::MatrixXd vectors;  // orthonormal eigenvectors as columns; empty unless asked for
 };
 
-// The lower triangle of `a` is used (and overwritten: pass a copy). Throws
+// Only the lower triangle of `a` is read (move it in to spare a copy). Throws
 // std::invalid_argument for a matrix that is not square or not finite and
 // std::runtime_error when the QR steps do not converge.
 SymmetricEigen symmetric_eigen(Eigen::MatrixXd a, bool vectors, const Poll& poll = no_poll,

@@ -36,6 +36,17 @@ test_that("rff_ridge matches the closed-form ridge solution for every kind of ma
   expect_equal(fit$fun, "square")
 })
 
+test_that("with more feature columns than rows, Z'Z of rank n - 1, the fit is still the closed form", {
+  # 240 columns: the eigendecomposition forms its orthogonal factor from
+  # blocks of 48 reflectors and keeps the first n - 1 = 59 pairs
+  data <- ridge_data(n = 60)
+  map <- rff_map(gaussian_kernel(1), 3, 120, seed = 6)
+  for (lambda in c(1e-3, 1)) {
+    fit <- rff_ridge(data$x, data$y, map, lambda = lambda)
+    expect_equal(unname(coef(fit)), direct_ridge(rff_features(map, data$x), data$y, lambda)[, 1], tolerance = 1e-8)
+  }
+})
+
 test_that("GCV is exact on the path and picks what brute force picks", {
   data <- ridge_data()
   map <- rff_map(gaussian_kernel(1), 3, 30, seed = 1)
