@@ -8,13 +8,16 @@
 #' Heavy calls take `n_threads`; its default is `getOption("askrff.threads")`,
 #' else RcppParallel's default.
 #'
-#' The L1-minimal measures of the kernels on the sphere come from a linear
-#' program (HiGHS, through the highs package), solved once per kernel,
-#' dimension, `tolerance` and `z_max` in a session. With
-#' `options(askrff.disk_cache = TRUE)` they are also saved under
-#' `tools::R_user_dir("askrff", "cache")` and read back in later sessions
-#' (a file that does not hold a valid measure is solved again); delete that
-#' directory to clear the cache.
+#' The L1-minimal measures of the kernels on the sphere (and of the LP route
+#' of [radial_kernel()]) come from a linear program (HiGHS, through the highs
+#' package), solved once per kernel, dimension, `tolerance` and `z_max` in a
+#' session. With `options(askrff.disk_cache = TRUE)` they are also saved under
+#' `tools::R_user_dir("askrff", "cache")` and read back in later sessions. A
+#' measure read back is verified before use, not trusted: its radii must be
+#' distinct points of the program's grid, its masses finite, its error on the
+#' program's distances within `tolerance`, and the bias bound recomputed from
+#' its atoms the one stored; otherwise it is solved again and the file
+#' rewritten. Delete that directory to clear the cache.
 #'
 #' @keywords internal
 #' @useDynLib askrff, .registration = TRUE

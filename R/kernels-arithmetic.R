@@ -239,7 +239,7 @@ expression_with_settings <- function(kernel, settings, d) {
     kernel$settings$table_radius <- table$radius
     kernel$settings$table_density <- table$density
     kernel$settings$table_negligible <- table$bias
-    kernel$numeric <- table[c("radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
+    kernel$numeric <- table[c("radius_min", "radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
   }
   kernel
 }

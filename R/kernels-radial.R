@@ -163,7 +163,7 @@ radial_with_settings <- function(kernel, settings, d) {
   kernel$settings$table_radius <- table$radius
   kernel$settings$table_density <- table$density
   kernel$settings$table_negligible <- table$bias
-  kernel$numeric <- table[c("radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
+  kernel$numeric <- table[c("radius_min", "radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
   kernel
 }
 
@@ -184,6 +184,7 @@ radial_table <- function(spec, d, accuracy, k0, note = "") {
   })
   r <- table$radius
   integral <- sum(diff(r) * (utils::head(table$density, -1L) + utils::tail(table$density, -1L)) / 2)
+  table$radius_min <- min(r)
   table$radius_max <- max(r)
   table$mass_error <- abs(integral - k0)
   table$bias <- table$tail + table$interpolation + table$rounding + table$mass_error
@@ -200,8 +201,9 @@ object_digest <- function(object) {
 }
 
 numeric_measure_line <- function(numeric) {
-  sprintf("density tabulated on radii [0, %s]: mass beyond ~%s, interpolation error ~%s, rounding error <= %s, |integral - k(0)| = %s; bias at most ~%s",
-          format(numeric$radius_max, digits = 4), formatC(numeric$tail, format = "e", digits = 1),
+  sprintf("density tabulated on radii [%s, %s]: mass outside ~%s, interpolation error ~%s, rounding error <= %s, |integral - k(0)| = %s; bias at most ~%s",
+          format(numeric$radius_min, digits = 4), format(numeric$radius_max, digits = 4),
+          formatC(numeric$tail, format = "e", digits = 1),
           formatC(numeric$interpolation, format = "e", digits = 1), formatC(numeric$rounding, format = "e", digits = 1),
           formatC(numeric$mass_error, format = "e", digits = 1), formatC(numeric$bias, format = "e", digits = 1))
 }

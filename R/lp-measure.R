@@ -15,8 +15,9 @@ lp_radius_max <- function(d) 30 * max(1, sqrt(d / 16))
 
 # Solved measures are kept for the session and, with
 # options(askrff.disk_cache = TRUE), in tools::R_user_dir("askrff", "cache")
-# across sessions, under the values of k they fit; a file that does not hold
-# a valid measure is solved again. Radii reach `radius_max`.
+# across sessions, under the values of k they fit; a file whose measure does
+# not pass verified_lp() is solved again and rewritten. Radii reach
+# `radius_max`.
 lp_radial_measure <- function(kernel, d, tolerance, z_max, radius_max) {
   radius <- seq(0, radius_max, length.out = lp_grid$n_radius)
   z <- seq(0, z_max, length.out = lp_grid$n_distance)
@@ -24,7 +25,7 @@ lp_radial_measure <- function(kernel, d, tolerance, z_max, radius_max) {
   key <- paste(c("lp-v2", d, tolerance, z_max, radius_max, unlist(lp_grid), object_digest(target)), collapse = "|")
   if (!is.null(lp_cache[[key]])) return(lp_cache[[key]])
   file <- lp_cache_file(key)
-  lp <- if (!is.null(file)) read_cached_lp(file, tolerance, z_max) else NULL
+  lp <- if (!is.null(file)) verified_lp(read_cached_lp(file), kernel, d, tolerance, z_max, radius, z, target) else NULL
   if (is.null(lp)) {
     lp <- solve_lp_measure(kernel, d, tolerance, z_max, radius, z, target)
     if (!is.null(file)) write_cached_lp(lp, file)
@@ -116,16 +117,35 @@ lp_cache_file <- function(key) {
   file.path(dir, paste0("lp-", object_digest(key), ".rds"))
 }
 
-# A cached file is untrusted like any object: it is used only if it holds
-# finite atoms of the requested tolerance and range.
-read_cached_lp <- function(file, tolerance, z_max) {
+# A cached file is untrusted like any object: NULL unless it holds a list.
+read_cached_lp <- function(file) {
   if (!file.exists(file)) return(NULL)
   lp <- tryCatch(readRDS(file), error = function(e) NULL)
-  valid <- is.list(lp) && is.double(lp$radius) && is.double(lp$weight) && length(lp$radius) >= 1L &&
-    length(lp$radius) == length(lp$weight) && all(is.finite(lp$radius)) && all(lp$radius >= 0) &&
+  if (is.list(lp) && !is.object(lp)) lp else NULL
+}
+
+# A measure read back is used only if it is one the program could have
+# returned for these inputs, checked rather than trusted (a checksum would
+# not stop a deliberate edit): distinct radii of the program's grid, finite
+# masses, the same tolerance and z_max; an error on the program's distances
+# within tolerance (plus the solver's feasibility slack, 1e-7 of max |k|, and
+# the Omega_d entries below 1e-9 it was not given); and the bias bound
+# recomputed from the atoms equal to the one stored. Costs a bias bound, far
+# less than a solve. NULL otherwise.
+verified_lp <- function(lp, kernel, d, tolerance, z_max, radius, z, target) {
+  if (is.null(lp)) return(NULL)
+  on_grid <- match(lp$radius, radius)
+  valid <- is.double(lp$radius) && is.double(lp$weight) && length(lp$radius) >= 1L &&
+    length(lp$radius) == length(lp$weight) && !anyNA(on_grid) && !anyDuplicated(on_grid) &&
     all(is.finite(lp$weight)) && identical(lp$tolerance, tolerance) && identical(lp$z_max, z_max) &&
     is_single_number(lp$bias_bound) && is.finite(lp$bias_bound)
-  if (valid) lp else NULL
+  if (!valid) return(NULL)
+  error <- core(.cpp_omega_matrix(d, z, lp$radius)) %*% lp$weight - target
+  slack <- 1e-7 * max(abs(target)) + 1e-9 * sum(abs(lp$weight))
+  if (!(max(abs(error)) <= tolerance + slack)) return(NULL)
+  bound <- lp_bias_bound(kernel, d, lp)
+  if (!isTRUE(all.equal(bound, lp$bias_bound, tolerance = 1e-12))) return(NULL)
+  lp[c("radius", "weight", "tolerance", "z_max", "bias_bound")]
 }
 
 write_cached_lp <- function(lp, file) {

@@ -135,3 +135,54 @@ test_that("settings a call gives an expression that belong to a term point to wi
   other <- tryCatch(rff_map(scaled, 3, 8, decomposition = "phase"), askrff_error = conditionMessage)
   expect_no_match(other, "with_settings")
 })
+
+test_that("a cached measure is verified before use: an edited file is ignored, solved again and rewritten", {
+  forget_lp_measures()
+  cache <- file.path(tempfile(), "cache")
+  old_dir <- Sys.getenv("R_USER_CACHE_DIR", NA)
+  Sys.setenv(R_USER_CACHE_DIR = cache)
+  on.exit(if (is.na(old_dir)) Sys.unsetenv("R_USER_CACHE_DIR") else Sys.setenv(R_USER_CACHE_DIR = old_dir), add = TRUE)
+  old_options <- options(askrff.disk_cache = TRUE)
+  on.exit(options(old_options), add = TRUE)
+  cusp <- radial_kernel(function(r) exp(-r))
+  measure <- function() spectral_measure(cusp, 3, route = "lp", tolerance = 0.01, z_max = 5)
+  first <- measure()$lp
+  file <- list.files(tools::R_user_dir("askrff", "cache"), full.names = TRUE)
+  expect_length(file, 1L)
+  # An intact file is used as it is: the solver is not called.
+  ns <- asNamespace("askrff")
+  solver <- get("solve_lp_measure", envir = ns)
+  unlockBinding("solve_lp_measure", ns)
+  assign("solve_lp_measure", function(...) stop("solved again"), envir = ns)
+  forget_lp_measures()
+  reused <- tryCatch(measure()$lp, error = conditionMessage)
+  assign("solve_lp_measure", solver, envir = ns)
+  lockBinding("solve_lp_measure", ns)
+  expect_identical(reused, first)
+  # Edits that keep the file well formed: heavier atoms under the old bias
+  # bound (the relative error the map would carry grows to about 4), a bias
+  # bound that lies, radii off the program's grid, an atom split in two.
+  edits <- list(
+    heavier = within(first, weight <- 5 * weight),
+    lying_bound = within(first, bias_bound <- 1e-9),
+    off_grid = within(first, radius <- radius + 1e-3),
+    duplicated = within(first, {
+      radius <- c(radius, radius[1])
+      weight <- c(weight / c(2, rep(1, length(weight) - 1L)), weight[1] / 2)
+    }))
+  z <- seq(0, 5, length.out = 201)
+  for (name in names(edits)) {
+    saveRDS(edits[[name]], file)
+    forget_lp_measures()
+    used <- measure()$lp
+    expect_identical(used, first, label = name)
+    expect_identical(readRDS(file), first, label = name)
+    fit <- askrff:::.cpp_omega_matrix(3L, z, used$radius) %*% used$weight
+    expect_lt(max(abs(fit - exp(-z))), used$bias_bound)
+  }
+  # and the map drawn after an edit carries the solved measure
+  saveRDS(edits$heavier, file)
+  forget_lp_measures()
+  map <- rff_map(cusp, 3, 8, route = "lp", tolerance = 0.01, z_max = 5, seed = 1)
+  expect_identical(map$bias_bound, first$bias_bound)
+})
