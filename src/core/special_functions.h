@@ -31,8 +31,9 @@ double normal_quantile(double p);
 double matern_large_order(double nu, double r);
 
 // The Gamma(shape, 1) quantile: P(shape, x) = p for p in (0, 1), by Newton's
-// method on the regularized incomplete gamma function (Boost.Math's, whose
-// cost does not grow with the shape), kept in a bracket.
+// method on the regularized incomplete gamma function, kept in a bracket; the
+// function by Temme's uniform expansion from shape 1e4 on, so the cost does
+// not grow with the shape.
 double gamma_quantile(double shape, double p);
 
 }  // namespace askrff
