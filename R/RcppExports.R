@@ -53,6 +53,14 @@
     .Call(`_askrff_cpp_part_weights`, kernel, d)
 }
 
+.cpp_frequency_sources <- function() {
+    .Call(`_askrff_cpp_frequency_sources`)
+}
+
+.cpp_measure_sources <- function(kernel, d) {
+    .Call(`_askrff_cpp_measure_sources`, kernel, d)
+}
+
 .cpp_sample_map <- function(kernel, d, n_features, method, allocation, seed_words) {
     .Call(`_askrff_cpp_sample_map`, kernel, d, n_features, method, allocation, seed_words)
 }

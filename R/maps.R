@@ -103,7 +103,7 @@
 #' x <- matrix(runif(30), 10)
 #' relative_error(kernel_matrix(gaussian_kernel(1), x), rff_kernel_matrix(map, x))
 #' @export
-rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal", "structured", "qmc"), ...,
+rff_map <- function(kernel, d, n_features, method = "iid", ...,
                     allocation = c("mass", "equal"), seed = NULL) {
   design <- map_design(kernel, d, method, ..., allocation = allocation)
   draw_map(design, check_count(n_features, "n_features"), resolve_seed(seed))
@@ -111,17 +111,16 @@ rff_map <- function(kernel, d, n_features, method = c("iid", "orthogonal", "stru
 
 # Everything of a map but its size and seed, validated, with the kernel's
 # prepared spec: approximation_study() draws many maps from one design.
-map_design <- function(kernel, d, method = c("iid", "orthogonal", "structured", "qmc"), ...,
-                       allocation = c("mass", "equal")) {
+map_design <- function(kernel, d, method = "iid", ..., allocation = c("mass", "equal")) {
   kernel <- check_has_measure(validate_kernel(kernel))
   d <- check_count(d, "d")
-  method <- check_choice(method, frequency_sources, "method")
+  method <- check_source(method, "method")
   allocation <- check_choice(allocation, c("mass", "equal"), "allocation")
   settings <- resolve_kernel_settings(kernel, list(...))
   check_kernel_dimension(kernel, d)
-  check_method(kernel, settings, method)
-  list(kernel = kernel, d = d, method = method, allocation = allocation, settings = settings,
-       spec = kernel_with_settings(kernel, settings, d))
+  spec <- kernel_with_settings(kernel, settings, d)
+  check_method(kernel, spec, d, method)
+  list(kernel = kernel, d = d, method = method, allocation = allocation, settings = settings, spec = spec)
 }
 
 draw_map <- function(design, n_features, seed_words) {
@@ -150,12 +149,21 @@ sample_frequencies <- function(kernel, spec, d, n_features, method, allocation, 
   sampled
 }
 
-# The frequency sources of rff_map() and rpf_map() (src/core/sampling.h).
-frequency_sources <- c("iid", "orthogonal", "structured", "qmc")
+# The frequency sources of rff_map() and rpf_map(), as the core names them.
+frequency_sources <- function() .cpp_frequency_sources()
 
-# A method the kernel's family does not declare is refused before sampling.
-check_method <- function(kernel, settings, method) {
-  takes <- kernel_traits(kernel, settings)$methods
+check_source <- function(method, name) {
+  sources <- frequency_sources()
+  if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% sources) {
+    fail("`%s` must be one of %s.", name, paste0('"', sources, '"', collapse = ", "))
+  }
+  method
+}
+
+# A source that some part of the kernel's measure (the prepared `spec` in
+# dimension d) cannot take is refused before sampling.
+check_method <- function(kernel, spec, d, method) {
+  takes <- core(.cpp_measure_sources(spec, d))
   if (!method %in% takes) {
     fail("`method = \"%s\"` is not one the %s takes: its spectral measure takes %s.", method, kernel_label(kernel),
          paste0('"', takes, '"', collapse = ", "))

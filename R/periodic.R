@@ -150,15 +150,15 @@ periodic_kernel_mass <- function(kernel) kernel_at_zero(kernel, 1L)
 #' K <- kernel_matrix(gaussian_kernel(1.5), x)
 #' max(abs(rpf_kernel_matrix(map, x, left = "square", right = "cos") - K))
 #' @export
-rpf_map <- function(kernel, d, n_features, method = c("iid", "orthogonal", "structured", "qmc"), seed = NULL) {
+rpf_map <- function(kernel, d, n_features, method = "iid", seed = NULL) {
   kernel <- check_periodic_kernel(validate_kernel(kernel))
   d <- check_count(d, "d")
   n_features <- check_count(n_features, "n_features")
-  method <- check_choice(method, frequency_sources, "method")
-  check_method(kernel, list(), method)
+  method <- check_source(method, "method")
   seed_words <- resolve_seed(seed)
   check_output_size(d, n_features, "the frequency matrix")
   spec <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
+  check_method(kernel, spec, d, method)
   sampled <- sample_frequencies(kernel, spec, d, n_features, method, "equal", seed_words)
   structure(list(kernel = kernel, d = d, n_features = n_features, method = method, seed = seed_words,
                  mass = sampled$parts$mass,

@@ -275,10 +275,10 @@ study_method <- function(method, label, i) {
   if (is.character(method) && length(method) == 1L && !is.na(method)) {
     if (label == "") label <- method
     named <- setdiff(names(study_arguments), c("rff", "custom"))
-    method <- if (method %in% frequency_sources) list(type = "rff", method = method) else
+    method <- if (method %in% frequency_sources()) list(type = "rff", method = method) else
       if (method %in% named) list(type = method) else
         fail("%s must be one of %s, or a list of arguments with a `type`.", where,
-             paste0('"', c(frequency_sources, named), '"', collapse = ", "))
+             paste0('"', c(frequency_sources(), named), '"', collapse = ", "))
   }
   if (!is.list(method) || is.object(method)) fail("%s must be a method's name or a list of its arguments.", where)
   if (label == "") fail("%s is a list, so `methods` must name it.", where)

@@ -159,10 +159,7 @@ check_seed_words <- function(seed, arg) {
 validate_map <- function(map, arg = "map") {
   check_object(map, arg, "askrff_map", "a map made by rff_map()")
   base <- validate_map_kernel(map, arg)
-  method <- map$method
-  if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% frequency_sources) {
-    fail("`%s` must be one of %s.", field(arg, "method"), paste0('"', frequency_sources, '"', collapse = ", "))
-  }
+  check_source(map$method, field(arg, "method"))
   allocation <- map$allocation
   if (!is.character(allocation) || length(allocation) != 1L || is.na(allocation) || !allocation %in% c("mass", "equal")) {
     fail("`%s` must be \"mass\" or \"equal\".", field(arg, "allocation"))
@@ -243,10 +240,7 @@ validate_rpf_map <- function(map, arg = "map") {
       any(dither < 0) || any(dither >= 2 * pi)) {
     fail("`%s` must hold one value in [0, 2 pi) per frequency (%s).", field(arg, "dither"), format_count(m))
   }
-  method <- map$method
-  if (!is.character(method) || length(method) != 1L || is.na(method) || !method %in% frequency_sources) {
-    fail("`%s` must be one of %s.", field(arg, "method"), paste0('"', frequency_sources, '"', collapse = ", "))
-  }
+  check_source(map$method, field(arg, "method"))
   check_seed_words(map$seed, field(arg, "seed"))
   map$kernel <- kernel
   map$d <- d

@@ -169,6 +169,28 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_frequency_sources
+Rcpp::CharacterVector cpp_frequency_sources();
+RcppExport SEXP _askrff_cpp_frequency_sources() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_frequency_sources());
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_measure_sources
+Rcpp::CharacterVector cpp_measure_sources(Rcpp::List kernel, int d);
+RcppExport SEXP _askrff_cpp_measure_sources(SEXP kernelSEXP, SEXP dSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_measure_sources(kernel, d));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_sample_map
 Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string method, std::string allocation, Rcpp::NumericVector seed_words);
 RcppExport SEXP _askrff_cpp_sample_map(SEXP kernelSEXP, SEXP dSEXP, SEXP n_featuresSEXP, SEXP methodSEXP, SEXP allocationSEXP, SEXP seed_wordsSEXP) {
@@ -522,6 +544,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_spectral_norm", (DL_FUNC) &_askrff_cpp_spectral_norm, 1},
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
     {"_askrff_cpp_part_weights", (DL_FUNC) &_askrff_cpp_part_weights, 2},
+    {"_askrff_cpp_frequency_sources", (DL_FUNC) &_askrff_cpp_frequency_sources, 0},
+    {"_askrff_cpp_measure_sources", (DL_FUNC) &_askrff_cpp_measure_sources, 2},
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
     {"_askrff_cpp_part_from_uniforms", (DL_FUNC) &_askrff_cpp_part_from_uniforms, 4},

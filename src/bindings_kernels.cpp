@@ -93,11 +93,10 @@ Rcpp::List cpp_kernel_traits(Rcpp::List kernel) {
   }
   settings.names() = setting_names;
   return Rcpp::List::create(
-      Rcpp::Named("params") = Rcpp::wrap(traits.params),
       Rcpp::Named("coordinate_params") = Rcpp::wrap(traits.coordinate_params),
       Rcpp::Named("measure") = traits.measure, Rcpp::Named("radial") = traits.radial,
       Rcpp::Named("on_sphere") = traits.on_sphere, Rcpp::Named("periodic") = traits.periodic,
-      Rcpp::Named("methods") = Rcpp::wrap(traits.methods), Rcpp::Named("settings") = settings,
+      Rcpp::Named("settings") = settings,
       Rcpp::Named("features") = traits.features);
 }
 

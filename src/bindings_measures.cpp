@@ -63,6 +63,22 @@ Rcpp::NumericVector cpp_part_weights(Rcpp::List kernel, int d) {
   return weight;
 }
 
+// The names of the frequency sources (sampling.h), in R's order.
+// [[Rcpp::export(.cpp_frequency_sources)]]
+Rcpp::CharacterVector cpp_frequency_sources() {
+  Rcpp::CharacterVector out;
+  for (const askrff::FrequencySource& source : askrff::frequency_sources()) out.push_back(source.name);
+  return out;
+}
+
+// The sources every part of the kernel's measure in dimension d takes.
+// [[Rcpp::export(.cpp_measure_sources)]]
+Rcpp::CharacterVector cpp_measure_sources(Rcpp::List kernel, int d) {
+  Rcpp::CharacterVector out;
+  for (askrff::Method method : askrff::measure_sources(measure_of(kernel, d))) out.push_back(askrff::source_name(method));
+  return out;
+}
+
 // A map: the measure, built once, and n_features frequencies shared among its
 // parts (sampled_map.h), with each part's share.
 // [[Rcpp::export(.cpp_sample_map)]]

@@ -135,10 +135,8 @@ template <Family family>
 KernelTraits traits(const KernelSpec&) {
   KernelTraits t;
   const char* vector = family == Family::shift ? "shift" : "beta";
-  t.params = {"sigma", vector};
   t.coordinate_params = {vector};
   t.measure = "complex";
-  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   // "jordan" samples the positive parts of the real and imaginary measures
   // (the paper's estimator); "phase" samples |mu| (SPEC 1.6).
   t.settings = {Setting{"decomposition", {"jordan", "phase"}}};

@@ -47,7 +47,7 @@ class GaussianKernel : public Kernel {
 
 KernelTraits traits(const KernelSpec& spec) {
   const bool isotropic = spec.vector("sigma").size() == 1;
-  KernelTraits t = scale_family_traits(isotropic, {"iid", "orthogonal", "structured", "qmc"});
+  KernelTraits t = scale_family_traits(isotropic);
   t.coordinate_params = {"sigma"};
   t.periodic = isotropic;
   return t;

@@ -263,12 +263,10 @@ bool all_positive(const std::vector<double>& weights) {
 
 KernelTraits mixture_traits(const KernelSpec& spec) {
   KernelTraits t;
-  t.params = {"weights", "sigmas"};
   const bool positive = all_positive(spec.vector("weights"));
   t.measure = positive ? "positive" : "signed";
   t.radial = true;
   t.periodic = positive;
-  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   t.settings = {Setting{"decomposition", {"jordan", "components"}}};
   return t;
 }

@@ -69,14 +69,11 @@ Profile matern_profile(double nu) {
   return [factor, form = MaternBesselForm(nu)](double r) { return form(factor * r); };
 }
 
-KernelTraits isotropic_traits(const KernelSpec& spec, const char* shape) {
+KernelTraits isotropic_traits(const KernelSpec& spec) {
   KernelTraits t;
-  t.params = {"sigma"};
-  if (shape) t.params.push_back(shape);
   t.coordinate_params = {"sigma"};
   t.measure = "positive";
   t.radial = spec.vector("sigma").size() == 1;
-  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   return t;
 }
 
@@ -111,18 +108,16 @@ std::unique_ptr<Kernel> make_generalized_gaussian(const KernelSpec& spec) {
 }  // namespace
 
 KernelFamily matern_family() {
-  return {"matern", [](const KernelSpec& s) { return isotropic_traits(s, "nu"); }, make_matern, nullptr};
+  return {"matern", isotropic_traits, make_matern, nullptr};
 }
 KernelFamily exponential_family() {
-  return {"exponential", [](const KernelSpec& s) { return isotropic_traits(s, nullptr); }, make_exponential, nullptr};
+  return {"exponential", isotropic_traits, make_exponential, nullptr};
 }
 KernelFamily rational_quadratic_family() {
-  return {"rational_quadratic", [](const KernelSpec& s) { return isotropic_traits(s, "alpha"); },
-          make_rational_quadratic, nullptr};
+  return {"rational_quadratic", isotropic_traits, make_rational_quadratic, nullptr};
 }
 KernelFamily generalized_gaussian_family() {
-  return {"generalized_gaussian", [](const KernelSpec& s) { return isotropic_traits(s, "power"); },
-          make_generalized_gaussian, nullptr};
+  return {"generalized_gaussian", isotropic_traits, make_generalized_gaussian, nullptr};
 }
 
 }  // namespace askrff

@@ -211,12 +211,6 @@ std::string combined_kind(const std::vector<KernelTraits>& traits, bool negative
   return complex ? "complex" : is_signed ? "signed" : "positive";
 }
 
-bool all_take(const std::vector<KernelTraits>& traits, const std::string& method) {
-  return std::all_of(traits.begin(), traits.end(), [&](const KernelTraits& t) {
-    return std::find(t.methods.begin(), t.methods.end(), method) != t.methods.end();
-  });
-}
-
 bool any_on_sphere(const std::vector<KernelTraits>& traits) {
   return std::any_of(traits.begin(), traits.end(), [](const KernelTraits& t) { return t.on_sphere; });
 }
@@ -225,13 +219,9 @@ KernelTraits sum_traits(const KernelSpec& spec) {
   const std::vector<KernelTraits> traits = term_traits(spec);
   const std::vector<double>& weights = spec.vector("weights");
   KernelTraits t;
-  t.params = {"weights"};
   t.measure = combined_kind(traits, std::any_of(weights.begin(), weights.end(), [](double w) { return w < 0.0; }));
   t.radial = std::all_of(traits.begin(), traits.end(), [](const KernelTraits& term) { return term.radial; });
   t.on_sphere = any_on_sphere(traits);
-  for (const char* method : {"iid", "orthogonal", "structured", "qmc"}) {
-    if (all_take(traits, method)) t.methods.push_back(method);
-  }
   if (t.radial) {
     t.settings = {Setting{"split", {"components", "jordan"}},
                   Setting{"accuracy", {}, 1e-6, 1e-12, 0.01, false, {"split", "jordan"}}};
@@ -244,13 +234,6 @@ KernelTraits product_traits(const KernelSpec& spec) {
   KernelTraits t;
   t.measure = combined_kind(traits, false);
   t.on_sphere = any_on_sphere(traits);
-  t.methods = {"iid"};
-  // A sum of independent rotation-invariant frequencies is rotation
-  // invariant (ConvolutionLaw::sample_along); QMC feeds both laws uniforms.
-  const bool radial = std::all_of(traits.begin(), traits.end(), [](const KernelTraits& term) { return term.radial; });
-  if (radial && all_take(traits, "orthogonal")) t.methods.push_back("orthogonal");
-  if (radial && all_take(traits, "structured")) t.methods.push_back("structured");
-  if (all_take(traits, "qmc")) t.methods.push_back("qmc");
   return t;
 }
 

@@ -1,6 +1,7 @@
-// What a kernel family declares, once: the parameters its R constructor
-// takes, the kind of spectral measure it has, the frequency sources and the
-// settings it takes, and how it is built. The registry (kernel_registry.cpp)
+// What a kernel family declares, once: which of its parameters are given per
+// coordinate, the kind of spectral measure it has, the settings it takes, and how
+// it is built. The frequency sources follow from the measure's laws
+// (measure_sources() in sampling.h). The registry (kernel_registry.cpp)
 // lists every family; R asks it through kernel_traits() instead of keeping
 // lists of names, and make_kernel() builds from it.
 #pragma once
@@ -25,13 +26,11 @@ struct Setting {
 };
 
 struct KernelTraits {
-  std::vector<std::string> params;             // the R constructor's arguments, in order
   std::vector<std::string> coordinate_params;  // vectors of one value per coordinate, or one for all
   std::string measure;         // "positive", "signed", "complex", or "none" (nothing to sample)
   bool radial = false;         // a rotation-invariant measure, with radial_density()
   bool on_sphere = false;      // the data must have rows of unit norm
   bool periodic = false;       // random periodic features apply: Kernel::ray() is given
-  std::vector<std::string> methods;  // frequency sources every part of the measure takes
   std::vector<Setting> settings;
   std::string features = "trig";     // how frequencies become features, under the spec's settings
 };
@@ -49,7 +48,7 @@ struct KernelFamily {
 
 // The traits of a kernel with a single positive part that does not increase
 // along rays (Gaussian, Laplace): open to random periodic features.
-KernelTraits scale_family_traits(bool radial, std::vector<std::string> methods);
+KernelTraits scale_family_traits(bool radial);
 
 const std::vector<KernelFamily>& kernel_families();
 // Throws for a name no family has.

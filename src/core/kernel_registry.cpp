@@ -57,13 +57,11 @@ void check_kernel_dimension(const KernelSpec& spec, int d) {
   if (family.check_dimension) family.check_dimension(spec, d);
 }
 
-KernelTraits scale_family_traits(bool radial, std::vector<std::string> methods) {
+KernelTraits scale_family_traits(bool radial) {
   KernelTraits t;
-  t.params = {"sigma"};
   t.measure = "positive";
   t.radial = radial;
   t.periodic = true;
-  t.methods = std::move(methods);
   return t;
 }
 

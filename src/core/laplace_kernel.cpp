@@ -44,7 +44,7 @@ class LaplaceKernel : public Kernel {
   double sigma_;
 };
 
-KernelTraits traits(const KernelSpec&) { return scale_family_traits(false, {"iid", "qmc"}); }
+KernelTraits traits(const KernelSpec&) { return scale_family_traits(false); }
 
 std::unique_ptr<Kernel> make(const KernelSpec& spec) { return std::make_unique<LaplaceKernel>(spec.positive("sigma")); }
 

@@ -146,10 +146,8 @@ std::vector<double> numbers(const KernelSpec& spec, const char* key) {
 // that cannot overflow or underflow.
 KernelTraits radial_traits(const KernelSpec&) {
   KernelTraits t;
-  t.params = {"fun"};
   t.measure = "signed";
   t.radial = true;
-  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   t.settings = {Setting{"route", {"density", "lp"}},
                 Setting{"accuracy", {}, 1e-6, 1e-12, 0.01, false, {"route", "density"}},
                 Setting{"tolerance", {}, 1e-3, 1e-8, 0.5, false, {"route", "lp"}},

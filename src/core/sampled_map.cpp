@@ -62,11 +62,10 @@ std::unique_ptr<FeatureMap> side_map(const MapView& map, Side side) {
 std::vector<double> sample_map(const Measure& measure, int d, int n, Method method, Allocation allocation,
                                std::uint64_t seed, double* omega, int* part, double* phase, const Poll& poll) {
   if (d < 1 || n < 1) throw std::invalid_argument("a map needs d >= 1 and n_features >= 1");
-  static const char* const kNames[] = {"iid", "orthogonal", "structured", "qmc"};
   for (const Part& part : measure) {
     if (!law_takes(*part.sampler, method)) {
       throw std::invalid_argument("the part '" + part.name + "' of this measure cannot take method = \"" +
-                                  kNames[static_cast<int>(method)] + "\"; use method = \"iid\"");
+                                  source_name(method) + "\"; use method = \"iid\"");
     }
   }
   std::vector<double> share;

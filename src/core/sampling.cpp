@@ -136,12 +136,26 @@ std::vector<int> systematic_counts(const std::vector<double>& probability, int n
   return counts;
 }
 
+const std::vector<FrequencySource>& frequency_sources() {
+  static const std::vector<FrequencySource> sources = {
+      {Method::iid, "iid"}, {Method::orthogonal, "orthogonal"}, {Method::structured, "structured"}, {Method::qmc, "qmc"}};
+  return sources;
+}
+
+const char* source_name(Method method) {
+  for (const FrequencySource& source : frequency_sources()) {
+    if (source.method == method) return source.name;
+  }
+  throw std::logic_error("a frequency source without a name");
+}
+
 Method method_named(const std::string& name) {
-  if (name == "iid") return Method::iid;
-  if (name == "orthogonal") return Method::orthogonal;
-  if (name == "structured") return Method::structured;
-  if (name == "qmc") return Method::qmc;
-  throw std::invalid_argument("method must be \"iid\", \"orthogonal\", \"structured\" or \"qmc\"");
+  std::string names;
+  for (const FrequencySource& source : frequency_sources()) {
+    if (name == source.name) return source.method;
+    names += std::string(names.empty() ? "" : ", ") + "\"" + source.name + "\"";
+  }
+  throw std::invalid_argument("method must be one of " + names);
 }
 
 bool law_takes(const PartSampler& law, Method method) {
@@ -152,6 +166,17 @@ bool law_takes(const PartSampler& law, Method method) {
     case Method::qmc: return law.strata() != nullptr || law.uniform_dimension() > 0;
   }
   return false;
+}
+
+std::vector<Method> measure_sources(const Measure& measure) {
+  std::vector<Method> takes;
+  for (const FrequencySource& source : frequency_sources()) {
+    if (std::all_of(measure.begin(), measure.end(),
+                    [&](const Part& part) { return law_takes(*part.sampler, source.method); })) {
+      takes.push_back(source.method);
+    }
+  }
+  return takes;
 }
 
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,

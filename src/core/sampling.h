@@ -22,11 +22,24 @@ namespace askrff {
 // except that a SORF row is only close to a uniform direction.
 enum class Method { iid, orthogonal, structured, qmc };
 
-// Throws for a name that is none of "iid", "orthogonal", "structured", "qmc".
+// The sources and their names, in the order R lists them: the one table of
+// them (rff_map() and rpf_map() ask for it).
+struct FrequencySource {
+  Method method;
+  const char* name;
+};
+const std::vector<FrequencySource>& frequency_sources();
+const char* source_name(Method method);
+
+// Throws for a name no source has.
 Method method_named(const std::string& name);
 
 // Whether a part's law can be sampled by the method.
 bool law_takes(const PartSampler& law, Method method);
+
+// The sources every part of the measure takes: a kernel's sources follow
+// from its laws, so families do not list them.
+std::vector<Method> measure_sources(const Measure& measure);
 
 // Writes the d by n_features matrix of frequencies (one per column,
 // column-major) to omega. Orthogonal: each block of d frequencies takes the

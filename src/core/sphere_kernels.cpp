@@ -99,13 +99,11 @@ std::vector<Setting> lp_settings(double tolerance, double z_max, bool open, bool
           Setting{"z_max", {}, z_max, 1e-3, 2.0, open, needs}};
 }
 
-KernelTraits sphere_traits(std::vector<std::string> params) {
+KernelTraits sphere_traits() {
   KernelTraits t;
-  t.params = std::move(params);
   t.measure = "signed";
   t.radial = true;
   t.on_sphere = true;
-  t.methods = {"iid", "orthogonal", "structured", "qmc"};
   return t;
 }
 
@@ -119,17 +117,17 @@ KernelTraits with_routes(KernelTraits t, const KernelSpec& spec, double z_max, b
 }
 
 KernelTraits poly_traits(const KernelSpec&) {
-  KernelTraits t = sphere_traits({"a", "p"});
+  KernelTraits t = sphere_traits();
   t.settings = lp_settings(1e-4, 2.0, false, false);
   return t;
 }
 
 KernelTraits arccos_traits(const KernelSpec& spec) {
   const bool cusp = spec.whole("order", 0, 1) == 0;
-  return with_routes(sphere_traits({"order"}), spec, cusp ? 1.9 : 2.0, cusp, cusp ? "step" : "relu");
+  return with_routes(sphere_traits(), spec, cusp ? 1.9 : 2.0, cusp, cusp ? "step" : "relu");
 }
 
-KernelTraits ntk_traits(const KernelSpec& spec) { return with_routes(sphere_traits({}), spec, 1.9, true, "ntk"); }
+KernelTraits ntk_traits(const KernelSpec& spec) { return with_routes(sphere_traits(), spec, 1.9, true, "ntk"); }
 
 std::unique_ptr<Kernel> make(const KernelSpec& spec) { return make_sphere_kernel(spec); }
 

@@ -125,3 +125,21 @@ test_that("a source a measure cannot take is refused, naming the kernel or the p
                "the part 'pos' of this measure cannot take method = \"orthogonal\"", class = "askrff_error")
   expect_identical(rff_map(laplace_kernel(1), 3, 10, "qmc", seed = 1)$method, "qmc")
 })
+
+test_that("a kernel's sources follow from its parts' laws, whatever family or expression", {
+  # the sources are named in one table of the core
+  expect_identical(askrff:::frequency_sources(), c("iid", "orthogonal", "structured", "qmc"))
+  sources_of <- function(kernel, d = 3) askrff:::core(askrff:::.cpp_measure_sources(kernel, d))
+  expect_identical(sources_of(gaussian_kernel(1)), askrff:::frequency_sources())
+  # Cauchy coordinates are not rotation invariant, so no orthogonal directions
+  expect_identical(sources_of(laplace_kernel(1)), c("iid", "qmc"))
+  # a product's law is the convolution of its factors': rotation invariant
+  # only when both are, and driven by uniforms when both are
+  expect_identical(sources_of(gaussian_kernel(1) * matern_kernel(1, 1.5)), askrff:::frequency_sources())
+  expect_identical(sources_of(gaussian_kernel(1) * laplace_kernel(1)), c("iid", "qmc"))
+  expect_error(rff_map(gaussian_kernel(1) * laplace_kernel(1), 3, 10, "orthogonal"),
+               "its spectral measure takes \"iid\", \"qmc\"", class = "askrff_error")
+  # a sum takes what every term's parts take
+  expect_identical(sources_of(gaussian_kernel(1) + 0.5 * laplace_kernel(2)), c("iid", "qmc"))
+  expect_identical(rff_map(gaussian_kernel(1) * laplace_kernel(1), 3, 10, "qmc", seed = 1)$method, "qmc")
+})
