@@ -48,4 +48,5 @@ bench: install
 	$(RSCRIPT) bench/lp.R
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz src/*.o src/*.so src/core/*.o askrff-demo.png
+	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz askrff-demo.png
+	sh ./cleanup

@@ -1,5 +1,5 @@
 # Kernel arithmetic: sums a_1 k_1 + ... + a_n k_n and products k_1 ... k_n of
-# kernel objects (src/core/kernel_expressions.cpp). An expression is a kernel
+# kernel objects (src/core/kernels/kernel_expressions.cpp). An expression is a kernel
 # object like any other, with its terms in `terms`.
 
 #' Arithmetic on kernels

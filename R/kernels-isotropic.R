@@ -1,5 +1,5 @@
 # Isotropic kernels of statistics and Gaussian processes that are Gaussian
-# scale mixtures (src/core/isotropic_kernels.cpp): Matérn, exponential,
+# scale mixtures (src/core/kernels/isotropic_kernels.cpp): Matérn, exponential,
 # rational quadratic and generalized Gaussian, each with one length scale or
 # one per coordinate.
 

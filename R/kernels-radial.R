@@ -1,5 +1,5 @@
 # Radial kernels the user gives as an R function of the distance
-# (src/core/radial_profile_kernel.*). R evaluates the function, in dimension
+# (src/core/kernels/radial_profile_kernel.*). R evaluates the function, in dimension
 # d, on a table the core takes: no R code runs inside the core.
 
 #' Radial kernel given as a function of the distance

@@ -35,7 +35,7 @@ rpf_quantizer <- function(bits) {
   periodic_function(if (bits == 1L) "square" else sprintf("%d-bit quantizer", bits))
 }
 
-# The periodic function the core knows by `name` (src/core/periodic_functions.cpp),
+# The periodic function the core knows by `name` (src/core/periodic/periodic_functions.cpp),
 # with what R shows of it.
 periodic_function <- function(name) {
   traits <- core(.cpp_periodic_function(name))

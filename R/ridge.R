@@ -1,6 +1,6 @@
 # Ridge regression on the left features of a map, from Z'Z and Z'y summed
-# over blocks of rows (src/core/cross_products.*) and one eigendecomposition
-# for the whole lambda path (src/core/ridge.*).
+# over blocks of rows (src/core/models/cross_products.*) and one eigendecomposition
+# for the whole lambda path (src/core/models/ridge.*).
 
 #' Ridge regression on random features
 #'

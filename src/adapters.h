@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "core/feature_map.h"
-#include "core/kernels.h"
-#include "core/sampled_map.h"
+#include "core/features/feature_map.h"
+#include "core/kernels/kernels.h"
+#include "core/sampling/sampled_map.h"
 #include "guards.h"
 
 namespace askrff {

@@ -3,7 +3,7 @@
 
 #include "adapters.h"
 #include "blocked_jobs.h"
-#include "core/features.h"
+#include "core/features/features.h"
 #include "guards.h"
 
 // One side's features of a map of rff_map().

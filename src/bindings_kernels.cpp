@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "adapters.h"
-#include "core/kernel_family.h"
+#include "core/kernels/kernel_family.h"
 #include "guards.h"
 #include "parallel.h"
 #include "result_matrix.h"

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "core/spectral_norm.h"
-#include "core/symmetric_eigen.h"
+#include "core/numerics/spectral_norm.h"
+#include "core/numerics/symmetric_eigen.h"
 #include "guards.h"
 #include "parallel.h"
 #include "progress.h"

@@ -4,13 +4,13 @@
 #include "adapters.h"
 #include "guards.h"
 #include "parallel.h"
-#include "core/bessel_k.h"
-#include "core/profiled_gaussian.h"
-#include "core/radial_profile_kernel.h"
-#include "core/sampled_map.h"
-#include "core/special_functions.h"
-#include "core/sphere_kernels.h"
-#include "core/tabulated_radial.h"
+#include "core/numerics/bessel_k.h"
+#include "core/laws/profiled_gaussian.h"
+#include "core/kernels/radial_profile_kernel.h"
+#include "core/sampling/sampled_map.h"
+#include "core/numerics/special_functions.h"
+#include "core/kernels/sphere_kernels.h"
+#include "core/laws/tabulated_radial.h"
 
 namespace {
 

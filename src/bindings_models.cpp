@@ -8,8 +8,8 @@
 
 #include "adapters.h"
 #include "blocked_jobs.h"
-#include "core/cross_products.h"
-#include "core/ridge.h"
+#include "core/models/cross_products.h"
+#include "core/models/ridge.h"
 #include "guards.h"
 #include "progress.h"
 

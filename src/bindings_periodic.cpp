@@ -8,10 +8,10 @@
 #include "adapters.h"
 #include "guards.h"
 #include "blocked_jobs.h"
-#include "core/periodic.h"
-#include "core/periodic_kernel.h"
-#include "core/random.h"
-#include "core/sign_bits.h"
+#include "core/periodic/periodic_function.h"
+#include "core/periodic/periodic_kernel.h"
+#include "core/sampling/random.h"
+#include "core/periodic/sign_bits.h"
 
 namespace {
 

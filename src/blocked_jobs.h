@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "core/approx_gram.h"
+#include "core/features/approx_gram.h"
 #include "parallel.h"
 #include "result_matrix.h"
 

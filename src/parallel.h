@@ -11,7 +11,7 @@
 #include <chrono>
 #include <cstddef>
 
-#include "core/poll.h"
+#include "core/numerics/poll.h"
 
 namespace askrff {
 

@@ -1,5 +1,5 @@
 # Matérn, exponential, rational quadratic and generalized Gaussian kernels,
-# and per-coordinate length scales (src/core/isotropic_kernels.cpp).
+# and per-coordinate length scales (src/core/kernels/isotropic_kernels.cpp).
 
 # Closed forms written independently of the package, with R's besselK.
 matern_in_r <- function(r, sigma, nu) {

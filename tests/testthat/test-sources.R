@@ -1,4 +1,4 @@
-# Frequency sources (src/core/sampling.h): i.i.d., orthogonal (Haar),
+# Frequency sources (src/core/sampling/sampling.h): i.i.d., orthogonal (Haar),
 # structured (SORF) and randomized quasi-Monte Carlo (scrambled Halton with
 # a random shift through each law's inverse CDFs).
 

@@ -1,4 +1,4 @@
-# The core's interruptible symmetric eigendecomposition (src/core/symmetric_eigen.*)
+# The core's interruptible symmetric eigendecomposition (src/core/numerics/symmetric_eigen.*)
 # against LAPACK's, through R's eigen(). Both are backward stable, so their
 # eigenvalues agree to a small multiple of n eps max|lambda|, far inside the
 # 1e-10 asked; eigenvectors are compared where they are defined: up to sign

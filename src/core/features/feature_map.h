@@ -1,0 +1,41 @@
+// One side of a sampled map as a function from rows of data to rows of
+// features: trigonometric maps for the stationary measures, projection maps
+// (step and ReLU of w'x) for the arc-cosine and NTK kernels, periodic maps
+// for random periodic features. Features and
+// approximate Gram matrices are computed through this one interface.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace askrff {
+
+class FeatureMap {
+ public:
+  virtual ~FeatureMap() = default;
+  virtual int n_columns() const = 0;
+  // Flops per row of features, about: the projection on every frequency and
+  // its function; jobs use it to cut rows into blocks of bounded time.
+  virtual double row_cost() const = 0;
+  // Features of rows [row_begin, row_end) of x (column-major, leading
+  // dimension ld_x) into rows 0.. of out (leading dimension ld_out).
+  virtual void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
+                    double* out, std::size_t ld_out) const = 0;
+};
+
+// kind is "trig", "step", "relu" or "ntk"; omega is d by n_frequencies
+// (column-major), phase and weight have one entry per frequency.
+std::unique_ptr<FeatureMap> make_feature_map(const std::string& kind, const double* omega,
+                                             const double* phase, const double* weight, int d,
+                                             int n_frequencies);
+
+// Random periodic features m^{-1/2} f(x'w_j + xi_j), j = 1..m, with f the
+// periodic function named `fun` (periodic_function.h): omega is d by m, dither has m entries.
+std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const double* dither, int d, int m,
+                                                      const std::string& fun);
+
+// Number of feature columns of a map of this kind.
+std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies);
+
+}  // namespace askrff

@@ -1,0 +1,137 @@
+// Spectral measures as lists of positive parts. Every estimator askrff builds
+// is  sum over parts of  coefficient * mass * E cos(w'(x - y) + left_phase(w) - right_phase)
+// under that part's normalised law, so a new kernel adds parts, not a pipeline.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/sampling/random.h"
+
+namespace askrff {
+
+struct RadialStratum;
+
+// A probability law on R^d: the normalised positive part.
+class PartSampler {
+ public:
+  virtual ~PartSampler() = default;
+  // Writes one frequency (d numbers) to omega.
+  virtual void sample(Stream& stream, double* omega) const = 0;
+  // Orthogonal and structured sources hand the law a direction u, uniform (or,
+  // for a SORF row, nearly uniform) on the unit sphere; the law completes it to a frequency
+  // with its own distribution, drawing the rest from stream.
+  virtual bool supports_orthogonal() const { return false; }
+  virtual void sample_along(Stream& stream, const double* direction, double* omega) const;
+  // Quasi-Monte Carlo drives the law through uniforms: from_uniforms() maps
+  // uniform_dimension() numbers in (0, 1) to one frequency by inverse CDFs,
+  // so a uniform point gives a frequency with exactly the law. 0: the law
+  // has no such form.
+  virtual int uniform_dimension() const { return 0; }
+  virtual void from_uniforms(const double* u, double* omega) const;
+  // Density shown by plot(spectral_measure()), of the variable named by
+  // density_variable(): "radius" ||w||, "coordinate" w_1, or "projection" a'w / ||a||.
+  virtual double density(double x) const = 0;
+  virtual const char* density_variable() const = 0;
+  // A law that is a finite mixture of radial strata (the atoms of an LP
+  // measure, possibly with one continuous radial law) lists them here, and
+  // is then sampled stratified (sampling.h); other laws return nullptr.
+  virtual const std::vector<RadialStratum>* strata() const { return nullptr; }
+  // Invariant under rotations (then sample_along(u) may scale any unit u by
+  // the norm of a draw), and under w -> -w (then a product kernel's part needs
+  // no difference frequencies: kernel_expressions.cpp).
+  virtual bool rotation_invariant() const { return false; }
+  virtual bool symmetric() const { return rotation_invariant(); }
+};
+
+// One stratum of a radial mixture: an atom at `radius`, or, when `law` is
+// set, a rotation-invariant law whose sample_along() completes directions.
+struct RadialStratum {
+  double probability;
+  double radius;
+  std::shared_ptr<const PartSampler> law;
+};
+
+struct Part {
+  std::string name;          // "pos", "neg", "real_pos", ... (total_masses() names)
+  double mass;               // total mass of the positive part
+  bool mass_exact;           // closed form or quadrature, not an estimate
+  double coefficient;        // sign and factor in the estimator (+1, -1, -2)
+  double right_phase;        // 0: phi on the right; pi/2: psi = [-sin, cos]
+  std::shared_ptr<const PartSampler> sampler;
+  // Phase of mu at w when the part samples |mu| (SPEC 1.6); empty means 0.
+  std::function<double(const double* omega)> left_phase = nullptr;
+  // How frequencies become features (feature_map.h): "trig" for cos and sin
+  // of w'x, "step", "relu" or "ntk" for the dot-product kernels on the sphere.
+  std::string features = "trig";
+  // The magnitude of the weights a kernel expression put into `coefficient`
+  // (1 outside expressions), so that weight * mass is the part's mass in the
+  // kernel's measure: 0.5 and 2 for the parts of 0.5 k1 + 2 k2.
+  double weight = 1.0;
+};
+
+using Measure = std::vector<Part>;
+
+// N(0, sigma^-2 I): the Gaussian kernel's measure.
+class GaussianSampler : public PartSampler {
+ public:
+  GaussianSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
+  void sample(Stream& stream, double* omega) const override;
+  bool supports_orthogonal() const override { return true; }
+  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  int uniform_dimension() const override { return d_; }
+  void from_uniforms(const double* u, double* omega) const override;
+  double density(double radius) const override;
+  const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
+
+ private:
+  int d_;
+  double sigma_;
+};
+
+// Independent Cauchy(0, 1/sigma) coordinates: the measure of exp(-||x||_1 / sigma).
+class CauchyProductSampler : public PartSampler {
+ public:
+  CauchyProductSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
+  void sample(Stream& stream, double* omega) const override;
+  int uniform_dimension() const override { return d_; }
+  void from_uniforms(const double* u, double* omega) const override;
+  double density(double coordinate) const override;
+  const char* density_variable() const override { return "coordinate"; }
+  bool symmetric() const override { return true; }
+
+ private:
+  int d_;
+  double sigma_;
+};
+
+// A Gamma(shape, 1) draw, exact, in O(1).
+double gamma_draw(Stream& stream, double shape);
+
+// ||z|| for z ~ N(0, I_d): a chi_d draw, exact, in O(1).
+double chi_radius(Stream& stream, int d);
+
+// log of the surface area of the unit sphere in R^d, S_{d-1} = 2 pi^{d/2} / Gamma(d/2).
+double log_sphere_area(int d);
+
+// log of the Jacobian S_{d-1} r^{d-1} that turns a radial density mu(r) into
+// the density of ||w|| (SPEC 4.1); r > 0, or any r when d = 1 (S_0 = 2).
+double log_radial_jacobian(int d, double radius);
+
+// A radial density computed by a cancelling sum, with a bound on its error
+// (0 when exact to rounding): a density whose L1 norm bounds what the error
+// does to the kernel. A computed value its rounding swamps is given as 0.
+struct RadialValue {
+  double value = 0.0, error = 0.0;
+};
+
+// A uniform direction on the unit sphere of R^d.
+void uniform_direction(Stream& stream, int d, double* direction);
+
+// The same from d uniforms: normal quantiles of each, normalized (the first
+// axis in the null event that all are 1/2).
+void direction_from_uniforms(int d, const double* u, double* direction);
+
+}  // namespace askrff

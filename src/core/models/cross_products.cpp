@@ -1,0 +1,34 @@
+#include "core/models/cross_products.h"
+
+#include <algorithm>
+
+namespace askrff {
+
+CrossProducts::CrossProducts(int n_columns, int n_responses)
+    : zz(Eigen::MatrixXd::Zero(n_columns, n_columns)),
+      zy(Eigen::MatrixXd::Zero(n_columns, n_responses)),
+      z_sum(Eigen::VectorXd::Zero(n_columns)),
+      y_sum(Eigen::VectorXd::Zero(n_responses)),
+      y_squares(Eigen::VectorXd::Zero(n_responses)) {}
+
+int n_panels(int n_columns) { return (n_columns + kPanelWidth - 1) / kPanelWidth; }
+
+void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, int panel) {
+  const Eigen::Index columns = z.cols();
+  const Eigen::Index begin = static_cast<Eigen::Index>(panel) * kPanelWidth;
+  const Eigen::Index width = std::min<Eigen::Index>(kPanelWidth, columns - begin);
+  // Rows begin.. of these columns: the panel's part of the lower triangle,
+  // with the strict upper part of its diagonal block, which is never read.
+  sums.zz.block(begin, begin, columns - begin, width).noalias() +=
+      z.rightCols(columns - begin).transpose() * z.middleCols(begin, width);
+  sums.zy.middleRows(begin, width).noalias() += z.middleCols(begin, width).transpose() * y;
+  sums.z_sum.segment(begin, width) += z.middleCols(begin, width).colwise().sum().transpose();
+}
+
+void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y) {
+  sums.y_sum += y.colwise().sum().transpose();
+  sums.y_squares += y.colwise().squaredNorm().transpose();
+  sums.n += static_cast<double>(y.rows());
+}
+
+}  // namespace askrff
