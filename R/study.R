@@ -1,5 +1,5 @@
 # approximation_study(): the papers' convergence experiments as one call.
-# Trials are the units of parallel work (R/chunks.R); each draws its maps
+# Trials are the units of parallel work (R/model-chunks.R); each draws its maps
 # from seeds fixed by the study's seed and the trial's index, so the study
 # is the same under every future plan.
 

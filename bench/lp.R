@@ -1,5 +1,5 @@
 # Benchmark of the linear program behind the L1-minimal radial measures of the
-# kernels on the sphere (R/lp-measure.R): time to solve for
+# kernels on the sphere (R/measure-lp.R): time to solve for
 # poly_sphere_kernel(2, 1) at d = 16, 60 and 200, and the masses against the
 # ones the former solver (lpSolve) found. Usage: Rscript bench/lp.R (after
 # `make install`); results are recorded in bench/RESULTS.md.

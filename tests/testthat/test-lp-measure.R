@@ -1,4 +1,4 @@
-# The linear program of the L1-minimal radial measures (R/lp-measure.R), by
+# The linear program of the L1-minimal radial measures (R/measure-lp.R), by
 # HiGHS: infeasibility and numerical failure are told apart, and solved
 # measures are memoized per session and, when asked, cached on disk.
 

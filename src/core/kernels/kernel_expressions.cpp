@@ -4,7 +4,7 @@
 // scaled by a_i (or, for radial terms with split = "jordan", the minimal
 // Jordan parts of the combined density); the measure of a product is the
 // convolution of its factors' measures. R computes their Gram matrices from
-// the terms' (R/kernels-arithmetic.R).
+// the terms' (R/kernel-arithmetic.R).
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -18,7 +18,7 @@ class ConvolutionLaw : public PartSampler {
   void sample_along(Stream& stream, const double* direction, double* omega) const override;
   int uniform_dimension() const override;
   void from_uniforms(const double* u, double* omega) const override;
-  // No closed form: plots refuse products (R/measures.R).
+  // No closed form: plots refuse products (R/measure-spectral.R).
   double density(double) const override;
   const char* density_variable() const override { return "convolution"; }
   bool rotation_invariant() const override { return first_->rotation_invariant() && second_->rotation_invariant(); }
