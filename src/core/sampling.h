@@ -46,6 +46,16 @@ bool law_takes(const PartSampler& law, Method method);
 // n p_j on average, and a category of probability zero receives none.
 std::vector<int> systematic_counts(const std::vector<double>& probability, int n, Stream& stream);
 
+// The same for a given offset U = u in [0, 1).
+std::vector<int> systematic_counts_at(const std::vector<double>& probability, int n, double u);
+
+// The covariance of those counts over the offset (P by P, column-major), for
+// approximation_study()'s closed-form variance: the counts are constant
+// between the fractional parts of the cumulative n p_j, so it is an exact
+// finite sum over those intervals, each read by systematic_counts_at() at
+// its middle.
+std::vector<double> systematic_count_covariance(const std::vector<double>& probability, int n);
+
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
                         int part_index, double* omega, const Poll& poll = no_poll);
 
