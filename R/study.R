@@ -216,7 +216,7 @@ approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", t
   # the closed form is a companion to the measurement: where it cannot be
   # formed (numbers beyond what its quadrature or series handle), NA
   pairs$theory_variance <- unlist(lapply(seq_along(methods), function(m) {
-    tryCatch(theory_variance(methods[[m]], kernel, x, y, K, n_features, seeds[(m - 1L) * length(n_features) + 1L]),
+    tryCatch(theory_variance(methods[[m]], kernel, x, y, K, n_features, n_threads),
              error = function(e) rep(NA_real_, length(n_features)))
   }))
   pairs$method <- factor(pairs$method, levels = names(methods))
