@@ -47,8 +47,7 @@ rff_theory_variance <- function(design, x, y, K, n, n_threads) {
   variance <- Map(function(t, s) s - t^2, first, moments$second[used])
   # the parts must add up to the kernel, or their moments are not right; a
   # tabulated or LP measure's, to the kernel within its bias bound
-  bound <- spec_bias_bound(design$spec, design$d)
-  if (!isTRUE(max(abs(Reduce(`+`, first) - K)) <= max(1e-8 * max(abs(K)), bound))) return(NULL)
+  if (!isTRUE(max(abs(Reduce(`+`, first) - K)) <= max(1e-8 * max(abs(K)), moments$bias_bound))) return(NULL)
   function(n) {
     law <- allocation(n)
     share <- law$share[used]
@@ -56,27 +55,6 @@ rff_theory_variance <- function(design, x, y, K, n, n_threads) {
     a <- matrix(unlist(Map(function(t, s) t / (n * s), first, share)), ncol = length(used))
     within + rowSums((a %*% law$covariance[used, used, drop = FALSE]) * a)
   }
-}
-
-# How far a prepared spec's measure may be from its kernel at any distance:
-# an LP measure's or tabulated density's own bound (0 for closed forms); a
-# sum's, its terms' weighted; a product's, factor by factor, b M' + (M + b) b'
-# for bounds b, b' and total variations M, M' (which bound the measures'
-# kernels), since k~ k~' - k k' = (k~ - k) k~' + k (k~' - k').
-spec_bias_bound <- function(spec, d) {
-  own <- c(spec$lp$bias_bound, spec$numeric$bias)
-  if (length(own) > 0L) return(if (all(is.finite(own))) max(own) else 0)
-  if (!spec$name %in% c("sum", "product")) return(0)
-  bounds <- vapply(spec$terms, spec_bias_bound, double(1), d = d)
-  if (spec$name == "sum") return(sum(abs(spec$params$weights) * bounds))
-  if (all(bounds == 0)) return(0)
-  variation <- vapply(spec$terms, function(term) {
-    parts <- core(.cpp_measure_parts(term, d))
-    sum(abs(parts$coefficient) * parts$mass)
-  }, double(1))
-  bound <- bounds[1L]
-  for (i in seq_along(bounds)[-1L]) bound <- bound * variation[i] + (prod(variation[seq_len(i - 1L)]) + bound) * bounds[i]
-  bound
 }
 
 # Random periodic features with i.i.d. frequencies: one frequency's product

@@ -89,7 +89,8 @@ Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string 
 // Every part's first and second moments over the pairs of rows of x and y,
 // for approximation_study()'s closed-form variance (part_moments.h): `known`
 // per part, and for a known part the n_x by n_y matrices T_p (`first`) and
-// S_p (`second`); NULL for the others.
+// S_p (`second`), NULL for the others; and how far their sum may be from
+// the kernel (`bias_bound`, measure_bias()).
 // [[Rcpp::export(.cpp_part_moments)]]
 Rcpp::List cpp_part_moments(Rcpp::List kernel, int d, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads) {
   askrff::require_threads(n_threads);
@@ -121,7 +122,8 @@ Rcpp::List cpp_part_moments(Rcpp::List kernel, int d, Rcpp::NumericMatrix x, Rcp
                                         first_values, second_values);
                          });
   return Rcpp::List::create(Rcpp::Named("known") = known, Rcpp::Named("first") = first,
-                            Rcpp::Named("second") = second);
+                            Rcpp::Named("second") = second,
+                            Rcpp::Named("bias_bound") = askrff::measure_bias(askrff::kernel_spec(kernel), d));
 }
 
 // The shares of the parts at n frequencies and the covariance of their

@@ -342,9 +342,12 @@ test_that("the closed-form variances of Jordan parts, products and sums match si
     # two asymmetric factors: sum and difference frequencies
     run(shift_gaussian_kernel(1, 0.3) * cosh_gaussian_kernel(1.5, c(0.2, -0.1)), y, 15),
     run((gaussian_kernel(1) + laplace_kernel(2)) * sinh_gaussian_kernel(1, 0.3), y, 16),
-    # factors whose laws are known by quadrature: Jordan parts, a table
+    # factors whose laws are known by quadrature (Jordan parts, a table), and
+    # an LP measure's atoms, drawn independently in a product
     run(delta_gaussian_kernel(c(1, -0.8), c(0.4, 1.5)) * gaussian_kernel(1), y, 17),
-    run(radial_kernel(function(r) exp(-r^2 / 2) * (1 - r^2 / 4)) * matern_kernel(1.5, 2.5), y, 18))
+    run(radial_kernel(function(r) exp(-r^2 / 2) * (1 - r^2 / 4)) * matern_kernel(1.5, 2.5), y, 18),
+    run(with_settings(radial_kernel(function(r) exp(-r^2 / 2) * (1 - r^2 / 4)), route = "lp", z_max = 2) *
+          gaussian_kernel(1), y, 19))
   expect_false(anyNA(pairs$theory_variance))
   # as above: 0.15 is about 4 standard errors of the mean over pairs of
   # their sample variances over 1500 trials
