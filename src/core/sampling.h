@@ -28,18 +28,6 @@ Method method_named(const std::string& name);
 // Whether a part's law can be sampled by the method.
 bool law_takes(const PartSampler& law, Method method);
 
-// Writes the d by n_features matrix of frequencies (one per column,
-// column-major) to omega. Orthogonal: each block of d frequencies takes the
-// columns of a Haar-distributed orthogonal d by d matrix (Q of the QR of a
-// Gaussian matrix with R's diagonal positive, so the law is exactly Haar; a
-// last block of k < d frequencies draws only the k columns it needs, which
-// are the first k columns of such a matrix), each column completed to a frequency by the part's law: scaled by an
-// independent radius for a rotation-invariant law (Yu et al. 2016; SPEC 4.3),
-// used as the Gaussian direction of the lift for the asymmetric kernels'
-// parts. Every frequency keeps its exact marginal law, so the estimator is
-// unbiased for any n_features, below or above d. Radial mixtures (the LP
-// measures) are sampled stratified instead: see sampling.cpp.
-// poll is called every few milliseconds of work.
 // Systematic allocation of n points to categories of the given probabilities
 // (summing to one): the points (k + U) / n, k = 0..n-1, fall on the
 // cumulative probabilities, so category j receives floor or ceil of n p_j,
@@ -56,6 +44,18 @@ std::vector<int> systematic_counts_at(const std::vector<double>& probability, in
 // its middle.
 std::vector<double> systematic_count_covariance(const std::vector<double>& probability, int n);
 
+// Writes the d by n_features matrix of frequencies (one per column,
+// column-major) to omega. Orthogonal: each block of d frequencies takes the
+// columns of a Haar-distributed orthogonal d by d matrix (Q of the QR of a
+// Gaussian matrix with R's diagonal positive, so the law is exactly Haar; a
+// last block of k < d frequencies draws only the k columns it needs, which
+// are the first k columns of such a matrix), each column completed to a frequency by the part's law: scaled by an
+// independent radius for a rotation-invariant law (Yu et al. 2016; SPEC 4.3),
+// used as the Gaussian direction of the lift for the asymmetric kernels'
+// parts. Every frequency keeps its exact marginal law, so the estimator is
+// unbiased for any n_features, below or above d. Radial mixtures (the LP
+// measures) are sampled stratified instead: see sampling.cpp.
+// poll is called every few milliseconds of work.
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
                         int part_index, double* omega, const Poll& poll = no_poll);
 
