@@ -65,6 +65,14 @@
     .Call(`_askrff_cpp_sample_map`, kernel, d, n_features, method, allocation, seed_words)
 }
 
+.cpp_part_moments <- function(kernel, d, x, y, n_threads) {
+    .Call(`_askrff_cpp_part_moments`, kernel, d, x, y, n_threads)
+}
+
+.cpp_allocation_law <- function(kernel, d, n_features, allocation) {
+    .Call(`_askrff_cpp_allocation_law`, kernel, d, n_features, allocation)
+}
+
 .cpp_part_density <- function(kernel, d, part, at) {
     .Call(`_askrff_cpp_part_density`, kernel, d, part, at)
 }

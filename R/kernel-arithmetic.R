@@ -235,11 +235,7 @@ expression_with_settings <- function(kernel, settings, d) {
     })
   })
   if (identical(settings$split, "jordan")) {
-    table <- radial_table(kernel, d, settings$accuracy, kernel_at_zero(kernel, d))
-    kernel$settings$table_radius <- table$radius
-    kernel$settings$table_density <- table$density
-    kernel$settings$table_negligible <- table$bias
-    kernel$numeric <- table[c("radius_min", "radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
+    kernel <- with_radial_table(kernel, radial_table(kernel, d, settings$accuracy, kernel_at_zero(kernel, d)))
   }
   kernel
 }

@@ -160,9 +160,17 @@ radial_with_settings <- function(kernel, settings, d) {
   table <- radial_table(kernel, d, settings$accuracy, evaluate_profile(fun, 0),
                         note = sprintf(" (`fun` is taken on distances [0, z = %s], where |f(r)| r^%d falls below 1e-16 of its peak; the radii the transform reaches shrink like 1 / z, so a kernel that decays only like a power of r may not be resolved.)",
                                        format(z_range, digits = 3), d))
+  with_radial_table(kernel, table)
+}
+
+# The kernel with its tabulated density for the core: the table, the mass
+# below which a Jordan part is dropped and the bias bound (both the table's
+# bias), and what it costs in accuracy under `numeric` for printing.
+with_radial_table <- function(kernel, table) {
   kernel$settings$table_radius <- table$radius
   kernel$settings$table_density <- table$density
   kernel$settings$table_negligible <- table$bias
+  kernel$settings$bias_bound <- table$bias
   kernel$numeric <- table[c("radius_min", "radius_max", "tail", "interpolation", "rounding", "mass_error", "bias")]
   kernel
 }

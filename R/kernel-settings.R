@@ -137,6 +137,7 @@ with_lp_atoms <- function(kernel, settings, d, radius_max) {
   lp <- lp_radial_measure(kernel, d, settings$tolerance, settings$z_max, radius_max)
   kernel$settings$atom_radius <- lp$radius
   kernel$settings$atom_weight <- lp$weight
+  kernel$settings$bias_bound <- lp$bias_bound
   kernel$lp <- lp
   kernel
 }

@@ -5,9 +5,9 @@
 # a method, one per number of features, or NA where there is none. Each
 # method's moments are formed once; only the division by n (and the count
 # variance) depends on the size.
-theory_variance <- function(method, kernel, x, y, K, n_features, seed) {
+theory_variance <- function(method, kernel, x, y, K, n_features, n_threads) {
   at_size <- switch(method$type,
-    rff = rff_theory_variance(method, kernel, x, y, K, n_features[1L], seed),
+    rff = rff_theory_variance(method$design, x, y, K, n_features[1L], n_threads),
     rpf = rpf_theory_variance(method, kernel, x, y),
     maclaurin = maclaurin_theory_variance(kernel, x, y, K),
     nystrom = ,
@@ -29,160 +29,32 @@ maclaurin_theory_variance <- function(kernel, x, y, K) {
   function(n) (second - K^2) / n
 }
 
-# Random Fourier features with i.i.d. frequencies whose parts' moments are
-# known: sum_p V_p / (n s_p) plus the variance of the counts. The parts and
-# their shares do not depend on the size of the map drawn to read them.
-rff_theory_variance <- function(method, kernel, x, y, K, n, seed) {
-  map <- draw_map(method$design, n, resolve_seed(seed))
-  parts <- map$parts
-  if (map$method != "iid" || any(parts$features != "trig")) return(NULL)
-  moments <- part_moments(kernel, map, x, y)
-  if (is.null(moments)) return(NULL)
-  used <- which(parts$share > 0)
-  terms <- lapply(used, function(p) list(T = moments[[p]]$T, V = moments[[p]]$S - moments[[p]]$T^2,
-                                         share = parts$share[p]))
-  # the parts must add up to the kernel, or they were not identified right;
-  # a tabulated measure's, to the kernel within the map's bias bound
-  bound <- if (is.numeric(map$bias_bound) && is.finite(map$bias_bound)) map$bias_bound else 0
-  if (!isTRUE(max(abs(Reduce(`+`, lapply(terms, `[[`, "T")) - K)) <= max(1e-8 * max(abs(K)), bound))) return(NULL)
-  shares <- vapply(terms, `[[`, double(1), "share")
-  within <- Reduce(`+`, lapply(terms, function(t) t$V / t$share))
+# Random Fourier features with i.i.d. frequencies: sum_p V_p / (n s_p) plus
+# the variance of the counts, Var(sum_p N_p T_p / (n s_p)) = a'Ca with a_p =
+# T_p / (n s_p) and C the covariance of the counts N_p. The core gives each
+# part's moments over the pairs, T_p and S_p (V_p = S_p - T_p^2), from the
+# characteristic function of its law (.cpp_part_moments), and the shares
+# and C at each size (.cpp_allocation_law); R does the arithmetic.
+rff_theory_variance <- function(design, x, y, K, n, n_threads) {
+  if (design$method != "iid") return(NULL)
+  allocation <- function(n) core(.cpp_allocation_law(design$spec, design$d, n, design$allocation))
+  share <- allocation(n)$share
+  used <- which(share > 0)
+  check_output_size(nrow(x), nrow(y), "the parts' moments", extra = 8 * (2 * length(share) - 1) * length(K))
+  moments <- core(.cpp_part_moments(design$spec, design$d, x, y, n_threads))
+  if (!all(moments$known[used])) return(NULL)
+  first <- moments$first[used]
+  variance <- Map(function(t, s) s - t^2, first, moments$second[used])
+  # the parts must add up to the kernel, or their moments are not right; a
+  # tabulated or LP measure's, to the kernel within its bias bound
+  if (!isTRUE(max(abs(Reduce(`+`, first) - K)) <= max(1e-8 * max(abs(K)), moments$bias_bound))) return(NULL)
   function(n) {
-    if (map$allocation == "equal") return(within / n)
-    within / n + count_variance(shares, n, lapply(terms, function(t) t$T / (n * t$share)))
+    law <- allocation(n)
+    share <- law$share[used]
+    within <- Reduce(`+`, Map(function(v, s) v / (n * s), variance, share))
+    a <- matrix(unlist(Map(function(t, s) t / (n * s), first, share)), ncol = length(used))
+    within + rowSums((a %*% law$covariance[used, used, drop = FALSE]) * a)
   }
-}
-
-# Each part's T_p = c_p m_p E_p cos(w'delta - theta_p) and second moment
-# S_p = c_p^2 m_p^2 E_p cos^2(w'delta - theta_p), or NULL where some part's
-# are unknown. A sum's parts are named k<i>.<name> after its terms
-# (kernel-arithmetic), so each goes to the term it came from: sums of
-# asymmetric, product and signed kernels take their terms' moments.
-part_moments <- function(kernel, map, x, y) {
-  parts <- map$parts
-  owners <- lapply(parts$part, part_owner, kernel = kernel)
-  if (any(vapply(owners, is.null, logical(1)))) return(NULL)
-  keys <- vapply(owners, `[[`, "", "key")
-  moments <- vector("list", nrow(parts))
-  for (key in unique(keys)) {
-    rows <- which(keys == key)
-    local <- parts[rows, , drop = FALSE]
-    local$part <- vapply(owners[rows], `[[`, "", "name")
-    found <- term_moments(owners[[rows[1L]]]$kernel, local, rows, map, x, y)
-    if (is.null(found) || any(vapply(found, is.null, logical(1)))) return(NULL)
-    moments[rows] <- found
-  }
-  moments
-}
-
-# The term of a sum a part belongs to, down through nested sums, with the
-# part's name within it and the prefix that identifies the term.
-part_owner <- function(kernel, name) {
-  key <- ""
-  while (kernel$name == "sum" && grepl("^k[0-9]+[.]", name)) {
-    index <- as.integer(sub("^k([0-9]+)[.].*", "\\1", name))
-    if (index > length(kernel$terms)) return(NULL)
-    kernel <- kernel$terms[[index]]
-    key <- paste0(key, "k", index, ".")
-    name <- sub("^k[0-9]+[.]", "", name)
-  }
-  list(kernel = kernel, name = name, key = key)
-}
-
-# The moments of one term's parts (`local`, rows `rows` of the map's parts)
-# from their characteristic functions Phi_p(j) = m_p E_p exp(i j w'delta):
-# T_p = c_p Re(exp(-i theta_p) Phi_p(1)) and S_p = c_p^2 m_p (m_p +
-# Re(exp(-2 i theta_p) Phi_p(2))) / 2.
-term_moments <- function(term, local, rows, map, x, y) {
-  if (identical(local$part, "abs") && term$name %in% asymmetric_kernel_names) {
-    return(phase_part_moments(term, local, x, y))
-  }
-  if (any(local$phased)) return(NULL)
-  characteristics <- term_characteristics(term, local, rows, map, x, y)
-  if (is.null(characteristics)) return(NULL)
-  lapply(seq_len(nrow(local)), function(p) {
-    if (is.null(characteristics[[p]])) return(NULL)
-    first <- characteristics[[p]](1)
-    second <- characteristics[[p]](2)
-    if (is.null(first) || is.null(second)) return(NULL)
-    coefficient <- local$coefficient[p]
-    mass <- local$mass[p]
-    turn <- exp(-1i * local$right_phase[p])
-    list(T = coefficient * Re(turn * first), S = coefficient^2 * mass * (mass + Re(turn^2 * second)) / 2)
-  })
-}
-
-asymmetric_kernel_names <- c("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
-
-# Each part's Phi_p as a function of j: a product's from its factors'; a
-# positive definite or asymmetric kernel's in closed form; other parts with
-# rotation-invariant laws (the Delta-Gaussian's Jordan parts) by quadrature.
-term_characteristics <- function(term, local, rows, map, x, y) {
-  if (term$name == "product") return(lapply(local$part, product_characteristic, kernel = term, x = x, y = y))
-  leaves <- lapply(local$part, leaf_characteristic, kernel = term, x = x, y = y)
-  if (!any(vapply(leaves, is.null, logical(1)))) return(leaves)
-  if (!all(local$density_variable == "radius")) return(NULL)
-  spec <- kernel_with_settings(map$kernel, map$settings, map$d)
-  distance <- sqrt(squared_distances(x, y))
-  lapply(seq_along(rows), function(p) {
-    kappa <- radial_characteristic(spec, map$d, rows[p], 2 * max(distance, 1e-300))
-    if (is.null(kappa)) NULL else function(j) local$mass[p] * kappa(j * distance)
-  })
-}
-
-# Phi of a kernel's part in closed form: a positive definite kernel's one
-# part "pos" (mass k(0), so Phi(j) = k(j delta)), or an asymmetric
-# kernel's; NULL otherwise.
-leaf_characteristic <- function(kernel, name, x, y) {
-  if (kernel$name %in% asymmetric_kernel_names) return(asymmetric_characteristic(kernel, name, x, y))
-  if (name == "pos" && positive_kernel(kernel)) return(function(j) gram_matrix(kernel, j * x, j * y, 1L))
-  NULL
-}
-
-# A product's part is named after one part of each factor, joined by "*";
-# from the second factor on, a trailing "-" marks a difference frequency
-# and "+" a sum (kernel_expressions.cpp). Its law is that of w_1 +- w_2 +-
-# ..., so its Phi is the product of the factors' Phi, conjugated for a
-# difference.
-product_characteristic <- function(kernel, name, x, y) {
-  tokens <- strsplit(name, "*", fixed = TRUE)[[1L]]
-  if (length(tokens) != length(kernel$terms)) return(NULL)
-  conjugate <- grepl("-$", tokens)
-  factors <- Map(function(term, token) {
-    owner <- part_owner(term, sub("[+-]$", "", token))
-    if (is.null(owner)) NULL else leaf_characteristic(owner$kernel, owner$name, x, y)
-  }, kernel$terms, tokens)
-  if (any(vapply(factors, is.null, logical(1)))) return(NULL)
-  function(j) {
-    values <- lapply(seq_along(factors), function(i) factors[[i]](j))
-    if (any(vapply(values, is.null, logical(1)))) return(NULL)
-    Reduce(`*`, Map(function(value, flip) if (flip) Conj(value) else value, values, conjugate))
-  }
-}
-
-positive_kernel <- function(kernel) {
-  traits <- kernel_traits(kernel)
-  traits$measure == "positive" && !traits$on_sphere
-}
-
-# Var(sum_p N_p a_p) over the systematic sampling of the counts
-# (systematic_counts() in src/core/sampling.cpp): with offset u ~ U[0, 1),
-# the counts through part j are ceil(C_j - u), C_j = n (s_1 + ... + s_j),
-# the last part taking the rest. Each count is constant between the
-# fractional parts of the C_j, so the variance is an exact finite sum.
-count_variance <- function(share, n, a) {
-  through <- n * cumsum(share)
-  breaks <- sort(unique(c(0, 1, through - floor(through))))
-  breaks <- breaks[breaks >= 0 & breaks <= 1]
-  widths <- diff(breaks)
-  middles <- breaks[-1L] - widths / 2
-  values <- lapply(middles, function(u) {
-    cumulative <- c(pmin(n, ceiling(utils::head(through, -1L) - u)), n)
-    counts <- diff(c(0, cumulative))
-    Reduce(`+`, Map(`*`, counts, a))
-  })
-  mean_value <- Reduce(`+`, Map(`*`, widths, values))
-  Reduce(`+`, Map(function(w, v) w * v^2, widths, values)) - mean_value^2
 }
 
 # Random periodic features with i.i.d. frequencies: one frequency's product

@@ -86,30 +86,37 @@
 #' \eqn{|\mu| e^{2i\phi} = \mu_g\, g(a'w)} with \eqn{g(t) = (1 + iA\sin
 #' t)^2/\sqrt{1 + A^2\sin^2 t}}, analytic and periodic: its Fourier
 #' coefficients (by the FFT, to rounding) give the series as above.
-#' In general one draw's moments follow from the part's characteristic
-#' function \eqn{\Phi_p(\delta) = m_p E_p e^{i w'\delta}}: \eqn{T_p = c_p
-#' \mathrm{Re}(e^{-i\theta_p}\Phi_p(\delta))} and second moment \eqn{c_p^2
-#' m_p (m_p + \mathrm{Re}(e^{-2i\theta_p}\Phi_p(2\delta)))/2}. A product's
-#' part samples \eqn{w_1 \pm w_2 \pm \dots} from one part of each factor, so
-#' its \eqn{\Phi} is the product of theirs (conjugated for a difference
-#' frequency); the terms of a sum keep their own. Sums of every kernel
-#' covered here, and products whose factors are positive definite kernels
-#' with closed forms or asymmetric kernels, are covered this way. A
-#' part whose law is rotation invariant but has no closed-form \eqn{\Phi_p}
-#' (the Delta-Gaussian's minimal Jordan parts, the tabulated parts of
-#' [radial_kernel()] and of `split = "jordan"`) takes \eqn{\Phi_p(\delta) =
-#' m_p E\,\Omega_d(R\|\delta\|)} over its radius \eqn{R}, with
+#' In general one draw's moments follow from the characteristic function
+#' of the part's law, \eqn{\Phi_p(\delta) = E_p e^{i w'\delta}} (with the
+#' left phase, \eqn{E_p e^{i j (w'\delta + \phi(w))}} at \eqn{j = 1, 2}):
+#' \eqn{T_p = c_p m_p \mathrm{Re}(e^{-i\theta_p}\Phi_p(\delta))} and second
+#' moment \eqn{c_p^2 m_p^2 (1 + \mathrm{Re}(e^{-2i\theta_p}\Phi_p(2\delta)))/2}.
+#' Every law a part samples gives its own: in closed form for the Gaussian,
+#' Cauchy, scale-mixture (Matérn, rational quadratic, generalized Gaussian)
+#' and per-coordinate scaled laws (the kernel itself) and for the
+#' per-component split of a Gaussian mixture; as above for the lifted laws
+#' of the asymmetric kernels; as the product of its factors' for a product's
+#' part, which samples \eqn{w_1 \pm w_2 \pm \dots} from one part of each
+#' factor (conjugated for a difference frequency); and by quadrature for a
+#' rotation-invariant law known only by its radial density (the
+#' Delta-Gaussian's minimal Jordan parts, the tabulated parts of
+#' [radial_kernel()] and of `split = "jordan"`): \eqn{\Phi_p(\delta) =
+#' E\,\Omega_d(R\|\delta\|)} over its radius \eqn{R}, with
 #' \eqn{\Omega_d(t) = \Gamma(d/2)(2/t)^{d/2-1}J_{d/2-1}(t)}: Gauss-Legendre
-#' panels over its radial density, split where a Jordan part starts or
-#' stops, then a Chebyshev interpolant in \eqn{\|\delta\|}. The parts'
-#' \eqn{T_p} must add up to the kernel (within the map's bias bound for a
-#' tabulated measure), or the study reports `NA` rather than a number from
-#' misidentified parts.
+#' panels over the density, split where a Jordan part starts or stops, then
+#' a Chebyshev interpolant in \eqn{\|\delta\|}. So sums and products of
+#' every such kernel are covered. The parts' \eqn{T_p} must add up to the
+#' kernel (within the bias bound of a tabulated or LP measure, or of the
+#' terms of an expression holding one), or the study reports `NA` rather
+#' than a number from moments gone wrong.
 #' The study reports `NA` where a shift or skew is so small against
-#' \eqn{\sigma} that the series needs over 5000 terms (or \eqn{g}'s over
-#' \eqn{2^{16}}), for products with a signed or tabulated factor, for radial laws with tails too heavy for the quadrature or scales
-#' outside \eqn{[2^{-12}, 2^{24}]}, and for data so wide against such a law
-#' that its interpolant would need a degree above 1000, as for orthogonal,
+#' \eqn{\sigma} that a kinked profile's series needs over 5000 terms per
+#' pair (or \eqn{g}'s over \eqn{2^{16}} points), for radial laws with tails
+#' too heavy for the quadrature or scales outside \eqn{[2^{-12}, 2^{24}]},
+#' and for data so wide against such a law that its interpolant would need
+#' a degree above 1000, for the LP measures' parts (their frequencies are
+#' allocated to the atoms systematically, not drawn independently) and the
+#' sphere kernels' projection features, as for orthogonal,
 #' structured and quasi-Monte Carlo frequencies,
 #' whose draws are dependent, and for Nyström, Tensor Sketch and custom maps. Random
 #' Maclaurin's closed form is on [maclaurin_map()]'s page. For random periodic features with
@@ -216,7 +223,7 @@ approximation_study <- function(kernel, x, y = x, n_features, methods = "iid", t
   # the closed form is a companion to the measurement: where it cannot be
   # formed (numbers beyond what its quadrature or series handle), NA
   pairs$theory_variance <- unlist(lapply(seq_along(methods), function(m) {
-    tryCatch(theory_variance(methods[[m]], kernel, x, y, K, n_features, seeds[(m - 1L) * length(n_features) + 1L]),
+    tryCatch(theory_variance(methods[[m]], kernel, x, y, K, n_features, n_threads),
              error = function(e) rep(NA_real_, length(n_features)))
   }))
   pairs$method <- factor(pairs$method, levels = names(methods))

@@ -207,6 +207,35 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_part_moments
+Rcpp::List cpp_part_moments(Rcpp::List kernel, int d, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads);
+RcppExport SEXP _askrff_cpp_part_moments(SEXP kernelSEXP, SEXP dSEXP, SEXP xSEXP, SEXP ySEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_part_moments(kernel, d, x, y, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_allocation_law
+Rcpp::List cpp_allocation_law(Rcpp::List kernel, int d, int n_features, std::string allocation);
+RcppExport SEXP _askrff_cpp_allocation_law(SEXP kernelSEXP, SEXP dSEXP, SEXP n_featuresSEXP, SEXP allocationSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< int >::type n_features(n_featuresSEXP);
+    Rcpp::traits::input_parameter< std::string >::type allocation(allocationSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_allocation_law(kernel, d, n_features, allocation));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_part_density
 Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::NumericVector at);
 RcppExport SEXP _askrff_cpp_part_density(SEXP kernelSEXP, SEXP dSEXP, SEXP partSEXP, SEXP atSEXP) {
@@ -547,6 +576,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_frequency_sources", (DL_FUNC) &_askrff_cpp_frequency_sources, 0},
     {"_askrff_cpp_measure_sources", (DL_FUNC) &_askrff_cpp_measure_sources, 2},
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
+    {"_askrff_cpp_part_moments", (DL_FUNC) &_askrff_cpp_part_moments, 5},
+    {"_askrff_cpp_allocation_law", (DL_FUNC) &_askrff_cpp_allocation_law, 4},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
     {"_askrff_cpp_part_from_uniforms", (DL_FUNC) &_askrff_cpp_part_from_uniforms, 4},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},

@@ -11,6 +11,7 @@
 #include "core/numerics/special_functions.h"
 #include "core/kernels/sphere_kernels.h"
 #include "core/laws/tabulated_radial.h"
+#include "core/laws/part_moments.h"
 
 namespace {
 
@@ -99,6 +100,59 @@ Rcpp::List cpp_sample_map(Rcpp::List kernel, int d, int n_features, std::string 
   return Rcpp::List::create(Rcpp::Named("parts") = parts_frame(measure), Rcpp::Named("share") = Rcpp::wrap(share),
                             Rcpp::Named("omega") = omega,
                             Rcpp::Named("part") = part, Rcpp::Named("phase") = phase);
+}
+
+// Every part's first and second moments over the pairs of rows of x and y,
+// for approximation_study()'s closed-form variance (part_moments.h): `known`
+// per part, and for a known part the n_x by n_y matrices T_p (`first`) and
+// S_p (`second`), NULL for the others; and how far their sum may be from
+// the kernel (`bias_bound`, measure_bias()).
+// [[Rcpp::export(.cpp_part_moments)]]
+Rcpp::List cpp_part_moments(Rcpp::List kernel, int d, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require(d >= 1, "d must be at least 1");
+  askrff::require_data(x, d, "x");
+  askrff::require_data(y, d, "y");
+  const askrff::Measure measure = measure_of(kernel, d);
+  const askrff::ConstMatrixMap xm(x.begin(), x.nrow(), d), ym(y.begin(), y.nrow(), d);
+  askrff::InterruptPoll poll;
+  // j = 2 doubles the distances
+  const double reach = 2.0 * std::max(askrff::largest_distance(xm, ym, std::ref(poll)), 1e-300);
+  const askrff::PartMoments moments(measure, reach, std::ref(poll));
+  const std::size_t parts = moments.size();
+  Rcpp::LogicalVector known(parts);
+  Rcpp::List first(parts), second(parts);
+  std::vector<double*> first_values(parts, nullptr), second_values(parts, nullptr);
+  for (std::size_t p = 0; p < parts; ++p) {
+    known[p] = moments.known(p);
+    if (!moments.known(p)) continue;
+    Rcpp::NumericMatrix t(x.nrow(), y.nrow()), s(x.nrow(), y.nrow());
+    first_values[p] = t.begin();
+    second_values[p] = s.begin();
+    first[p] = t;
+    second[p] = s;
+  }
+  askrff::run_row_blocks(static_cast<std::size_t>(x.nrow()), moments.pair_cost(d) * y.nrow(), 64, n_threads,
+                         [&](std::size_t begin, std::size_t end) {
+                           moments.rows(xm, ym, static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(end),
+                                        first_values, second_values);
+                         });
+  return Rcpp::List::create(Rcpp::Named("known") = known, Rcpp::Named("first") = first,
+                            Rcpp::Named("second") = second,
+                            Rcpp::Named("bias_bound") = askrff::measure_bias(askrff::kernel_spec(kernel), d));
+}
+
+// The shares of the parts at n frequencies and the covariance of their
+// counts under the allocation (sampled_map.h), for the closed-form variance.
+// [[Rcpp::export(.cpp_allocation_law)]]
+Rcpp::List cpp_allocation_law(Rcpp::List kernel, int d, int n_features, std::string allocation) {
+  askrff::require(allocation == "mass" || allocation == "equal", "allocation must be \"mass\" or \"equal\"");
+  const askrff::Measure measure = measure_of(kernel, d);
+  const askrff::AllocationLaw law = askrff::allocation_law(
+      measure, n_features, allocation == "mass" ? askrff::Allocation::mass : askrff::Allocation::equal);
+  Rcpp::NumericMatrix covariance(static_cast<int>(measure.size()), static_cast<int>(measure.size()));
+  std::copy(law.covariance.begin(), law.covariance.end(), covariance.begin());
+  return Rcpp::List::create(Rcpp::Named("share") = Rcpp::wrap(law.share), Rcpp::Named("covariance") = covariance);
 }
 
 // [[Rcpp::export(.cpp_part_density)]]

@@ -71,7 +71,13 @@ test_that("long computations stop soon after SIGINT and leave R usable", {
     # about 15 s: 10^8 pairs of an 8-bit expected kernel near zero
     expected_kernel_gram = c("x <- matrix(rnorm(10000 * 3) * 0.01, 10000)",
                              "k <- rpf_expected_kernel(laplace_kernel(1), rpf_quantizer(8), rpf_quantizer(8))",
-                             "kernel_matrix(k, x, n_threads = 2)")))
+                             "kernel_matrix(k, x, n_threads = 2)"),
+    # about 7 s: a kinked profile against a shift tiny beside sigma sums
+    # hundreds of series terms for each of 360,000 pairs' moments
+    part_moments = c("x <- matrix(runif(600 * 2), 600)",
+                     paste("spec <- askrff:::kernel_with_settings(shift_gaussian_kernel(1, 0.01),",
+                           "list(decomposition = 'jordan'), 2L)"),
+                     "askrff:::.cpp_part_moments(spec, 2L, x, x, 2L)")))
 })
 
 # Dense eigen- and singular value decompositions of order 2000 take seconds,

@@ -73,14 +73,14 @@ test_that("the closed-form variance is the formula for a positive definite kerne
   k_2 <- exp(-4 * squared / (2 * sigma^2))
   # (k(0)^2 + k(0) k(2 delta) - 2 k(delta)^2) / (2 n), k(0) = 1
   expect_equal(attr(study, "pairs")$theory_variance, mean((1 + k_2 - 2 * k^2) / 20), tolerance = 1e-12)
-  # no closed form: dependent frequencies, Nyström, products with a
-  # signed factor
+  # no closed form: dependent frequencies, Nyström, an LP measure's strata
   none <- approximation_study(sinh_gaussian_kernel(0.6, c(0.3, 0, 0)), x, n_features = 10,
                               methods = list(orthogonal = "orthogonal", nystrom = "nystrom"),
                               trials = 2, metrics = "max_abs", seed = 1)
   expect_true(all(is.na(attr(none, "pairs")$theory_variance)))
-  none <- approximation_study(delta_gaussian_kernel() * gaussian_kernel(1), x, n_features = 10,
-                              trials = 2, metrics = "max_abs", seed = 1)
+  none <- approximation_study(radial_kernel(function(r) exp(-r^2 / 2)), x, n_features = 10,
+                              methods = list(lp = list(route = "lp", z_max = 2)), trials = 2, metrics = "max_abs",
+                              seed = 1)
   expect_true(all(is.na(attr(none, "pairs")$theory_variance)))
   # a closed form that cannot be formed is NA, never an error: every pair at
   # distance 0, distances that overflow, data wide against the kernel
@@ -92,20 +92,51 @@ test_that("the closed-form variance is the formula for a positive definite kerne
   }
 })
 
-test_that("the count variance of systematic allocation is that of the maps' counts", {
+test_that("the closed-form variances are those the R implementation gave", {
+  # fixtures/theory-variance.rds holds the variances of a panel of kernels
+  # and allocations as computed in R before the characteristic functions
+  # moved into the core (fixtures/theory-variance.R made it): the same
+  # numbers, within rounding and the quadratures' interpolation
+  source(test_path("fixtures", "theory-variance-cases.R"), local = TRUE)
+  before <- readRDS(test_path("fixtures", "theory-variance.rds"))
+  for (name in names(cases)) expect_equal(theory_of(cases[[name]]), before[[name]], tolerance = 1e-10, info = name)
+})
+
+test_that("each size takes its own shares under allocation = \"equal\"", {
+  # three parts share 20 frequencies as 7, 7 and 6, but 60 as 20 each: the
+  # variance at 60 is that of a study of 60 alone
+  x <- fixture_points(6, 2)
+  theory <- function(n) {
+    study <- approximation_study(shift_gaussian_kernel(0.7, c(0.4, -0.2)), x, n_features = n,
+                                 methods = list(equal = list(allocation = "equal")), trials = 2, metrics = "max_abs",
+                                 seed = 1)
+    attr(study, "pairs")$theory_variance
+  }
+  expect_equal(theory(c(20, 60))[2], theory(60), tolerance = 1e-12)
+})
+
+test_that("the count covariance of systematic allocation is that of the maps' counts", {
   shares <- c(0.5, 0.3, 0.2) / 1
   a <- c(1.5, -2, 0.7)
   kernel <- gaussian_kernel(0.5) - 0.6 * gaussian_kernel(1) + 0.4 * gaussian_kernel(2)
   counts <- vapply(1:2000, function(s) tabulate(rff_map(kernel, 1, 7, seed = s)$part, 3), double(3))
   expect_equal(rff_map(kernel, 1, 7, seed = 1)$parts$share, shares / sum(shares), tolerance = 1e-12)
+  law <- askrff:::.cpp_allocation_law(kernel, 1L, 7L, "mass")
+  expect_equal(law$share, shares, tolerance = 1e-12)
+  # every map has 7 frequencies, so the covariance's rows sum to 0
+  expect_equal(rowSums(law$covariance), rep(0, 3), tolerance = 1e-12)
   combination <- colSums(counts * a)
   # the exact variance, and the sample variance of 2000 maps: its relative
   # standard error is about sqrt(2 / 2000) = 0.03 for a two-point law and less
   # for this one, so 0.15 is beyond 4 standard errors
-  exact <- askrff:::count_variance(shares, 7, as.list(a))
+  exact <- drop(a %*% law$covariance %*% a)
   expect_gt(exact, 0)
   expect_equal(stats::var(combination), exact, tolerance = 0.15)
   expect_equal(mean(combination), sum(7 * shares * a), tolerance = 0.02)
+  # "equal" counts are fixed: 3, 2 and 2 of 7
+  equal <- askrff:::.cpp_allocation_law(kernel, 1L, 7L, "equal")
+  expect_equal(equal$share, c(3, 2, 2) / 7)
+  expect_true(all(equal$covariance == 0))
 })
 
 test_that("the closed-form variances match simulation, and the estimators are unbiased", {
@@ -133,29 +164,56 @@ test_that("the closed-form variances match simulation, and the estimators are un
   expect_true(all(abs(pairs$mean_error) < 4.5 * sqrt(pairs$variance / trials)))
 })
 
-test_that("the complex measures' profile expectations agree with quadrature", {
-  # E h(T) cos(b T - theta), T ~ N(0, s^2), by the Fourier series of h and by
-  # stats::integrate() on the pieces where h is smooth
-  profiles <- list(one = function(t) 1 + 0 * t, cos_pos = function(t) pmax(cos(t), 0),
-                   cos_neg = function(t) pmax(-cos(t), 0), sin_pos = function(t) pmax(sin(t), 0))
-  for (name in names(profiles)) {
-    for (s in c(0.3, 1, 2.5)) {
-      b <- c(-3.1, 0, 0.7, 5)
-      for (theta in c(0, pi / 2, pi)) {
-        series <- askrff:::profile_cosine_mean(askrff:::asymmetric_profiles[[name]], s, b, theta)
-        quadrature <- vapply(b, function(bb) {
-          breaks <- seq(-pi / 2 - 10 * pi, 10 * pi + pi / 2, by = pi / 2)
-          breaks <- breaks[abs(breaks) < 12 * s + pi]
+# The kernel as the core reads it in dimension d with the settings `...`.
+prepared <- function(kernel, d, ...) {
+  askrff:::kernel_with_settings(kernel, askrff:::resolve_kernel_settings(kernel, list(...)), d)
+}
+
+# Each part's moments T_p and S_p over the pairs of rows of x and y, as the
+# closed-form variance takes them from the core.
+part_moments <- function(kernel, d, x, y, ...) askrff:::.cpp_part_moments(prepared(kernel, d, ...), d, x, y, 1L)
+
+test_that("the lifted laws' moments agree with quadrature of their densities", {
+  # In d = 1 every part of the Shift-, Sinh- and Cosh-Gaussian is a law of
+  # w = a'w / a, a > 0, whose density the core reports (spectral_measure()),
+  # so T_p = c m int cos(w delta + phi(w) - theta) f(w) dw and S_p = c^2 m^2
+  # (1 + int cos(2 (w delta + phi(w) - theta)) f(w) dw) / 2, by
+  # stats::integrate() on the pieces where the profile h(a w) is smooth;
+  # with the phase decomposition phi(w) is the phase of mu
+  cases <- list(list(shift_gaussian_kernel(0.7, 0.21), 0.21), list(shift_gaussian_kernel(0.7, 0.7), 0.7),
+                list(shift_gaussian_kernel(0.7, 1.75), 1.75), list(cosh_gaussian_kernel(0.8, -0.5), 0.32),
+                list(sinh_gaussian_kernel(1, -0.3), 0.3), list(sinh_gaussian_kernel(0.5, -4), 1))
+  for (case in cases) {
+    kernel <- case[[1]]
+    a <- case[[2]]
+    s <- a / kernel$params$sigma
+    delta <- c(-3.1, 0, 0.7, 5) * a
+    amplitude <- if (kernel$name == "shift_gaussian") 1 else exp(s^2 / 2)
+    for (decomposition in c("jordan", "phase")) {
+      measure <- spectral_measure(kernel, 1, decomposition = decomposition)
+      moments <- part_moments(kernel, 1, matrix(delta), matrix(0), decomposition = decomposition)
+      phase <- function(w) {
+        if (decomposition == "jordan") 0 else if (kernel$name == "sinh_gaussian") atan(amplitude * sin(a * w)) else a * w
+      }
+      for (p in seq_len(nrow(measure$parts))) {
+        part <- measure$parts[p, ]
+        density <- function(w) askrff:::.cpp_part_density(prepared(kernel, 1, decomposition = decomposition), 1L, p, w)
+        breaks <- seq(-pi / 2 - 40 * pi, 40 * pi + pi / 2, by = pi / 2) / a
+        breaks <- breaks[abs(breaks) < (12 * s + pi) / a]
+        mean_cos <- function(z, j) {
           sum(vapply(seq_len(length(breaks) - 1L), function(i) {
-            stats::integrate(function(t) profiles[[name]](t) * cos(bb * t - theta) * stats::dnorm(t, sd = s),
-                             breaks[i], breaks[i + 1L], rel.tol = 1e-10, abs.tol = 1e-13)$value
+            stats::integrate(function(w) cos(j * (w * z + phase(w) - part$right_phase)) * density(w), breaks[i],
+                             breaks[i + 1L], rel.tol = 1e-11, abs.tol = 1e-14)$value
           }, double(1)))
-        }, double(1))
-        expect_equal(series, quadrature, tolerance = 1e-8, info = sprintf("%s, s = %g, theta = %g", name, s, theta))
+        }
+        scale <- part$coefficient * part$mass
+        info <- sprintf("%s, %s, part %s", askrff:::kernel_label(kernel), decomposition, part$part)
+        expect_equal(drop(moments$first[[p]]), scale * vapply(delta, mean_cos, double(1), j = 1), tolerance = 1e-8,
+                     info = info)
+        expect_equal(drop(moments$second[[p]]), scale^2 * (1 + vapply(delta, mean_cos, double(1), j = 2)) / 2,
+                     tolerance = 1e-8, info = info)
       }
     }
-    expect_equal(askrff:::profile_cosine_mean(askrff:::asymmetric_profiles[[name]], 0, c(1, 2), 0),
-                 rep(profiles[[name]](0), 2))
   }
 })
 
@@ -167,7 +225,8 @@ test_that("the Jordan parts' moments agree with quadrature of the radial density
   map <- rff_map(kernel, 4, d = 3, seed = 1)
   x <- rbind(c(0, 0, 0), c(0.3, -0.1, 0.2), c(1.2, 0.4, -0.9))
   y <- rbind(c(0, 0, 0), c(2.5, 0, 0.5))
-  moments <- askrff:::part_moments(kernel, map, x, y)
+  moments <- part_moments(kernel, 3, x, y)
+  moments <- Map(function(t, s) list(T = t, S = s), moments$first, moments$second)
   density <- function(r) radial_density(kernel, 3, r)
   root <- stats::uniroot(density, c(0.1, 1), tol = 1e-14)$root
   part_integral <- function(z, sign, lower, upper) {
@@ -282,7 +341,13 @@ test_that("the closed-form variances of Jordan parts, products and sums match si
     run(shift_gaussian_kernel(0.7, c(0.4, -0.2)) + 0.5 * gaussian_kernel(0.4), y, 14),
     # two asymmetric factors: sum and difference frequencies
     run(shift_gaussian_kernel(1, 0.3) * cosh_gaussian_kernel(1.5, c(0.2, -0.1)), y, 15),
-    run((gaussian_kernel(1) + laplace_kernel(2)) * sinh_gaussian_kernel(1, 0.3), y, 16))
+    run((gaussian_kernel(1) + laplace_kernel(2)) * sinh_gaussian_kernel(1, 0.3), y, 16),
+    # factors whose laws are known by quadrature (Jordan parts, a table), and
+    # an LP measure's atoms, drawn independently in a product
+    run(delta_gaussian_kernel(c(1, -0.8), c(0.4, 1.5)) * gaussian_kernel(1), y, 17),
+    run(radial_kernel(function(r) exp(-r^2 / 2) * (1 - r^2 / 4)) * matern_kernel(1.5, 2.5), y, 18),
+    run(with_settings(radial_kernel(function(r) exp(-r^2 / 2) * (1 - r^2 / 4)), route = "lp", z_max = 2) *
+          gaussian_kernel(1), y, 19))
   expect_false(anyNA(pairs$theory_variance))
   # as above: 0.15 is about 4 standard errors of the mean over pairs of
   # their sample variances over 1500 trials

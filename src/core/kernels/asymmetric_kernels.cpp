@@ -12,8 +12,10 @@
 #include <cmath>
 #include <iomanip>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "core/kernels/gram_blocks.h"
 #include "core/kernels/kernel_family.h"
@@ -52,9 +54,23 @@ class AsymmetricGaussianKernel : public Kernel {
       // at most one; A mu_g with phase t = a'w for Shift and Cosh.
       Part abs = sinh ? part("abs", Profile::sinh_modulus, amplitude * std::sqrt(1.0 + 1.0 / (amplitude * amplitude)), 1.0, 0.0)
                       : part("abs", Profile::one, amplitude, 1.0, 0.0);
-      abs.left_phase = [a, sinh, amplitude](const double* omega) {
-        const double t = Eigen::Map<const Eigen::VectorXd>(omega, a.size()).dot(a);
-        return sinh ? std::atan(amplitude * std::sin(t)) : t;
+      const auto phase = [sinh, amplitude](double t) { return sinh ? std::atan(amplitude * std::sin(t)) : t; };
+      abs.left_phase = [a, phase](const double* omega) {
+        return phase(Eigen::Map<const Eigen::VectorXd>(omega, a.size()).dot(a));
+      };
+      abs.phased_characteristic = [law = std::static_pointer_cast<const LiftedGaussianSampler>(abs.sampler),
+                                   phase](double, const Poll& poll) -> PhasedCharacteristic {
+        // the series of h(t) exp(i j phi(t)), j = 1, 2, for the lift
+        std::vector<FourierSeries> series;
+        for (const double j : {1.0, 2.0}) {
+          std::optional<FourierSeries> found = numeric_series(
+              [&](double t) { return law->profile_value(t) * std::polar(1.0, j * phase(t)); }, poll);
+          if (!found) return nullptr;
+          series.push_back(std::move(*found));
+        }
+        return [geometry = law->geometry(), series = std::move(series)](const double* delta, int j) {
+          return geometry(series[static_cast<std::size_t>(j - 1)], delta, j);
+        };
       };
       return {abs};
     }

@@ -12,6 +12,7 @@
 #include "core/kernels/gram_blocks.h"
 #include "core/numerics/special_functions.h"
 #include "core/laws/table_cache.h"
+#include "core/laws/radial_quadrature.h"
 
 namespace askrff {
 
@@ -190,6 +191,25 @@ double GaussianMixtureLaw::density(double radius) const {
   const double keep = acceptance(radius);
   if (keep <= 0.0) return 0.0;
   return keep * std::exp(mixture_->log_sum(sign_, radius) + log_radial_jacobian(d, radius) - log_mass_);
+}
+
+Characteristic GaussianMixtureLaw::characteristic(double reach, const Poll& poll) const {
+  if (jordan_) return radial_quadrature_characteristic(mixture_->d(), [this](double r) { return density(r); }, reach, poll);
+  std::vector<double> weight, sigma;
+  double total = 0.0;
+  for (int i : proposals_) {
+    weight.push_back(std::abs(mixture_->weight(i)));
+    sigma.push_back(mixture_->sigma(i));
+    total += weight.back();
+  }
+  return radial_characteristic(mixture_->d(), [weight, sigma, total](double r) {
+    double sum = 0.0;
+    for (std::size_t k = 0; k < sigma.size(); ++k) {
+      const double u = r / sigma[k];
+      sum += weight[k] * std::exp(-0.5 * u * u);
+    }
+    return sum / total;
+  });
 }
 
 Measure GaussianMixtureKernel::measure(int d) const {

@@ -57,6 +57,9 @@ class GaussianMixtureLaw : public PartSampler {
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
   bool rotation_invariant() const override { return true; }
+  // The per-component split's in closed form (a mixture of Gaussians'); a
+  // minimal Jordan part's by quadrature of its radial density.
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   double sample_radius(Stream& stream) const;

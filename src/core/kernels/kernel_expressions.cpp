@@ -246,6 +246,33 @@ std::unique_ptr<Kernel> make_product(const KernelSpec& spec) { return std::make_
 
 }  // namespace
 
+// A sum's bound is its terms' weighted; a product's, factor by factor,
+// b M' + (M + b) b' for bounds b, b' and total variations M, M' of the
+// measures (which bound their kernels), since k~ k~' - k k' = (k~ - k) k~' +
+// k (k~' - k').
+double measure_bias(const KernelSpec& spec, int d) {
+  const std::vector<double> own = numbers(spec, "bias_bound");
+  if (!own.empty()) return own[0];
+  if (spec.name != "sum" && spec.name != "product") return 0.0;
+  std::vector<double> bounds;
+  for (const KernelSpec& term : spec.terms) bounds.push_back(measure_bias(term, d));
+  if (spec.name == "sum") {
+    const std::vector<double>& weights = spec.vector("weights");
+    double bound = 0.0;
+    for (std::size_t i = 0; i < bounds.size(); ++i) bound += std::abs(weights.at(i)) * bounds[i];
+    return bound;
+  }
+  if (std::all_of(bounds.begin(), bounds.end(), [](double b) { return b == 0.0; })) return 0.0;
+  double bound = 0.0, variation = 1.0;
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    double term_variation = 0.0;
+    for (const Part& part : make_kernel(spec.terms[i])->measure(d)) term_variation += std::abs(part.coefficient) * part.mass;
+    bound = i == 0 ? bounds[0] : bound * term_variation + (variation + bound) * bounds[i];
+    variation *= term_variation;
+  }
+  return bound;
+}
+
 KernelFamily sum_family() { return {"sum", sum_traits, make_sum, check_terms}; }
 KernelFamily product_family() { return {"product", product_traits, make_product, check_terms}; }
 

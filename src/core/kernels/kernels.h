@@ -74,4 +74,11 @@ class Kernel {
 
 std::unique_ptr<Kernel> make_kernel(const KernelSpec& spec);
 
+// How far the kernel of make_kernel(spec)->measure(d) may be from the kernel,
+// at any distance (kernel_expressions.cpp): a tabulated or LP measure's
+// bound, which R computes and passes as the setting `bias_bound`; 0 for
+// exact measures; combined over the terms of an expression without a table
+// of its own.
+double measure_bias(const KernelSpec& spec, int d);
+
 }  // namespace askrff

@@ -44,4 +44,14 @@ void ConvolutionLaw::from_uniforms(const double* u, double* omega) const {
 
 double ConvolutionLaw::density(double) const { return std::numeric_limits<double>::quiet_NaN(); }
 
+Characteristic ConvolutionLaw::characteristic(double reach, const Poll& poll) const {
+  Characteristic first = first_->characteristic(reach, poll);
+  Characteristic second = first ? second_->characteristic(reach, poll) : nullptr;
+  if (!second) return nullptr;
+  return [first = std::move(first), second = std::move(second), difference = sign_ < 0.0](const double* delta) {
+    const std::complex<double> other = second(delta);
+    return first(delta) * (difference ? std::conj(other) : other);
+  };
+}
+
 }  // namespace askrff

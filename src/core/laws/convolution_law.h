@@ -23,6 +23,9 @@ class ConvolutionLaw : public PartSampler {
   const char* density_variable() const override { return "convolution"; }
   bool rotation_invariant() const override { return first_->rotation_invariant() && second_->rotation_invariant(); }
   bool symmetric() const override { return first_->symmetric() && second_->symmetric(); }
+  // phi_1(delta) phi_2(s delta): the factors' values, the second conjugated
+  // for a difference frequency.
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   int d_;

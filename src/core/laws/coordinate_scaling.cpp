@@ -1,5 +1,6 @@
 #include "core/laws/coordinate_scaling.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace askrff {
@@ -27,6 +28,17 @@ void CoordinateScaledSampler::sample_along(Stream& stream, const double* directi
 void CoordinateScaledSampler::from_uniforms(const double* u, double* omega) const {
   unit_->from_uniforms(u, omega);
   scale(omega);
+}
+
+Characteristic CoordinateScaledSampler::characteristic(double reach, const Poll& poll) const {
+  const double largest = *std::max_element(inverse_.begin(), inverse_.end());
+  Characteristic unit = unit_->characteristic(reach * largest, poll);
+  if (!unit) return nullptr;
+  return [unit = std::move(unit), inverse = inverse_](const double* delta) {
+    std::vector<double> scaled(inverse.size());
+    for (std::size_t k = 0; k < inverse.size(); ++k) scaled[k] = delta[k] * inverse[k];
+    return unit(scaled.data());
+  };
 }
 
 }  // namespace askrff

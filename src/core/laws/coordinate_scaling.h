@@ -26,6 +26,8 @@ class CoordinateScaledSampler : public PartSampler {
   double density(double x) const override { return unit_->density(x); }
   const char* density_variable() const override { return unit_->density_variable(); }
   bool symmetric() const override { return unit_->symmetric(); }
+  // The unit law's at D^-1 delta.
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   void scale(double* omega) const;

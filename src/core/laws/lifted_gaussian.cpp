@@ -1,5 +1,6 @@
 #include "core/laws/lifted_gaussian.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/numerics/special_functions.h"
@@ -10,9 +11,11 @@ LiftedGaussianSampler::LiftedGaussianSampler(double sigma, Eigen::VectorXd a, Pr
                                              double amplitude)
     : sigma_(sigma),
       a_norm_(a.stableNorm()),
+      amplitude_(amplitude),
       unit_a_(a_norm_ > 0.0 ? Eigen::VectorXd(a / a_norm_) : Eigen::VectorXd::Unit(a.size(), 0)),
       profile_(profile),
-      law_(a_norm_ / sigma, profile, amplitude) {}
+      law_(a_norm_ / sigma, profile, amplitude),
+      geometry_{unit_a_, a_norm_, sigma_, law_.mean()} {}
 
 // omega holds the Gaussian vector z on entry and the frequency on return.
 void LiftedGaussianSampler::lift_in_place(double t, double* omega) const {
@@ -54,6 +57,25 @@ double LiftedGaussianSampler::density(double projection) const {
     return sigma_ / std::sqrt(2.0 * M_PI) * std::exp(-0.5 * sigma_ * sigma_ * projection * projection);
   }
   return a_norm_ * law_.density(projection * a_norm_);
+}
+
+std::complex<double> LiftedGeometry::operator()(const FourierSeries& H, const double* delta, double j) const {
+  const Eigen::Map<const Eigen::VectorXd> offset(delta, unit_a.size());
+  // a = 0: T = 0, and every direction is perpendicular
+  const double along = a_norm > 0.0 ? j * unit_a.dot(offset) : 0.0;
+  const double perpendicular2 = std::max(j * j * offset.squaredNorm() - along * along, 0.0);
+  const double b = a_norm > 0.0 ? along / a_norm : 0.0;
+  return std::exp(-0.5 * perpendicular2 / (sigma * sigma)) * gaussian_fourier_mean(H, a_norm / sigma, b) / mean;
+}
+
+// A kinked profile's even terms beyond this many per pair: the study's NA.
+constexpr double kMaxEvenTerms = 5000.0;
+
+Characteristic LiftedGaussianSampler::characteristic(double, const Poll& poll) const {
+  if (a_norm_ == 0.0) return GaussianSampler(static_cast<int>(unit_a_.size()), sigma_).characteristic(0.0, poll);
+  std::optional<FourierSeries> series = profile_series(profile_, amplitude_, poll);
+  if (!series || (series->even && even_terms(a_norm_ / sigma_) > kMaxEvenTerms)) return nullptr;
+  return [geometry = geometry_, h = std::move(*series)](const double* delta) { return geometry(h, delta, 1.0); };
 }
 
 }  // namespace askrff

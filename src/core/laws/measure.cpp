@@ -1,5 +1,6 @@
 #include "core/laws/measure.h"
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,6 +14,14 @@ void PartSampler::sample_along(Stream&, const double*, double*) const {
 
 void PartSampler::from_uniforms(const double*, double*) const {
   throw std::logic_error("quasi-Monte Carlo sampling requested from a law that does not support it");
+}
+
+Characteristic PartSampler::characteristic(double, const Poll&) const { return nullptr; }
+
+Characteristic radial_characteristic(int d, std::function<double(double)> radial) {
+  return [d, radial = std::move(radial)](const double* delta) {
+    return std::complex<double>(radial(Eigen::Map<const Eigen::VectorXd>(delta, d).norm()), 0.0);
+  };
 }
 
 void direction_from_uniforms(int d, const double* u, double* direction) {
@@ -95,6 +104,13 @@ double GaussianSampler::density(double radius) const {
   return std::exp(log_density);
 }
 
+Characteristic GaussianSampler::characteristic(double, const Poll&) const {
+  return radial_characteristic(d_, [sigma = sigma_](double r) {
+    const double u = r / sigma;
+    return std::exp(-0.5 * u * u);
+  });
+}
+
 void CauchyProductSampler::sample(Stream& stream, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = std::tan(M_PI * (stream.uniform() - 0.5)) / sigma_;
 }
@@ -105,6 +121,15 @@ void CauchyProductSampler::from_uniforms(const double* u, double* omega) const {
 
 double CauchyProductSampler::density(double coordinate) const {
   return sigma_ / (M_PI * (1.0 + sigma_ * sigma_ * coordinate * coordinate));
+}
+
+// exp(-||delta||_1 / sigma): the Laplace kernel.
+Characteristic CauchyProductSampler::characteristic(double, const Poll&) const {
+  return [d = d_, sigma = sigma_](const double* delta) {
+    double l1 = 0.0;
+    for (int k = 0; k < d; ++k) l1 += std::abs(delta[k]);
+    return std::complex<double>(std::exp(-l1 / sigma), 0.0);
+  };
 }
 
 }  // namespace askrff

@@ -2,16 +2,27 @@
 // is  sum over parts of  coefficient * mass * E cos(w'(x - y) + left_phase(w) - right_phase)
 // under that part's normalised law, so a new kernel adds parts, not a pipeline.
 #pragma once
+#include <complex>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "core/sampling/random.h"
+#include "core/numerics/poll.h"
 
 namespace askrff {
 
 struct RadialStratum;
+
+// A law's characteristic function E exp(i w'delta) at delta (d numbers):
+// what approximation_study()'s closed-form variance takes of every part
+// (part_moments.h). Empty where the law has no answer.
+using Characteristic = std::function<std::complex<double>(const double* delta)>;
+
+// E exp(i j (w'delta + phase(w))) at (delta, j), j = 1 or 2, for a part
+// whose left phase is phase(w).
+using PhasedCharacteristic = std::function<std::complex<double>(const double* delta, int j)>;
 
 // A probability law on R^d: the normalised positive part.
 class PartSampler {
@@ -43,6 +54,9 @@ class PartSampler {
   // no difference frequencies: kernel_expressions.cpp).
   virtual bool rotation_invariant() const { return false; }
   virtual bool symmetric() const { return rotation_invariant(); }
+  // The characteristic function for ||delta|| up to `reach`: in closed form,
+  // or prepared here by quadrature (polling); empty where unknown.
+  virtual Characteristic characteristic(double reach, const Poll& poll) const;
 };
 
 // One stratum of a radial mixture: an atom at `radius`, or, when `law` is
@@ -69,6 +83,10 @@ struct Part {
   // (1 outside expressions), so that weight * mass is the part's mass in the
   // kernel's measure: 0.5 and 2 for the parts of 0.5 k1 + 2 k2.
   double weight = 1.0;
+  // For a part with a left phase, what its moments take instead of the law's
+  // characteristic function (which does not see the phase), for ||delta|| up
+  // to the reach; it returns an empty function where unknown.
+  std::function<PhasedCharacteristic(double reach, const Poll& poll)> phased_characteristic = nullptr;
 };
 
 using Measure = std::vector<Part>;
@@ -85,6 +103,7 @@ class GaussianSampler : public PartSampler {
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
   bool rotation_invariant() const override { return true; }
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   int d_;
@@ -101,6 +120,7 @@ class CauchyProductSampler : public PartSampler {
   double density(double coordinate) const override;
   const char* density_variable() const override { return "coordinate"; }
   bool symmetric() const override { return true; }
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   int d_;
@@ -126,6 +146,10 @@ double log_radial_jacobian(int d, double radius);
 struct RadialValue {
   double value = 0.0, error = 0.0;
 };
+
+// The characteristic function of a rotation-invariant law whose value at
+// ||delta|| = r is radial(r).
+Characteristic radial_characteristic(int d, std::function<double(double)> radial);
 
 // A uniform direction on the unit sphere of R^d.
 void uniform_direction(Stream& stream, int d, double* direction);

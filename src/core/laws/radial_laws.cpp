@@ -32,6 +32,10 @@ double CauchyRadialLaw::density(double radius) const {
   return std::exp(log_density);
 }
 
+Characteristic CauchyRadialLaw::characteristic(double, const Poll&) const {
+  return radial_characteristic(d_, [scale = scale_](double r) { return std::exp(-scale * r); });
+}
+
 Measure atom_parts(int d, const std::vector<double>& radius, const std::vector<double>& weight,
                    const std::shared_ptr<const PartSampler>& cusp) {
   if (radius.size() != weight.size()) throw std::invalid_argument("atoms need one weight per radius");
@@ -80,6 +84,23 @@ void RadialMixtureLaw::sample_along(Stream& stream, const double* direction, dou
   }
   if (chosen->law) return chosen->law->sample_along(stream, direction, omega);
   for (int k = 0; k < d_; ++k) omega[k] = direction[k] * chosen->radius;
+}
+
+Characteristic RadialMixtureLaw::characteristic(double reach, const Poll& poll) const {
+  std::vector<Characteristic> laws;
+  for (const RadialStratum& stratum : strata_) {
+    laws.push_back(stratum.law ? stratum.law->characteristic(reach, poll) : nullptr);
+    if (stratum.law && !laws.back()) return nullptr;
+  }
+  return [d = d_, strata = strata_, laws = std::move(laws)](const double* delta) {
+    double r2 = 0.0;
+    for (int k = 0; k < d; ++k) r2 += delta[k] * delta[k];
+    std::complex<double> sum = 0.0;
+    for (std::size_t j = 0; j < strata.size(); ++j) {
+      sum += strata[j].probability * (laws[j] ? laws[j](delta) : omega_d(d, strata[j].radius * std::sqrt(r2)));
+    }
+    return sum;
+  };
 }
 
 double RadialMixtureLaw::density(double radius) const {

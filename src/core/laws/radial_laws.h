@@ -24,6 +24,7 @@ class CauchyRadialLaw : public PartSampler {
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
   bool rotation_invariant() const override { return true; }
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   int d_;
@@ -44,6 +45,9 @@ class RadialMixtureLaw : public PartSampler {
   const char* density_variable() const override { return "radius"; }
   bool rotation_invariant() const override { return true; }
   const std::vector<RadialStratum>* strata() const override { return &strata_; }
+  // sum_j p_j Omega_d(r_j ||delta||) over the atoms, and the continuous
+  // strata's own.
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   int d_;

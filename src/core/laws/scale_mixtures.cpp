@@ -1,17 +1,23 @@
 #include "core/laws/scale_mixtures.h"
 
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include "core/numerics/special_functions.h"
+#include "core/numerics/bessel_k.h"
 
 namespace askrff {
 
 namespace {
 
+using Correlation = std::function<double(double)>;
+
 class GammaScale : public ScaleLaw {
  public:
-  GammaScale(double shape, double exponent) : shape_(shape), exponent_(exponent) {}
+  GammaScale(double shape, double exponent, Correlation kernel)
+      : shape_(shape), exponent_(exponent), kernel_(std::move(kernel)) {}
+  double kernel(double r) const override { return kernel_(r); }
   double sample(Stream& stream) const override { return rho(gamma_draw(stream, shape_)); }
   int uniform_dimension() const override { return 1; }
   double from_uniforms(const double* u) const override { return rho(gamma_quantile(shape_, u[0])); }
@@ -19,13 +25,40 @@ class GammaScale : public ScaleLaw {
  private:
   double rho(double g) const { return std::pow(g / shape_, exponent_); }
   double shape_, exponent_;
+  Correlation kernel_;
 };
+
+// Matern: 2^(1 - nu) / Gamma(nu) t^nu K_nu(t) with t = sqrt(2 nu) r; the
+// half-integer orders nu = 1/2, 3/2, 5/2 by their elementary forms, and
+// orders from 50 on by Debye's expansion.
+Correlation matern_correlation(double nu) {
+  const double factor = std::sqrt(2.0 * nu);
+  if (nu == 0.5) return [](double r) { return std::exp(-r); };
+  if (nu == 1.5) return [factor](double r) { const double t = factor * r; return (1.0 + t) * std::exp(-t); };
+  if (nu == 2.5) {
+    return [factor](double r) { const double t = factor * r; return (1.0 + t + t * t / 3.0) * std::exp(-t); };
+  }
+  if (nu >= 50.0) return [nu](double r) { return r == 0.0 ? 1.0 : matern_large_order(nu, r); };
+  return [factor, form = MaternBesselForm(nu)](double r) { return form(factor * r); };
+}
+
+// (1 + r^2 / (2 alpha))^-alpha: (r / sqrt(2 alpha))^2 neither underflows for
+// tiny r nor overflows before the kernel does; beyond, log(1 + z) is log z to
+// double precision.
+Correlation rational_quadratic_correlation(double alpha) {
+  const double root = std::sqrt(2.0 * alpha);
+  return [alpha, root](double r) {
+    const double q = r / root, z = q * q;
+    return std::exp(-alpha * (std::isfinite(z) ? std::log1p(z) : 2.0 * (std::log(r) - std::log(root))));
+  };
+}
 
 // Kanter: S = sin(a U) / sin(U)^(1/a) * (sin((1 - a) U) / E)^((1 - a) / a)
 // with U uniform on (0, pi) and E standard exponential.
 class StableScale : public ScaleLaw {
  public:
   explicit StableScale(double alpha) : alpha_(alpha) {}
+  double kernel(double r) const override { return std::exp(-std::pow(r, 2.0 * alpha_)); }
   double sample(Stream& stream) const override {
     if (alpha_ == 1.0) return std::sqrt(2.0);
     const double u[2] = {stream.uniform(), stream.uniform()};
@@ -60,8 +93,12 @@ const std::vector<double>& ScaleLaw::quadrature_scales() const {
   return scales_;
 }
 
-std::shared_ptr<const ScaleLaw> gamma_scale(double shape, double exponent) {
-  return std::make_shared<GammaScale>(shape, exponent);
+std::shared_ptr<const ScaleLaw> matern_scale(double nu) {
+  return std::make_shared<GammaScale>(nu, -0.5, matern_correlation(nu));
+}
+
+std::shared_ptr<const ScaleLaw> rational_quadratic_scale(double alpha) {
+  return std::make_shared<GammaScale>(alpha, 0.5, rational_quadratic_correlation(alpha));
 }
 
 std::shared_ptr<const ScaleLaw> stable_scale(double alpha) { return std::make_shared<StableScale>(alpha); }
@@ -79,6 +116,10 @@ void ScaleMixtureSampler::sample_along(Stream& stream, const double* direction, 
 void ScaleMixtureSampler::from_uniforms(const double* u, double* omega) const {
   const double factor = law_->from_uniforms(u + d_) / sigma_;
   for (int k = 0; k < d_; ++k) omega[k] = normal_quantile(u[k]) * factor;
+}
+
+Characteristic ScaleMixtureSampler::characteristic(double, const Poll&) const {
+  return radial_characteristic(d_, [law = law_, sigma = sigma_](double r) { return law->kernel(r / sigma); });
 }
 
 double ScaleMixtureSampler::density(double radius) const {

@@ -15,6 +15,9 @@ namespace askrff {
 class ScaleLaw {
  public:
   virtual ~ScaleLaw() = default;
+  // E exp(-rho^2 r^2 / 2): the kernel at the scaled distance r, which is also
+  // the mixture's characteristic function at ||delta|| = sigma r.
+  virtual double kernel(double r) const = 0;
   virtual double sample(Stream& stream) const = 0;
   // rho from uniform_dimension() uniforms in (0, 1), with exactly its law.
   virtual int uniform_dimension() const = 0;
@@ -31,7 +34,8 @@ class ScaleLaw {
 // rho = (G / shape)^exponent with G ~ Gamma(shape, 1): exponent -1/2 gives the
 // Matern kernel of smoothness nu = shape, +1/2 the rational quadratic kernel
 // of alpha = shape.
-std::shared_ptr<const ScaleLaw> gamma_scale(double shape, double exponent);
+std::shared_ptr<const ScaleLaw> matern_scale(double nu);
+std::shared_ptr<const ScaleLaw> rational_quadratic_scale(double alpha);
 
 // rho = sqrt(2 S) with S positive stable of index alpha in (0, 1], E exp(-t S)
 // = exp(-t^alpha) (Kanter's representation): the kernel exp(-(r / sigma)^(2 alpha)).
@@ -52,6 +56,7 @@ class ScaleMixtureSampler : public PartSampler {
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
   bool rotation_invariant() const override { return true; }
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   int d_;

@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/laws/radial_quadrature.h"
+
 namespace askrff {
 
 namespace {
@@ -242,6 +244,10 @@ double PiecewiseLinearRadialLaw::density(double radius) const {
   const std::size_t cell = std::min<std::size_t>(std::max<std::ptrdiff_t>(above - radius_.begin(), 1), radius_.size() - 1) - 1;
   const double t = (radius - radius_[cell]) / (radius_[cell + 1] - radius_[cell]);
   return ((1.0 - t) * density_[cell] + t * density_[cell + 1]) / cumulative_.back();
+}
+
+Characteristic PiecewiseLinearRadialLaw::characteristic(double reach, const Poll& poll) const {
+  return radial_quadrature_characteristic(d_, [this](double r) { return density(r); }, reach, poll);
 }
 
 }  // namespace askrff

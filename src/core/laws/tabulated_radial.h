@@ -59,6 +59,8 @@ class PiecewiseLinearRadialLaw : public PartSampler {
   double density(double radius) const override;
   const char* density_variable() const override { return "radius"; }
   bool rotation_invariant() const override { return true; }
+  // By quadrature of the radial density (radial_quadrature.h).
+  Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   double radius_at(double u) const;

@@ -13,31 +13,41 @@ namespace {
 constexpr std::uint64_t kAllocationPart = 0xFFFFFFFFFFFFFFFFULL;
 constexpr std::uint64_t kAllocationBlock = 0x7FFFFFFFFFFFFFFFULL;
 
-std::vector<int> part_counts(const Measure& measure, int n, Allocation allocation, std::vector<double>& share,
-                             std::uint64_t seed) {
-  const std::size_t n_parts = measure.size();
-  std::vector<int> counts(n_parts, 0);
-  share.assign(n_parts, 0.0);
-  if (allocation == Allocation::equal) {
-    if (n < static_cast<int>(n_parts)) {
-      throw std::invalid_argument("allocation = \"equal\" needs at least one frequency per part: n_features >= " +
-                                  std::to_string(n_parts));
-    }
-    for (std::size_t p = 0; p < n_parts; ++p) {
-      counts[p] = n / static_cast<int>(n_parts) + (static_cast<int>(p) < n % static_cast<int>(n_parts) ? 1 : 0);
-      share[p] = static_cast<double>(counts[p]) / n;
-    }
-    return counts;
-  }
+// Each part's probability under allocation = "mass": |c| m over the total.
+std::vector<double> mass_probabilities(const Measure& measure) {
   double total = 0.0;
   for (const Part& part : measure) total += std::abs(part.coefficient) * part.mass;
   if (!(total > 0.0) || !std::isfinite(total)) throw std::invalid_argument("the measure's parts have no mass to share");
-  std::vector<double> probability(n_parts);
-  for (std::size_t p = 0; p < n_parts; ++p) probability[p] = std::abs(measure[p].coefficient) * measure[p].mass / total;
-  Stream stream(seed, kAllocationPart, kAllocationBlock);
-  counts = systematic_counts(probability, n, stream);
-  share = probability;
+  std::vector<double> probability(measure.size());
+  for (std::size_t p = 0; p < measure.size(); ++p) probability[p] = std::abs(measure[p].coefficient) * measure[p].mass / total;
+  return probability;
+}
+
+// The counts of allocation = "equal": as even as possible, the first parts
+// taking one more.
+std::vector<int> equal_counts(std::size_t n_parts, int n) {
+  if (n < static_cast<int>(n_parts)) {
+    throw std::invalid_argument("allocation = \"equal\" needs at least one frequency per part: n_features >= " +
+                                std::to_string(n_parts));
+  }
+  std::vector<int> counts(n_parts);
+  for (std::size_t p = 0; p < n_parts; ++p) {
+    counts[p] = n / static_cast<int>(n_parts) + (static_cast<int>(p) < n % static_cast<int>(n_parts) ? 1 : 0);
+  }
   return counts;
+}
+
+std::vector<int> part_counts(const Measure& measure, int n, Allocation allocation, std::vector<double>& share,
+                             std::uint64_t seed) {
+  if (allocation == Allocation::equal) {
+    const std::vector<int> counts = equal_counts(measure.size(), n);
+    share.assign(counts.begin(), counts.end());
+    for (double& s : share) s /= n;
+    return counts;
+  }
+  share = mass_probabilities(measure);
+  Stream stream(seed, kAllocationPart, kAllocationBlock);
+  return systematic_counts(share, n, stream);
 }
 
 }  // namespace
@@ -83,6 +93,19 @@ std::vector<double> sample_map(const Measure& measure, int d, int n, Method meth
     first += static_cast<std::size_t>(count);
   }
   return share;
+}
+
+AllocationLaw allocation_law(const Measure& measure, int n, Allocation allocation) {
+  if (n < 1) throw std::invalid_argument("an allocation needs n_features >= 1");
+  AllocationLaw law;
+  if (allocation == Allocation::mass) {
+    law.share = mass_probabilities(measure);
+    law.covariance = systematic_count_covariance(law.share, n);
+    return law;
+  }
+  part_counts(measure, n, allocation, law.share, 0);
+  law.covariance.assign(measure.size() * measure.size(), 0.0);
+  return law;
 }
 
 }  // namespace askrff

@@ -46,6 +46,15 @@ enum class Side { left, right };
 
 std::unique_ptr<FeatureMap> side_map(const MapView& map, Side side);
 
+// What the allocation does with n frequencies, for approximation_study()'s
+// closed-form variance: each part's share, and the covariance of the parts'
+// counts (P by P, column-major; 0 for "equal", whose counts are fixed).
+struct AllocationLaw {
+  std::vector<double> share, covariance;
+};
+
+AllocationLaw allocation_law(const Measure& measure, int n, Allocation allocation);
+
 // Draws the n frequencies of a map from the measure's parts into omega
 // (d by n), part (0-based) and phase, grouped by part in the measure's order;
 // returns each part's share. Part p draws from streams keyed by (seed, p).

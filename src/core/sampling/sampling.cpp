@@ -117,13 +117,16 @@ void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_fe
 }  // namespace
 
 std::vector<int> systematic_counts(const std::vector<double>& probability, int n, Stream& stream) {
+  return systematic_counts_at(probability, n, stream.uniform());
+}
+
+std::vector<int> systematic_counts_at(const std::vector<double>& probability, int n, double u) {
   std::vector<int> counts(probability.size(), 0);
   std::size_t last = probability.size();
   for (std::size_t j = 0; j < probability.size(); ++j) {
     if (probability[j] > 0.0) last = j;
   }
   if (last == probability.size()) throw std::invalid_argument("systematic allocation needs a positive probability");
-  const double u = stream.uniform();
   double upper = 0.0;
   int assigned = 0;
   for (std::size_t j = 0; j <= last; ++j) {
@@ -147,6 +150,38 @@ const char* source_name(Method method) {
     if (source.method == method) return source.name;
   }
   throw std::logic_error("a frequency source without a name");
+}
+
+std::vector<double> systematic_count_covariance(const std::vector<double>& probability, int n) {
+  std::vector<double> breaks{0.0, 1.0};
+  double upper = 0.0;  // accumulated as systematic_counts_at() does
+  for (double p : probability) {
+    if (!(p > 0.0)) continue;
+    upper += p * n;
+    breaks.push_back(upper - std::floor(upper));
+  }
+  std::sort(breaks.begin(), breaks.end());
+  std::vector<double> width;
+  std::vector<std::vector<int>> counts;
+  for (std::size_t k = 0; k + 1 < breaks.size(); ++k) {
+    const double w = breaks[k + 1] - breaks[k];
+    if (!(w > 0.0)) continue;
+    width.push_back(w);
+    counts.push_back(systematic_counts_at(probability, n, breaks[k] + 0.5 * w));
+  }
+  // centred before the products, which would otherwise cancel to n^2 eps
+  const std::size_t parts = probability.size();
+  std::vector<double> mean(parts, 0.0), covariance(parts * parts, 0.0);
+  for (std::size_t k = 0; k < width.size(); ++k)
+    for (std::size_t j = 0; j < parts; ++j) mean[j] += width[k] * counts[k][j];
+  for (std::size_t k = 0; k < width.size(); ++k) {
+    for (std::size_t l = 0; l < parts; ++l) {
+      const double deviation = counts[k][l] - mean[l];
+      if (deviation == 0.0) continue;
+      for (std::size_t j = 0; j < parts; ++j) covariance[l * parts + j] += width[k] * (counts[k][j] - mean[j]) * deviation;
+    }
+  }
+  return covariance;
 }
 
 Method method_named(const std::string& name) {

@@ -41,6 +41,22 @@ bool law_takes(const PartSampler& law, Method method);
 // from its laws, so families do not list them.
 std::vector<Method> measure_sources(const Measure& measure);
 
+// Systematic allocation of n points to categories of the given probabilities
+// (summing to one): the points (k + U) / n, k = 0..n-1, fall on the
+// cumulative probabilities, so category j receives floor or ceil of n p_j,
+// n p_j on average, and a category of probability zero receives none.
+std::vector<int> systematic_counts(const std::vector<double>& probability, int n, Stream& stream);
+
+// The same for a given offset U = u in [0, 1).
+std::vector<int> systematic_counts_at(const std::vector<double>& probability, int n, double u);
+
+// The covariance of those counts over the offset (P by P, column-major), for
+// approximation_study()'s closed-form variance: the counts are constant
+// between the fractional parts of the cumulative n p_j, so it is an exact
+// finite sum over those intervals, each read by systematic_counts_at() at
+// its middle.
+std::vector<double> systematic_count_covariance(const std::vector<double>& probability, int n);
+
 // Writes the d by n_features matrix of frequencies (one per column,
 // column-major) to omega. Orthogonal: each block of d frequencies takes the
 // columns of a Haar-distributed orthogonal d by d matrix (Q of the QR of a
@@ -53,12 +69,6 @@ std::vector<Method> measure_sources(const Measure& measure);
 // unbiased for any n_features, below or above d. Radial mixtures (the LP
 // measures) are sampled stratified instead: see sampling.cpp.
 // poll is called every few milliseconds of work.
-// Systematic allocation of n points to categories of the given probabilities
-// (summing to one): the points (k + U) / n, k = 0..n-1, fall on the
-// cumulative probabilities, so category j receives floor or ceil of n p_j,
-// n p_j on average, and a category of probability zero receives none.
-std::vector<int> systematic_counts(const std::vector<double>& probability, int n, Stream& stream);
-
 void sample_frequencies(const PartSampler& law, int d, int n_features, Method method, std::uint64_t seed,
                         int part_index, double* omega, const Poll& poll = no_poll);
 
