@@ -19,6 +19,7 @@
 
 #include "core/kernels/gram_blocks.h"
 #include "core/kernels/kernel_family.h"
+#include "core/laws/elementary_laws.h"
 #include "core/laws/lifted_gaussian.h"
 
 namespace askrff {

@@ -4,9 +4,10 @@
 #include <cmath>
 #include <memory>
 
-#include "core/laws/coordinate_scaling.h"
 #include "core/kernels/gram_blocks.h"
 #include "core/kernels/kernel_family.h"
+#include "core/laws/coordinate_scaling.h"
+#include "core/laws/elementary_laws.h"
 
 namespace askrff {
 

@@ -1,6 +1,7 @@
 #include "core/kernels/gaussian_mixture.h"
 
 #include "core/kernels/kernel_family.h"
+#include "core/laws/elementary_laws.h"
 
 #include <algorithm>
 #include <cmath>

@@ -5,6 +5,7 @@
 
 #include "core/kernels/gram_blocks.h"
 #include "core/kernels/kernel_family.h"
+#include "core/laws/elementary_laws.h"
 
 namespace askrff {
 

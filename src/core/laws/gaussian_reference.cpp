@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/laws/elementary_laws.h"
 #include "core/laws/measure.h"
 
 namespace askrff {

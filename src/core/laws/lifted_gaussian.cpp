@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/laws/elementary_laws.h"
 #include "core/numerics/special_functions.h"
 
 namespace askrff {

@@ -5,9 +5,10 @@
 #pragma once
 #include <Eigen/Dense>
 
+#include "core/laws/elementary_laws.h"
 #include "core/laws/measure.h"
-#include "core/laws/profiled_gaussian.h"
 #include "core/laws/profile_series.h"
+#include "core/laws/profiled_gaussian.h"
 
 namespace askrff {
 

@@ -91,55 +91,6 @@ struct Part {
 
 using Measure = std::vector<Part>;
 
-// N(0, sigma^-2 I): the Gaussian kernel's measure.
-class GaussianSampler : public PartSampler {
- public:
-  GaussianSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
-  void sample(Stream& stream, double* omega) const override;
-  bool supports_orthogonal() const override { return true; }
-  void sample_along(Stream& stream, const double* direction, double* omega) const override;
-  int uniform_dimension() const override { return d_; }
-  void from_uniforms(const double* u, double* omega) const override;
-  double density(double radius) const override;
-  const char* density_variable() const override { return "radius"; }
-  bool rotation_invariant() const override { return true; }
-  Characteristic characteristic(double reach, const Poll& poll) const override;
-
- private:
-  int d_;
-  double sigma_;
-};
-
-// Independent Cauchy(0, 1/sigma) coordinates: the measure of exp(-||x||_1 / sigma).
-class CauchyProductSampler : public PartSampler {
- public:
-  CauchyProductSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
-  void sample(Stream& stream, double* omega) const override;
-  int uniform_dimension() const override { return d_; }
-  void from_uniforms(const double* u, double* omega) const override;
-  double density(double coordinate) const override;
-  const char* density_variable() const override { return "coordinate"; }
-  bool symmetric() const override { return true; }
-  Characteristic characteristic(double reach, const Poll& poll) const override;
-
- private:
-  int d_;
-  double sigma_;
-};
-
-// A Gamma(shape, 1) draw, exact, in O(1).
-double gamma_draw(Stream& stream, double shape);
-
-// ||z|| for z ~ N(0, I_d): a chi_d draw, exact, in O(1).
-double chi_radius(Stream& stream, int d);
-
-// log of the surface area of the unit sphere in R^d, S_{d-1} = 2 pi^{d/2} / Gamma(d/2).
-double log_sphere_area(int d);
-
-// log of the Jacobian S_{d-1} r^{d-1} that turns a radial density mu(r) into
-// the density of ||w|| (SPEC 4.1); r > 0, or any r when d = 1 (S_0 = 2).
-double log_radial_jacobian(int d, double radius);
-
 // A radial density computed by a cancelling sum, with a bound on its error
 // (0 when exact to rounding): a density whose L1 norm bounds what the error
 // does to the kernel. A computed value its rounding swamps is given as 0.
@@ -150,12 +101,5 @@ struct RadialValue {
 // The characteristic function of a rotation-invariant law whose value at
 // ||delta|| = r is radial(r).
 Characteristic radial_characteristic(int d, std::function<double(double)> radial);
-
-// A uniform direction on the unit sphere of R^d.
-void uniform_direction(Stream& stream, int d, double* direction);
-
-// The same from d uniforms: normal quantiles of each, normalized (the first
-// axis in the null event that all are 1/2).
-void direction_from_uniforms(int d, const double* u, double* direction);
 
 }  // namespace askrff

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/laws/elementary_laws.h"
 #include "core/numerics/special_functions.h"
 
 namespace askrff {

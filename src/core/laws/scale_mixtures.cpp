@@ -4,8 +4,9 @@
 #include <functional>
 #include <stdexcept>
 
-#include "core/numerics/special_functions.h"
+#include "core/laws/elementary_laws.h"
 #include "core/numerics/bessel_k.h"
+#include "core/numerics/special_functions.h"
 
 namespace askrff {
 

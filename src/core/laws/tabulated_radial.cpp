@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "core/laws/elementary_laws.h"
 #include "core/laws/radial_quadrature.h"
 
 namespace askrff {

@@ -5,9 +5,10 @@
 #include <limits>
 #include <stdexcept>
 
+#include "core/laws/elementary_laws.h"
 #include "core/laws/measure.h"
-#include "core/numerics/special_functions.h"
 #include "core/laws/table_cache.h"
+#include "core/numerics/special_functions.h"
 
 namespace askrff {
 

@@ -5,8 +5,9 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/sampling/low_discrepancy.h"
+#include "core/laws/elementary_laws.h"
 #include "core/laws/radial_laws.h"
+#include "core/sampling/low_discrepancy.h"
 #include "core/sampling/structured_directions.h"
 
 namespace askrff {
