@@ -37,16 +37,10 @@
 #' dim(z)
 #' @export
 rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
-  protocol <- r_map_protocol(map)
-  if (!is.null(protocol)) return(r_map_features(map, protocol, x, side, n_threads))
   map <- validate_map(map)
-  x <- check_data(x, "x", map$d)
+  x <- map_data(map, x, "x")
   side <- check_choice(side, c("left", "right"), "side")
-  n_threads <- resolve_threads(n_threads)
-  check_on_sphere(map$kernel, x, "x")
-  check_projections(x, map$omega, "x")
-  check_output_size(nrow(x), map_columns(map), "the feature matrix", extra = 8 * length(map$omega))
-  core(.cpp_map_features(map, x, side, n_threads))
+  map_side(map, x, side, resolve_threads(n_threads))
 }
 
 #' Approximate kernel matrix from random features
@@ -60,20 +54,6 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' @family maps
 #' @export
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
-  protocol <- r_map_protocol(map)
-  if (!is.null(protocol)) return(r_map_gram(map, protocol, x, y, n_threads))
   map <- validate_map(map)
-  map_gram(map, check_data(x, "x", map$d), check_data(y, "y", map$d), resolve_threads(n_threads))
-}
-
-# L(x) R(y)' of a validated map for data of its dimension.
-map_gram <- function(map, x, y, n_threads) {
-  check_on_sphere(map$kernel, x, "x")
-  check_on_sphere(map$kernel, y, "y")
-  check_projections(x, map$omega, "x")
-  check_projections(y, map$omega, "y")
-  check_output_size(nrow(x) + map_columns(map), nrow(y), "the approximate kernel matrix",
-                    extra = 16 * length(map$omega) + 8 * 64 * as.double(map_columns(map)) * n_threads)
-  K <- core(.cpp_map_gram(map, x, y, n_threads))
-  set_point_names(K, x, y)
+  map_gram(map, map_data(map, x, "x"), map_data(map, y, "y"), resolve_threads(n_threads))
 }

@@ -15,13 +15,6 @@
 
 namespace {
 
-// The left features of a map of rff_map(), or with `fun` a periodic
-// function's features of a map of rpf_map(). Both copy what they need.
-std::unique_ptr<askrff::FeatureMap> left_features(const Rcpp::List& map, const std::string& fun) {
-  if (!fun.empty()) return askrff::periodic_map(map["omega"], map["dither"], fun);
-  return askrff::side_map(askrff::r_map(map).view, askrff::Side::left);
-}
-
 Rcpp::NumericMatrix to_r(const Eigen::MatrixXd& m) {
   Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   std::copy(m.data(), m.data() + m.size(), out.begin());
@@ -78,9 +71,8 @@ Rcpp::List to_r(const askrff::CrossProducts& sums) {
 Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                               Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads) {
   askrff::require_threads(n_threads);
-  const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
-  const int d = Rcpp::NumericMatrix(map["omega"]).nrow();
-  askrff::require_data(x, d, "x");
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
   askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
   const std::size_t n = x.nrow();
   return to_r(sum_cross_products(left->n_columns(), y, z_shift, y_shift, n_threads,
@@ -90,19 +82,6 @@ Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatr
                                                           [&](std::size_t b, std::size_t e) {
                                                             left->rows(x.begin(), n, begin + b, begin + e, zp + b, rows);
                                                           });
-                                 }));
-}
-
-// The same sums for features given as a matrix z (a Nyström map's, made in R).
-// [[Rcpp::export(.cpp_given_cross_products)]]
-Rcpp::List cpp_given_cross_products(Rcpp::NumericMatrix z, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift,
-                                    Rcpp::NumericVector y_shift, int n_threads) {
-  askrff::require_threads(n_threads);
-  askrff::require(z.ncol() >= 1 && y.nrow() == z.nrow(), "y must have one row per row of the features");
-  const Eigen::Map<const Eigen::MatrixXd> z_all(z.begin(), z.nrow(), z.ncol());
-  return to_r(sum_cross_products(z.ncol(), y, z_shift, y_shift, n_threads,
-                                 [&](std::size_t begin, std::size_t rows, Eigen::MatrixXd& block) {
-                                   block = z_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows));
                                  }));
 }
 
@@ -146,8 +125,8 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
 Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
                                          Rcpp::NumericMatrix coefficients_t, int n_threads) {
   askrff::require_threads(n_threads);
-  const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
-  askrff::require_data(x, Rcpp::NumericMatrix(map["omega"]).nrow(), "x");
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
   askrff::require(coefficients_t.ncol() == left->n_columns(), "the coefficients must have one row per feature column");
   return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
                                    askrff::as_features(coefficients_t), 1.0, n_threads);

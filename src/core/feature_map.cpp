@@ -17,6 +17,7 @@ class TrigFeatureMap : public FeatureMap {
  public:
   TrigFeatureMap(const double* omega, const double* phase, const double* weight, int d, int n_frequencies)
       : packed_(omega, phase, weight, d, n_frequencies) {}
+  int dimension() const override { return packed_.d(); }
   int n_columns() const override { return 2 * packed_.n_frequencies(); }
   double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
@@ -35,6 +36,7 @@ class PeriodicFeatureMap : public FeatureMap {
       : packed_(omega, dither, std::vector<double>(static_cast<std::size_t>(m), 1.0).data(), d, m),
         fun_(std::move(fun)),
         scale_(1.0 / std::sqrt(static_cast<double>(m))) {}
+  int dimension() const override { return packed_.d(); }
   int n_columns() const override { return packed_.n_frequencies(); }
   double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
