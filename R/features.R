@@ -19,7 +19,10 @@
 #'
 #' A map of [nystrom_map()] has `map$rank` columns on each side:
 #' \eqn{K(x, Z)} times its left or right weights; maps of [maclaurin_map()]
-#' and [tensor_sketch_map()] have `map$n_features`.
+#' and [tensor_sketch_map()] have `map$n_features`. The C++ core computes the
+#' features of every kind of map, a block of rows at a time on `n_threads`
+#' threads, and stops on a user interrupt. A map of [rpf_map()] has the
+#' features of a periodic function: see [rpf_features()].
 #'
 #' @param map A map from [rff_map()], [nystrom_map()], [maclaurin_map()] or
 #'   [tensor_sketch_map()].
@@ -46,7 +49,11 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' Approximate kernel matrix from random features
 #'
 #' `L(x) %*% t(R(y))`, computed in blocks of rows without storing `L(x)`.
+#' For a map of [rpf_map()], `rpf_kernel_matrix(map, x, y)`: the square wave
+#' against the cosine, which estimates the kernel without bias.
 #'
+#' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
+#'   [maclaurin_map()] or [tensor_sketch_map()].
 #' @inheritParams rff_features
 #' @param y Second set of points; defaults to `x`.
 #' @return The `nrow(x)` by `nrow(y)` approximation of

@@ -29,6 +29,13 @@
 #' The singular value decomposition of an asymmetric \eqn{K_{ZZ}} is R's
 #' [svd()], which runs to its end.
 #'
+#' The features of \eqn{n} points cost \eqn{O(n m (d + r))} for rank
+#' \eqn{r}: the C++ core computes \eqn{K(x, Z)} and its product with the
+#' weights a block of rows at a time, on `n_threads` threads, and stops on a
+#' user interrupt. A radial kernel given as an R function (and an expression
+#' holding one) is evaluated in R, \eqn{K(x, Z)} for all rows at once, and
+#' the core does the rest.
+#'
 #' Unlike random features, the approximation is exact at the landmarks and is
 #' not unbiased elsewhere; it adapts to the data, which is why it is usually
 #' far more accurate at equal size on data with a decaying spectrum.

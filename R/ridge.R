@@ -236,13 +236,9 @@ encode_response <- function(y, n, where, response) {
 # typical values fixed before any sum, the same however the rows are cut
 # into chunks.
 ridge_shifts <- function(model, start, n_threads) {
-  z <- ridge_features(model, start$x[1L, , drop = FALSE], n_threads)
+  input <- core_input(model$map, start$x[1L, , drop = FALSE], "left", n_threads)
+  z <- core(.cpp_map_features(input$map, input$x, "left", model$fun, n_threads))
   list(z = z[1L, ], y = start$y[1L, ])
-}
-
-ridge_features <- function(model, x, n_threads) {
-  input <- core_input(model$map, x, "left", n_threads)
-  core(.cpp_map_features(input$map, input$x, "left", model$fun, n_threads))
 }
 
 # One chunk's sums. Made here so that what travels to a worker is the model

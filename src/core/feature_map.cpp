@@ -75,6 +75,18 @@ std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const
   return std::make_unique<PeriodicFeatureMap>(omega, dither, d, m, make_periodic_function(fun));
 }
 
+void require_bounded(const double* out, std::size_t rows, int columns, std::size_t ld_out, const char* maker) {
+  for (int j = 0; j < columns; ++j) {
+    const double* column = out + static_cast<std::size_t>(j) * ld_out;
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (!(std::abs(column[i]) <= kFeatureBound)) {
+        throw std::invalid_argument(std::string("the features of the map overflow (beyond 1e150) on these data; make "
+                                                "the map again with ") + maker);
+      }
+    }
+  }
+}
+
 std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies) {
   if (kind == "trig") return 2 * static_cast<std::int64_t>(n_frequencies);
   if (kind == "ntk") return (static_cast<std::int64_t>(d) + 1) * n_frequencies;

@@ -48,7 +48,7 @@ void Dft::radix2(Complex* data) const {
     const int stride = n / (2 * span);
     for (int start = 0; start < n; start += 2 * span) {
       for (int k = 0; k < span; ++k) {
-        const Complex t = twiddle_[static_cast<std::size_t>(k * stride)] * data[start + span + k];
+        const Complex t = times(twiddle_[static_cast<std::size_t>(k * stride)], data[start + span + k]);
         data[start + span + k] = data[start + k] - t;
         data[start + k] += t;
       }
@@ -62,12 +62,13 @@ void Dft::radix2(Complex* data) const {
 void Dft::forward(Complex* data, std::vector<Complex>& work) const {
   if (padded_ == n_) return radix2(data);
   work.assign(static_cast<std::size_t>(padded_), Complex(0.0, 0.0));
-  for (int j = 0; j < n_; ++j) work[j] = data[j] * std::conj(chirp_[j]);
+  for (int j = 0; j < n_; ++j) work[j] = times(data[j], std::conj(chirp_[j]));
   radix2(work.data());
   // the inverse padded transform as the conjugate of a forward one
-  for (int k = 0; k < padded_; ++k) work[k] = std::conj(work[k] * filter_[k]);
+  for (int k = 0; k < padded_; ++k) work[k] = std::conj(times(work[k], filter_[k]));
   radix2(work.data());
-  for (int k = 0; k < n_; ++k) data[k] = std::conj(work[k]) / static_cast<double>(padded_) * std::conj(chirp_[k]);
+  const double scale = 1.0 / padded_;
+  for (int k = 0; k < n_; ++k) data[k] = scale * times(std::conj(work[k]), std::conj(chirp_[k]));
 }
 
 void Dft::inverse(Complex* data, std::vector<Complex>& work) const {

@@ -35,12 +35,12 @@ class MaclaurinFeatureMap : public FeatureMap {
     for (std::size_t j = 0; j < degree_.size(); ++j) {
       double* column = out + j * ld_out;
       for (Eigen::Index i = 0; i < rows; ++i) column[i] = scale_[j];
-      // one level at a time, as the product's rounding is defined
       for (int level = 0; level < degree_[j]; ++level) {
         const double* factor = projections.col(first_[j] + level).data();
         for (Eigen::Index i = 0; i < rows; ++i) column[i] *= factor[i];
       }
     }
+    require_bounded(out, static_cast<std::size_t>(rows), n_columns(), ld_out, "maclaurin_map()");
   }
 
  private:

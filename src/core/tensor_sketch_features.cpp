@@ -58,7 +58,7 @@ class TensorSketchFeatureMap : public FeatureMap {
             into.assign(sketch.begin(), sketch.end());
             dft_[b].forward(into.data(), work);
             if (l > 0) {
-              for (std::size_t h = 0; h < n; ++h) spectrum[h] *= level[h];
+              for (std::size_t h = 0; h < n; ++h) spectrum[h] = times(spectrum[h], level[h]);
             }
           }
           dft_[b].inverse(spectrum.data(), work);
@@ -67,6 +67,7 @@ class TensorSketchFeatureMap : public FeatureMap {
         target += n * ld_out;
       }
     }
+    require_bounded(out, row_end - row_begin, n_columns(), ld_out, "tensor_sketch_map()");
   }
 
  private:
