@@ -46,6 +46,7 @@ bench: install
 	$(RSCRIPT) bench/periodic.R
 	$(RSCRIPT) bench/maps.R
 	$(RSCRIPT) bench/lp.R
+	$(RSCRIPT) bench/nystrom.R
 
 clean:
 	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz askrff-demo.png

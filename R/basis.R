@@ -50,7 +50,7 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
     if (is.null(kernel) || is.null(n_features)) fail("`kernel` and `n_features` must be given, or a `map`.")
     map <- rff_map(kernel, ncol(x), n_features, method, seed = seed)
   } else {
-    map <- validate_map(map)
+    map <- validate_map(map, kinds = "rff_map")
     if (map$d != ncol(x)) fail("`map` is for %d variables, but `...` gives %d columns.", map$d, ncol(x))
   }
   z <- rff_features(map, x)

@@ -1,7 +1,7 @@
 # Random features of dot-product kernels k(x, y) = sum_n c_n (x'y)^n:
 # Random Maclaurin (Kar and Karnick, 2012) and Tensor Sketch (Pham and Pagh,
-# 2013), the baselines of 001 Fig. 2. Their features are made in R, through
-# the protocol of R/r-maps.R.
+# 2013). The core computes their features (src/core/maclaurin_features.*,
+# tensor_sketch_features.*).
 
 #' Random Maclaurin and Tensor Sketch maps of dot-product kernels
 #'
@@ -46,11 +46,11 @@
 #' @param n_features Number of feature columns of each side.
 #' @param seed `NULL` (use R's random number generator, so [set.seed()]
 #'   makes the map reproducible) or a whole number, as for [rff_map()].
-#' @return A map of class `"askrff_maclaurin"` (a list with the `kernel`,
+#' @return A map of class `c("maclaurin_map", "askrff_map")` (a list with the `kernel`,
 #'   `d`, `n_features`, and per column its `degree`, `weight` and `sign`,
 #'   with the Rademacher vectors as the columns of `rademacher`, those of
 #'   each column in turn)
-#'   or `"askrff_tensor_sketch"` (a list with the `kernel`, `d`,
+#'   or `c("tensor_sketch_map", "askrff_map")` (a list with the `kernel`, `d`,
 #'   `n_features`, the `constant` \eqn{c_0} and the `blocks`, one per kept
 #'   degree: its `degree`, `coefficient`, `columns`, and the `hash` and
 #'   `sign` of its count sketches, d by degree matrices).
@@ -89,7 +89,7 @@ maclaurin_map <- function(kernel, d, n_features, seed = NULL) {
   structure(list(kernel = design$kernel, d = design$d, n_features = D, degree = as.integer(drawn),
                  weight = sqrt(abs(c_drawn) / (law[match(drawn, degrees)] * D)), sign = sign(c_drawn),
                  rademacher = matrix(signs, design$d, total), format_version = format_version),
-            class = "askrff_maclaurin")
+            class = map_class("maclaurin_map"))
 }
 
 #' @rdname maclaurin_map
@@ -124,7 +124,7 @@ tensor_sketch_map <- function(kernel, d, n_features, seed = NULL) {
   })
   structure(list(kernel = design$kernel, d = design$d, n_features = design$n_features, constant = constant,
                  blocks = blocks, format_version = format_version),
-            class = "askrff_tensor_sketch")
+            class = map_class("tensor_sketch_map"))
 }
 
 # Kar and Karnick's degree law, P(N = n) proportional to 2^-(n + 1), on the
@@ -187,46 +187,24 @@ largest_remainder <- function(weights, total) {
   as.integer(counts)
 }
 
-# One side's features for checked data (R/r-maps.R).
-maclaurin_side <- function(map, x, side, n_threads) {
-  z <- matrix(rep(map$weight * if (side == "right") map$sign else 1, each = nrow(x)), nrow(x))
-  if (ncol(map$rademacher) == 0L) return(z)
-  projections <- x %*% map$rademacher
-  first <- cumsum(map$degree) - map$degree
-  for (level in seq_len(max(map$degree))) {
-    columns <- which(map$degree >= level)
-    z[, columns] <- z[, columns] * projections[, first[columns] + level]
-  }
-  z
+#' @export
+map_columns.maclaurin_map <- function(map) map$n_features
+
+#' @export
+map_columns.tensor_sketch_map <- function(map) map$n_features
+
+#' @export
+map_memory.maclaurin_map <- function(map, rows) 8 * length(map$rademacher)
+
+# the hashes and signs, and a block's transforms
+#' @export
+map_memory.tensor_sketch_map <- function(map, rows) {
+  12 * map$d * sum(vapply(map$blocks, `[[`, 1L, "degree")) + 64 * map$n_features
 }
 
-tensor_sketch_side <- function(map, x, side, n_threads) {
-  constant <- if (map$constant == 0) NULL else
-    matrix(sqrt(abs(map$constant)) * if (side == "right") sign(map$constant) else 1, nrow(x), 1L)
-  blocks <- lapply(map$blocks, function(block) {
-    scale <- sqrt(abs(block$coefficient)) * if (side == "right") sign(block$coefficient) else 1
-    scale * tensor_sketch(x, block$hash, block$sign, block$columns)
-  })
-  do.call(cbind, c(list(constant), blocks))
-}
-
-# The tensor sketch of every row of x: the inverse FFT of the product of the
-# FFTs of its count sketches, which is their circular convolution.
-tensor_sketch <- function(x, hash, sign, columns) {
-  tx <- t(x)
-  count_sketch <- function(level) {
-    sums <- rowsum(tx * sign[, level], hash[, level], reorder = TRUE)
-    sketch <- matrix(0, columns, ncol(tx))
-    sketch[as.integer(rownames(sums)), ] <- sums
-    sketch
-  }
-  if (ncol(hash) == 1L) return(t(count_sketch(1L)))
-  product <- Reduce(`*`, lapply(seq_len(ncol(hash)), function(level) stats::mvfft(count_sketch(level))))
-  t(Re(stats::mvfft(product, inverse = TRUE))) / columns
-}
-
-validate_maclaurin <- function(map, arg = "map") {
-  check_object(map, arg, "askrff_maclaurin", "a map made by maclaurin_map()")
+#' @export
+validate_fields.maclaurin_map <- function(map, arg) {
+  check_object(map, arg, "maclaurin_map", "a map made by maclaurin_map()")
   base <- validate_dot_product_base(map, arg)
   D <- base$n_features
   degree <- map$degree
@@ -248,8 +226,9 @@ validate_maclaurin <- function(map, arg = "map") {
   base
 }
 
-validate_tensor_sketch <- function(map, arg = "map") {
-  check_object(map, arg, "askrff_tensor_sketch", "a map made by tensor_sketch_map()")
+#' @export
+validate_fields.tensor_sketch_map <- function(map, arg) {
+  check_object(map, arg, "tensor_sketch_map", "a map made by tensor_sketch_map()")
   base <- validate_dot_product_base(map, arg)
   constant <- map$constant
   if (!is_single_number(constant) || !is.finite(constant)) fail("`%s` must be a single finite number.", field(arg, "constant"))
@@ -310,8 +289,8 @@ degree_range <- function(degrees) {
 }
 
 #' @export
-print.askrff_maclaurin <- function(x, ...) {
-  x <- validate_maclaurin(x, "x")
+print.maclaurin_map <- function(x, ...) {
+  x <- validate_map(x, "x")
   cat("<askrff Random Maclaurin map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   cat("  ", format_count(x$n_features), " columns per side of degree ", degree_range(x$degree),
       " (mean ", format(mean(x$degree), digits = 3), ")\n", sep = "")
@@ -319,8 +298,8 @@ print.askrff_maclaurin <- function(x, ...) {
 }
 
 #' @export
-print.askrff_tensor_sketch <- function(x, ...) {
-  x <- validate_tensor_sketch(x, "x")
+print.tensor_sketch_map <- function(x, ...) {
+  x <- validate_map(x, "x")
   cat("<askrff Tensor Sketch map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   degrees <- vapply(x$blocks, `[[`, 1L, "degree")
   cat("  ", format_count(x$n_features), " columns per side: ", if (x$constant != 0) "a constant, " else "",

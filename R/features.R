@@ -19,7 +19,10 @@
 #'
 #' A map of [nystrom_map()] has `map$rank` columns on each side:
 #' \eqn{K(x, Z)} times its left or right weights; maps of [maclaurin_map()]
-#' and [tensor_sketch_map()] have `map$n_features`.
+#' and [tensor_sketch_map()] have `map$n_features`. The C++ core computes the
+#' features of every kind of map, a block of rows at a time on `n_threads`
+#' threads, and stops on a user interrupt. A map of [rpf_map()] has the
+#' features of a periodic function: see [rpf_features()].
 #'
 #' @param map A map from [rff_map()], [nystrom_map()], [maclaurin_map()] or
 #'   [tensor_sketch_map()].
@@ -37,22 +40,20 @@
 #' dim(z)
 #' @export
 rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
-  protocol <- r_map_protocol(map)
-  if (!is.null(protocol)) return(r_map_features(map, protocol, x, side, n_threads))
   map <- validate_map(map)
-  x <- check_data(x, "x", map$d)
+  x <- map_data(map, x, "x")
   side <- check_choice(side, c("left", "right"), "side")
-  n_threads <- resolve_threads(n_threads)
-  check_on_sphere(map$kernel, x, "x")
-  check_projections(x, map$omega, "x")
-  check_output_size(nrow(x), map_columns(map), "the feature matrix", extra = 8 * length(map$omega))
-  core(.cpp_map_features(map, x, side, n_threads))
+  map_side(map, x, side, resolve_threads(n_threads))
 }
 
 #' Approximate kernel matrix from random features
 #'
 #' `L(x) %*% t(R(y))`, computed in blocks of rows without storing `L(x)`.
+#' For a map of [rpf_map()], `rpf_kernel_matrix(map, x, y)`: the square wave
+#' against the cosine, which estimates the kernel without bias.
 #'
+#' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
+#'   [maclaurin_map()] or [tensor_sketch_map()].
 #' @inheritParams rff_features
 #' @param y Second set of points; defaults to `x`.
 #' @return The `nrow(x)` by `nrow(y)` approximation of
@@ -60,20 +61,6 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' @family maps
 #' @export
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {
-  protocol <- r_map_protocol(map)
-  if (!is.null(protocol)) return(r_map_gram(map, protocol, x, y, n_threads))
   map <- validate_map(map)
-  map_gram(map, check_data(x, "x", map$d), check_data(y, "y", map$d), resolve_threads(n_threads))
-}
-
-# L(x) R(y)' of a validated map for data of its dimension.
-map_gram <- function(map, x, y, n_threads) {
-  check_on_sphere(map$kernel, x, "x")
-  check_on_sphere(map$kernel, y, "y")
-  check_projections(x, map$omega, "x")
-  check_projections(y, map$omega, "y")
-  check_output_size(nrow(x) + map_columns(map), nrow(y), "the approximate kernel matrix",
-                    extra = 16 * length(map$omega) + 8 * 64 * as.double(map_columns(map)) * n_threads)
-  K <- core(.cpp_map_gram(map, x, y, n_threads))
-  set_point_names(K, x, y)
+  map_gram(map, map_data(map, x, "x"), map_data(map, y, "y"), resolve_threads(n_threads))
 }

@@ -215,7 +215,8 @@ validate_expression <- function(kernel, arg, depth) {
   combine_kernels(terms, as.double(weights), validated = TRUE)
 }
 
-# Gram matrices of expressions, from their terms'.
+# Gram matrices of expressions holding a kernel R evaluates, from their
+# terms', combined as the core combines the others' (kernel_expressions.cpp).
 expression_gram <- function(kernel, x, y, n_threads) {
   grams <- lapply(kernel$terms, gram_matrix, x = x, y = y, n_threads = n_threads)
   if (kernel$name == "product") return(Reduce(`*`, grams))

@@ -97,11 +97,18 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
 }
 
 # The exact Gram matrix of a validated kernel: by the core, or by the user's
-# function for a radial kernel.
+# function for a radial kernel (an expression holding one combines its
+# terms' in R).
 gram_matrix <- function(kernel, x, y, n_threads) {
+  if (gram_in_core(kernel)) return(core(.cpp_kernel_matrix(kernel, x, y, n_threads)))
   if (kernel$name == "radial") return(radial_kernel_matrix(kernel, x, y))
-  if (kernel$name %in% c("sum", "product")) return(expression_gram(kernel, x, y, n_threads))
-  core(.cpp_kernel_matrix(kernel, x, y, n_threads))
+  expression_gram(kernel, x, y, n_threads)
+}
+
+# Whether the core can evaluate the kernel: every kernel but one given as an
+# R function, and expressions holding one.
+gram_in_core <- function(kernel) {
+  !any(vapply(kernel$params, is.function, TRUE)) && all(vapply(kernel$terms, gram_in_core, TRUE))
 }
 
 # Row names of the points as dimnames of a kernel matrix, or none at all.

@@ -31,7 +31,7 @@ periodic_kernel_mass <- function(kernel) kernel_at_zero(kernel, 1L)
 #'   [laplace_kernel()] or [delta_gaussian_kernel()] with positive weights.
 #' @param n_features Number of frequencies \eqn{m}; every periodic map gives
 #'   one feature per frequency.
-#' @return An object of class `"rpf_map"`: a list holding the kernel, `d`,
+#' @return A map of class `c("rpf_map", "askrff_map")`: a list holding the kernel, `d`,
 #'   `n_features`, the total `mass` \eqn{k(0)} of the spectral measure, the
 #'   frequencies `omega` (\eqn{d \times m}) and the `dither`.
 #' @family random periodic features
@@ -56,12 +56,41 @@ rpf_map <- function(kernel, d, n_features, method = "iid", seed = NULL) {
                  mass = sampled$parts$mass,
                  omega = sampled$omega, dither = core(.cpp_sample_dither(seed_words, n_features)),
                  format_version = format_version),
-            class = "rpf_map")
+            class = map_class("rpf_map"))
+}
+
+#' @export
+map_columns.rpf_map <- function(map) map$n_features
+
+#' @export
+map_memory.rpf_map <- function(map, rows) 8 * length(map$omega)
+
+#' @export
+check_map_data.rpf_map <- function(map, x, name) check_projections(x, map$omega, name)
+
+# Its features are those of a periodic function, which rff_features() has no
+# argument for; its kernel matrix is rpf_kernel_matrix()'s default.
+#' @export
+map_side.rpf_map <- function(map, x, side, n_threads) {
+  fail("`map` is a random periodic map, whose features are those of a periodic function: use rpf_features(map, x, fun).")
+}
+
+#' @export
+map_gram.rpf_map <- function(map, x, y, n_threads) rpf_kernel_matrix(map, x, y, n_threads = n_threads)
+
+#' @export
+ridge_function.rpf_map <- function(map, fun) as_periodic_function(if (is.null(fun)) "square" else fun, "fun")$name
+
+#' @rdname predict.askrff_map
+#' @export
+predict.rpf_map <- function(object, newdata, fun = "cos", n_threads = NULL, ...) {
+  object <- validate_map(object, "object", "rpf_map")
+  rpf_features(object, map_data(object, newdata, "newdata"), fun, n_threads)
 }
 
 #' @export
 print.rpf_map <- function(x, ...) {
-  x <- validate_rpf_map(x, "x")
+  x <- validate_map(x, "x", "rpf_map")
   cat("<askrff random periodic map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   cat("  ", format_count(x$n_features), " frequencies with dither U[0, 2 pi) = ", format_count(x$n_features),
       " features per side; total mass ", format(x$mass, digits = 6), "\n", sep = "")
@@ -70,7 +99,7 @@ print.rpf_map <- function(x, ...) {
 
 #' @export
 summary.rpf_map <- function(object, ...) {
-  object <- validate_rpf_map(object, "object")
+  object <- validate_map(object, "object", "rpf_map")
   radius <- sqrt(colSums(object$omega^2))
   structure(list(kernel = object$kernel, d = object$d, n_features = object$n_features, mass = object$mass,
                  radius = stats::quantile(radius, c(0, 0.25, 0.5, 0.75, 1)),
@@ -109,13 +138,12 @@ print.summary.rpf_map <- function(x, ...) {
 #' rpf_features(map, matrix(rnorm(4), 2), "square")
 #' @export
 rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
-  map <- validate_rpf_map(map)
-  x <- check_data(x, "x", map$d)
-  check_projections(x, map$omega, "x")
+  map <- validate_map(map, kinds = "rpf_map")
+  x <- map_data(map, x, "x")
   fun <- as_periodic_function(fun, "fun")
   n_threads <- resolve_threads(n_threads)
-  check_output_size(nrow(x), map$n_features, "the feature matrix", extra = 8 * length(map$omega))
-  z <- core(.cpp_rpf_features(x, map$omega, map$dither, fun$name, n_threads))
+  check_output_size(nrow(x), map$n_features, "the feature matrix", extra = map_memory(map, nrow(x)))
+  z <- core(.cpp_map_features(map, x, "left", fun$name, n_threads))
   if (!is.null(rownames(x))) rownames(z) <- rownames(x)
   z
 }
@@ -152,7 +180,7 @@ rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
 #' max(abs(K_hat - kernel_matrix(laplace_kernel(1.5), x)))
 #' @export
 rpf_kernel_matrix <- function(map, x, y = x, left = "square", right = "cos", n_threads = NULL) {
-  map <- validate_rpf_map(map)
+  map <- validate_map(map, kinds = "rpf_map")
   left <- as_periodic_function(left, "left")
   right <- as_periodic_function(right, "right")
   x_side <- periodic_side(x, "x", left, "left", map)
@@ -192,7 +220,6 @@ periodic_side <- function(points, name, fun, fun_name, map) {
     }
     return(list(data = NULL, packed = points$bits, n = ncol(points$bits), names = points$names))
   }
-  points <- check_data(points, name, map$d)
-  check_projections(points, map$omega, name)
+  points <- map_data(map, points, name)
   list(data = points, packed = NULL, n = nrow(points), names = rownames(points))
 }

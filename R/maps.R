@@ -90,7 +90,7 @@
 #' @param seed `NULL` (draw from R's random number generator, so [set.seed()]
 #'   makes the map reproducible) or a whole number giving the same map on
 #'   every call, whatever the number of threads.
-#' @return An object of class `"askrff_map"`: a list holding the kernel, `d`,
+#' @return A map of class `c("rff_map", "askrff_map")`: a list holding the kernel, `d`,
 #'   `method`, `allocation`, `n_features`, `settings`, the parts table of
 #'   [spectral_measure()] with each part's `share` (the expected fraction of
 #'   the frequencies it receives), the frequencies `omega` (one column each),
@@ -134,7 +134,7 @@ draw_map <- function(design, n_features, seed_words) {
                  n_features = n_features, settings = design$settings, seed = seed_words, parts = sampled$parts,
                  omega = sampled$omega, part = sampled$part, phase = sampled$phase,
                  bias_bound = c(design$spec$lp$bias_bound, design$spec$numeric$bias), format_version = format_version),
-            class = "askrff_map")
+            class = map_class("rff_map"))
 }
 
 # The core's draw of a map's frequencies. They grow as 1 / sigma, and a
@@ -177,8 +177,17 @@ n_frequencies <- function(map) ncol(map$omega)
 # step, ReLU and NTK features of the dot-product kernels on the sphere.
 feature_kind <- function(map) map$parts$features[1L]
 
-# Feature columns of each side of a validated map.
-map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map)))
+#' @export
+map_columns.rff_map <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d, n_frequencies(map)))
+
+#' @export
+map_memory.rff_map <- function(map, rows) 8 * length(map$omega)
+
+#' @export
+check_map_data.rff_map <- function(map, x, name) {
+  NextMethod()
+  check_projections(x, map$omega, name)
+}
 
 #' Number of feature columns of each side of a map
 #'
@@ -197,49 +206,12 @@ map_columns <- function(map) core(.cpp_feature_columns(feature_kind(map), map$d,
 #' n_feature_columns(rff_map(shift_gaussian_kernel(1, 0.5), d = 3, n_features = 10, seed = 1))
 #' @export
 n_feature_columns <- function(map) {
-  protocol <- r_map_protocol(map)
-  n <- if (!is.null(protocol)) protocol$columns(protocol$validate(map)) else
-    if (inherits(map, "rpf_map")) validate_rpf_map(map)$n_features else map_columns(validate_map(map))
+  n <- map_columns(validate_map(map))
   c(left = as.integer(n), right = as.integer(n))
 }
 
-#' Features of new data from a map
-#'
-#' The R form of applying a fitted transform: `predict(map, newdata)` is
-#' [rff_features()] of `newdata` (the left side unless `side = "right"`), and
-#' for a random periodic map [rpf_features()] with the periodic map `fun`.
-#'
-#' @param object A map from [rff_map()], [rpf_map()], [nystrom_map()],
-#'   [maclaurin_map()] or [tensor_sketch_map()].
-#' @param newdata Numeric matrix or data frame with `object$d` columns.
-#' @param side `"left"` or `"right"` (every map but those of [rpf_map()]).
-#' @param fun `"cos"`, `"square"` or a quantizer (maps of [rpf_map()]).
-#' @param ... Unused.
-#' @inheritParams kernel_matrix
-#' @return The feature matrix, one row per row of `newdata`.
-#' @family maps
-#' @examples
-#' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 50, seed = 1)
-#' dim(predict(map, matrix(rnorm(10), 5)))
 #' @export
-predict.askrff_map <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
-  object <- validate_map(object, "object")
-  newdata <- check_data(newdata, "newdata", object$d)
-  check_projections(newdata, object$omega, "newdata")
-  rff_features(object, newdata, side, n_threads)
-}
-
-#' @rdname predict.askrff_map
-#' @export
-predict.rpf_map <- function(object, newdata, fun = "cos", n_threads = NULL, ...) {
-  object <- validate_rpf_map(object, "object")
-  newdata <- check_data(newdata, "newdata", object$d)
-  check_projections(newdata, object$omega, "newdata")
-  rpf_features(object, newdata, fun, n_threads)
-}
-
-#' @export
-print.askrff_map <- function(x, ...) {
+print.rff_map <- function(x, ...) {
   x <- validate_map(x, "x")
   cat("<askrff map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   if (length(x$settings) > 0L) {
@@ -293,7 +265,7 @@ entry_sd_bound <- function(map) {
 #' @examples
 #' plot(rff_map(shift_gaussian_kernel(1, 0.5), d = 3, n_features = 500, seed = 1))
 #' @export
-plot.askrff_map <- function(x, n_points = 200, ...) {
+plot.rff_map <- function(x, n_points = 200, ...) {
   x <- validate_map(x, "x")
   n_points <- check_count(n_points, "n_points", max = 1e6)
   spec <- kernel_with_settings(x$kernel, x$settings, x$d)
@@ -356,7 +328,7 @@ projection_direction <- function(kernel, d) {
 }
 
 #' @export
-summary.askrff_map <- function(object, ...) {
+summary.rff_map <- function(object, ...) {
   object <- validate_map(object, "object")
   radius <- sqrt(colSums(object$omega^2))
   per_part <- data.frame(

@@ -32,7 +32,7 @@
 #' total_masses(rff_map(shift_gaussian_kernel(2, 0.5), d = 4, n_features = 10, seed = 1))
 #' @export
 total_masses <- function(map) {
-  map <- validate_map(map)
+  map <- validate_map(map, kinds = "rff_map")
   part_masses(map)
 }
 
@@ -80,7 +80,7 @@ part_masses <- function(map) {
 #' rbind(exact = total_masses(map), estimated = total_masses(estimate_total_masses(map, x)))
 #' @export
 estimate_total_masses <- function(map, x_subset, n_threads = NULL) {
-  map <- validate_map(map)
+  map <- validate_map(map, kinds = "rff_map")
   x <- check_data(x_subset, "x_subset", map$d)
   if (nrow(x) < 2L) fail("`x_subset` must have at least 2 rows.")
   check_projections(x, map$omega, "x_subset")
@@ -134,8 +134,8 @@ unit_mass_gram <- function(map, p, x, y, n_threads) {
   unit$coefficient <- 1
   unit$mass <- 1
   unit$share <- map$n_features * map$parts$share[p] / sum(columns)
-  part_map <- list(omega = map$omega[, columns, drop = FALSE], part = rep(1L, sum(columns)),
-                   phase = map$phase[columns], parts = unit)
+  part_map <- structure(list(omega = map$omega[, columns, drop = FALSE], part = rep(1L, sum(columns)),
+                             phase = map$phase[columns], parts = unit), class = map_class("rff_map"))
   core(.cpp_map_gram(part_map, x, y, n_threads))
 }
 

@@ -95,9 +95,7 @@ coef.askrff_ridge <- function(object, ...) {
 predict.askrff_ridge <- function(object, newdata, type = c("response", "class"), n_threads = NULL, ...) {
   object <- validate_ridge(object, "object")
   type <- check_choice(type, c("response", "class"), "type")
-  model <- ridge_model(object)
-  x <- check_data(newdata, "newdata", model$d)
-  check_model_data(model, x, "newdata")
+  x <- map_data(object$map, newdata, "newdata")
   scores <- ridge_scores(object, x, resolve_threads(n_threads))
   if (type == "class") {
     if (object$response$kind != "factor") fail("`type = \"class\"` needs a fit to a factor response.")

@@ -156,20 +156,8 @@ rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = N
 
 # The map and, for random periodic maps, the function of its features.
 ridge_map <- function(map, fun) {
-  protocol <- r_map_protocol(map)
-  if (!is.null(protocol)) {
-    map <- protocol$validate(map)
-    if (!is.null(fun)) fail("`fun` applies to maps of rpf_map() only; this map's features are its own.")
-    return(list(map = map, fun = "", d = map$d, columns = protocol$columns(map), protocol = protocol))
-  }
-  if (inherits(map, "rpf_map")) {
-    map <- validate_rpf_map(map)
-    fun <- as_periodic_function(if (is.null(fun)) "square" else fun, "fun")$name
-    return(list(map = map, fun = fun, d = map$d, columns = map$n_features))
-  }
   map <- validate_map(map)
-  if (!is.null(fun)) fail("`fun` applies to maps of rpf_map() only; this map's features are its own.")
-  list(map = map, fun = "", d = map$d, columns = map_columns(map))
+  list(map = map, fun = ridge_function(map, fun), d = map$d, columns = map_columns(map))
 }
 
 check_lambda <- function(lambda) {
@@ -195,14 +183,9 @@ ridge_chunk <- function(chunk, index, arg, model, response) {
     y <- checked$y
     where <- sprintf("`y` of %s", checked$where)
   }
-  check_model_data(model, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
+  check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
   encoded <- encode_response(y, nrow(x), where, response)
   list(x = x, y = encoded$y, response = encoded$response, where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
-}
-
-check_model_data <- function(model, x, name) {
-  if (model$fun == "") check_on_sphere(model$map$kernel, x, name)
-  if (is.null(model$protocol)) check_projections(x, model$map$omega, name)
 }
 
 response_text <- function(response) {
@@ -253,14 +236,9 @@ encode_response <- function(y, n, where, response) {
 # typical values fixed before any sum, the same however the rows are cut
 # into chunks.
 ridge_shifts <- function(model, start, n_threads) {
-  z <- ridge_features(model, start$x[1L, , drop = FALSE], n_threads)
+  input <- core_input(model$map, start$x[1L, , drop = FALSE], "left", n_threads)
+  z <- core(.cpp_map_features(input$map, input$x, "left", model$fun, n_threads))
   list(z = z[1L, ], y = start$y[1L, ])
-}
-
-ridge_features <- function(model, x, n_threads) {
-  if (!is.null(model$protocol)) return(r_map_side(model$map, model$protocol, x, "left", n_threads))
-  if (model$fun == "") return(core(.cpp_map_features(model$map, x, "left", n_threads)))
-  core(.cpp_rpf_features(x, model$map$omega, model$map$dither, model$fun, n_threads))
 }
 
 # One chunk's sums. Made here so that what travels to a worker is the model
@@ -269,21 +247,11 @@ ridge_chunk_work <- function(model, shifts, n_threads) {
   force(model)
   force(shifts)
   force(n_threads)
-  if (!is.null(model$protocol)) {
-    # features made in R, a block of rows at a time, so that a large chunk's
-    # features (and a Nyström map's K(x, Z)) are never held whole
-    return(function(chunk) {
-      Reduce(add_sums, lapply(row_blocks(nrow(chunk$x)), function(rows) {
-        z <- ridge_features(model, chunk$x[rows, , drop = FALSE], n_threads)
-        core(.cpp_given_cross_products(z, chunk$y[rows, , drop = FALSE], shifts$z, shifts$y, n_threads))
-      }), NULL)
-    })
+  function(chunk) {
+    input <- core_input(model$map, chunk$x, "left", n_threads)
+    core(.cpp_cross_products(input$map, model$fun, input$x, chunk$y, shifts$z, shifts$y, n_threads))
   }
-  function(chunk) core(.cpp_cross_products(model$map, model$fun, chunk$x, chunk$y, shifts$z, shifts$y, n_threads))
 }
-
-# The rows 1..n cut into consecutive blocks of at most `size`.
-row_blocks <- function(n, size = 4096L) split(seq_len(n), (seq_len(n) - 1L) %/% size)
 
 add_sums <- function(total, sums) {
   if (is.null(total)) return(sums)
@@ -291,21 +259,10 @@ add_sums <- function(total, sums) {
   total
 }
 
-# The model of a fit whose map validate_ridge() (or rff_ridge()) has checked.
-ridge_model <- function(fit) {
-  list(map = fit$map, fun = fit$fun, d = fit$map$d, protocol = r_map_protocol(fit$map))
-}
-
 # Z(x) B + b0, a block of rows at a time.
 ridge_scores <- function(fit, x, n_threads) {
-  model <- ridge_model(fit)
-  scores <- if (!is.null(model$protocol)) {
-    do.call(rbind, lapply(row_blocks(nrow(x)), function(rows) {
-      ridge_features(model, x[rows, , drop = FALSE], n_threads) %*% fit$coefficients
-    }))
-  } else {
-    core(.cpp_feature_products(fit$map, fit$fun, x, t(fit$coefficients), n_threads))
-  }
+  input <- core_input(fit$map, x, "left", n_threads)
+  scores <- core(.cpp_feature_products(input$map, fit$fun, input$x, t(fit$coefficients), n_threads))
   scores <- sweep(scores, 2L, fit$intercept, "+")
   if (!all(is.finite(scores))) {
     fail("The predictions overflow: the fit's `coefficients` (up to %s) or `intercept` are too large for these features; fit the model again with rff_ridge().",

@@ -29,6 +29,13 @@
 #' The singular value decomposition of an asymmetric \eqn{K_{ZZ}} is R's
 #' [svd()], which runs to its end.
 #'
+#' The features of \eqn{n} points cost \eqn{O(n m (d + r))} for rank
+#' \eqn{r}: the C++ core computes \eqn{K(x, Z)} and its product with the
+#' weights a block of rows at a time, on `n_threads` threads, and stops on a
+#' user interrupt. A radial kernel given as an R function (and an expression
+#' holding one) is evaluated in R, \eqn{K(x, Z)} for all rows at once, and
+#' the core does the rest.
+#'
 #' Unlike random features, the approximation is exact at the landmarks and is
 #' not unbiased elsewhere; it adapts to the data, which is why it is usually
 #' far more accurate at equal size on data with a decaying spectrum.
@@ -43,7 +50,7 @@
 #' @param tolerance Relative size below which eigen- or singular values of
 #'   \eqn{K_{ZZ}} are dropped, in `[0, 1)`.
 #' @inheritParams kernel_matrix
-#' @return An object of class `"askrff_nystrom"`: a list holding the
+#' @return A map of class `c("nystrom_map", "askrff_map")`: a list holding the
 #'   `kernel`, `d`, the `landmarks`, the `decomposition` (`"eigen"` or
 #'   `"svd"`), the kept `values` (signed eigenvalues, or singular values), the
 #'   `left_weights` and `right_weights` (landmarks by feature columns), the
@@ -74,7 +81,7 @@ nystrom_map <- function(kernel, landmarks, rank = NULL, tolerance = 1e-8, n_thre
                  left_weights = decomposition$left[, keep, drop = FALSE],
                  right_weights = decomposition$right[, keep, drop = FALSE],
                  rank = length(keep), tolerance = as.double(tolerance), format_version = format_version),
-            class = "askrff_nystrom")
+            class = map_class("nystrom_map"))
 }
 
 # K = V diag(values) V' with the values ordered by magnitude: the left
@@ -150,21 +157,33 @@ check_tolerance <- function(tolerance, name) {
   if (!is_single_number(tolerance) || tolerance < 0 || tolerance >= 1) fail("`%s` must be a single number in [0, 1).", name)
 }
 
-# The features of one side of a validated map for checked data.
-# A symmetric kernel (decomposition "eigen") has K(Z, y)' = K(y, Z), so both
-# sides multiply the same matrix, and a positive definite kernel's sides are
-# identical.
-nystrom_side <- function(map, x, side, n_threads) {
-  weights <- if (side == "left") "left_weights" else "right_weights"
-  if (side == "left" || map$decomposition == "eigen") {
-    gram_matrix(map$kernel, x, map$landmarks, n_threads) %*% map[[weights]]
-  } else {
-    crossprod(gram_matrix(map$kernel, map$landmarks, x, n_threads), map[[weights]])
-  }
+#' @export
+map_columns.nystrom_map <- function(map) map$rank
+
+# The core's copies of the landmarks and weights, and K(x, Z) where R
+# computes it.
+#' @export
+map_memory.nystrom_map <- function(map, rows) {
+  8 * (length(map$landmarks) + length(map$left_weights) + if (gram_in_core(map$kernel)) 0 else rows * nrow(map$landmarks))
 }
 
-validate_nystrom <- function(map, arg = "map") {
-  check_object(map, arg, "askrff_nystrom", "a map made by nystrom_map()")
+# The core evaluates the kernel itself unless it is given as an R function;
+# then R computes K(x, Z), or K(Z, y)' for the right side of an SVD, and
+# the core multiplies it by the weights. A symmetric kernel's K(Z, y)' is
+# K(y, Z), so both sides of an eigendecomposition read the same values.
+#' @export
+core_input.nystrom_map <- function(map, x, side, n_threads) {
+  if (gram_in_core(map$kernel)) return(NextMethod())
+  check_output_size(nrow(x), nrow(map$landmarks), "the kernel's values at the landmarks")
+  gram <- if (side == "left" || map$decomposition == "eigen") gram_matrix(map$kernel, x, map$landmarks, n_threads) else
+    t(gram_matrix(map$kernel, map$landmarks, x, n_threads))
+  map$kernel <- NULL
+  list(map = map, x = gram)
+}
+
+#' @export
+validate_fields.nystrom_map <- function(map, arg) {
+  check_object(map, arg, "nystrom_map", "a map made by nystrom_map()")
   kernel <- validate_kernel(map$kernel, field(arg, "kernel"))
   d <- check_count(map$d, field(arg, "d"))
   check_kernel_dimension(kernel, d)
@@ -196,8 +215,8 @@ validate_nystrom <- function(map, arg = "map") {
 }
 
 #' @export
-print.askrff_nystrom <- function(x, ...) {
-  x <- validate_nystrom(x, "x")
+print.nystrom_map <- function(x, ...) {
+  x <- validate_map(x, "x")
   cat("<askrff Nystr\u00f6m map> ", kernel_label(x$kernel), ", d = ", x$d, "\n", sep = "")
   cat("  ", format_count(nrow(x$landmarks)), " landmarks, rank ", format_count(x$rank), " (",
       if (x$decomposition == "eigen") "eigendecomposition" else "singular value decomposition",

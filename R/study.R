@@ -332,7 +332,7 @@ study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
   tryCatch(switch(method$type,
     rff = {
       map <- draw_map(method$design, n, resolve_seed(seed))
-      list(K_hat = map_gram(map, x, y, n_threads), columns = map_columns(map))
+      list(K_hat = map_gram(map, map_data(map, x, "x"), map_data(map, y, "y"), n_threads), columns = map_columns(map))
     },
     rpf = {
       args <- method$args
@@ -356,8 +356,7 @@ study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
 custom_draw <- function(args, x, y, n, seed, n_threads) {
   map <- tryCatch(args$draw(n, seed), error = function(e) fail("its `draw` failed: %s", conditionMessage(e)))
   K_hat <- if (is.null(args$gram)) {
-    if (inherits(map, "rpf_map")) rpf_kernel_matrix(map, x, y, n_threads = n_threads) else
-      rff_kernel_matrix(map, x, y, n_threads)
+    rff_kernel_matrix(map, x, y, n_threads)
   } else {
     tryCatch(args$gram(map, x, y), error = function(e) fail("its `gram` failed: %s", conditionMessage(e)))
   }

@@ -156,8 +156,9 @@ check_seed_words <- function(seed, arg) {
   invisible(seed)
 }
 
-validate_map <- function(map, arg = "map") {
-  check_object(map, arg, "askrff_map", "a map made by rff_map()")
+#' @export
+validate_fields.rff_map <- function(map, arg) {
+  check_object(map, arg, "rff_map", "a map made by rff_map()")
   base <- validate_map_kernel(map, arg)
   check_source(map$method, field(arg, "method"))
   allocation <- map$allocation
@@ -224,7 +225,8 @@ validate_measure <- function(measure, arg = "x") {
   fresh
 }
 
-validate_rpf_map <- function(map, arg = "map") {
+#' @export
+validate_fields.rpf_map <- function(map, arg) {
   check_object(map, arg, "rpf_map", "a map made by rpf_map()")
   kernel <- check_periodic_kernel(validate_kernel(map$kernel, field(arg, "kernel")))
   d <- check_count(map$d, field(arg, "d"))

@@ -58,3 +58,17 @@ features <- vapply(c("orthogonal", "structured"), function(method) {
 }, 0)
 cat(sprintf("rff_features 20000 x 64 -> 2048 columns: orthogonal map %.0f ms, structured map %.0f ms\n",
             features[["orthogonal"]], features[["structured"]]))
+
+# Features of the dot-product maps, which the core computes (Random
+# Maclaurin's products of Rademacher projections; Tensor Sketch's count
+# sketches convolved through discrete Fourier transforms of each block's
+# length): 5,000 points on the sphere in d = 20, 4,000 columns of the
+# polynomial kernel of degree 8.
+sphere <- normalize_rows(matrix(stats::rnorm(5000 * 20), 5000))
+dot_product <- vapply(list(maclaurin = maclaurin_map, tensor_sketch = tensor_sketch_map), function(make) {
+  map <- make(poly_sphere_kernel(2, 8), 20, 4000, seed = 1)
+  vapply(1:2, function(threads) median_ms(function() rff_features(map, sphere, n_threads = threads), 3L), 0)
+}, double(2))
+cat(sprintf("rff_features 5000 x 20 -> 4000 columns, poly_sphere_kernel(2, 8): Random Maclaurin %.0f / %.0f ms, Tensor Sketch %.0f / %.0f ms (1 / 2 threads)\n",
+            dot_product[1, "maclaurin"], dot_product[2, "maclaurin"], dot_product[1, "tensor_sketch"],
+            dot_product[2, "tensor_sketch"]))

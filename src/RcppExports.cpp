@@ -12,16 +12,17 @@ Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
 // cpp_map_features
-Rcpp::NumericMatrix cpp_map_features(Rcpp::List map, Rcpp::NumericMatrix x, std::string side, int n_threads);
-RcppExport SEXP _askrff_cpp_map_features(SEXP mapSEXP, SEXP xSEXP, SEXP sideSEXP, SEXP n_threadsSEXP) {
+Rcpp::NumericMatrix cpp_map_features(Rcpp::List map, Rcpp::NumericMatrix x, std::string side, std::string fun, int n_threads);
+RcppExport SEXP _askrff_cpp_map_features(SEXP mapSEXP, SEXP xSEXP, SEXP sideSEXP, SEXP funSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< std::string >::type side(sideSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_map_features(map, x, side, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_map_features(map, x, side, fun, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -381,21 +382,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_given_cross_products
-Rcpp::List cpp_given_cross_products(Rcpp::NumericMatrix z, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads);
-RcppExport SEXP _askrff_cpp_given_cross_products(SEXP zSEXP, SEXP ySEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type z(zSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_given_cross_products(z, y, z_shift, y_shift, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_ridge_path
 Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, SEXP progress);
 RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP progressSEXP) {
@@ -497,21 +483,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_rpf_features
-Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither, std::string fun, int n_threads);
-RcppExport SEXP _askrff_cpp_rpf_features(SEXP xSEXP, SEXP omegaSEXP, SEXP ditherSEXP, SEXP funSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type omega(omegaSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type dither(ditherSEXP);
-    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_rpf_features(x, omega, dither, fun, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_pack_signs
 Rcpp::RawMatrix cpp_pack_signs(Rcpp::NumericMatrix features, int n_threads);
 RcppExport SEXP _askrff_cpp_pack_signs(SEXP featuresSEXP, SEXP n_threadsSEXP) {
@@ -560,7 +531,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
-    {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 4},
+    {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 5},
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
@@ -589,7 +560,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 7},
-    {"_askrff_cpp_given_cross_products", (DL_FUNC) &_askrff_cpp_given_cross_products, 5},
     {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 5},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
@@ -598,7 +568,6 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_periodic_inner_product", (DL_FUNC) &_askrff_cpp_periodic_inner_product, 2},
     {"_askrff_cpp_expected_kernel_at", (DL_FUNC) &_askrff_cpp_expected_kernel_at, 2},
     {"_askrff_cpp_periodic_values", (DL_FUNC) &_askrff_cpp_periodic_values, 2},
-    {"_askrff_cpp_rpf_features", (DL_FUNC) &_askrff_cpp_rpf_features, 5},
     {"_askrff_cpp_pack_signs", (DL_FUNC) &_askrff_cpp_pack_signs, 2},
     {"_askrff_cpp_unpack_signs", (DL_FUNC) &_askrff_cpp_unpack_signs, 4},
     {"_askrff_cpp_rpf_gram", (DL_FUNC) &_askrff_cpp_rpf_gram, 10},

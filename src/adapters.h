@@ -2,12 +2,16 @@
 #pragma once
 #include <Rcpp.h>
 
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
 #include "core/features/feature_map.h"
 #include "core/kernels/kernels.h"
 #include "core/sampling/sampled_map.h"
+#include "core/features/maclaurin_features.h"
+#include "core/features/nystrom_features.h"
+#include "core/features/tensor_sketch_features.h"
 #include "guards.h"
 
 namespace askrff {
@@ -108,6 +112,87 @@ inline std::unique_ptr<FeatureMap> periodic_map(const Rcpp::NumericMatrix& omega
 inline ConstMatrixMap as_map(const Rcpp::NumericMatrix& m) {
   require_whole(m, "a matrix");
   return ConstMatrixMap(m.begin(), m.nrow(), m.ncol());
+}
+
+inline Eigen::MatrixXd eigen_copy(const Rcpp::NumericMatrix& m, const char* what) {
+  require_whole(m, what);
+  return ConstMatrixMap(m.begin(), m.nrow(), m.ncol());
+}
+
+// One side of a map of nystrom_map(). The right side of an SVD (an
+// asymmetric kernel) reads K(Z, y)'; a symmetric kernel's K(Z, y)' is
+// K(y, Z). R leaves out the kernel when it evaluates the kernel itself, and
+// passes K(x, Z) as the data.
+inline std::unique_ptr<FeatureMap> nystrom_side(const Rcpp::List& map, Side side) {
+  const Rcpp::NumericMatrix landmarks = map["landmarks"];
+  const Rcpp::NumericMatrix weights = map[side == Side::left ? "left_weights" : "right_weights"];
+  require(landmarks.nrow() >= 1 && landmarks.ncol() >= 1 && weights.nrow() == landmarks.nrow() && weights.ncol() >= 1,
+          "a Nystrom map needs landmarks and one row of weights per landmark");
+  const bool svd = Rcpp::as<std::string>(map["decomposition"]) == "svd";
+  std::unique_ptr<const Kernel> kernel;
+  if (map.containsElementNamed("kernel")) kernel = make_kernel(kernel_spec(Rcpp::List(map["kernel"])));
+  return make_nystrom_feature_map(std::move(kernel), eigen_copy(landmarks, "landmarks"),
+                                  eigen_copy(weights, "weights"), svd && side == Side::right);
+}
+
+// One side of a map of maclaurin_map(): the right one carries the signs.
+inline std::unique_ptr<FeatureMap> maclaurin_side(const Rcpp::List& map, Side side) {
+  const Rcpp::NumericMatrix rademacher = map["rademacher"];
+  const Rcpp::IntegerVector degree = map["degree"];
+  const Rcpp::NumericVector weight = map["weight"], sign = map["sign"];
+  require(weight.size() == degree.size() && sign.size() == degree.size(),
+          "a Random Maclaurin map needs a weight and a sign per degree");
+  std::vector<double> scale(weight.begin(), weight.end());
+  if (side == Side::right) {
+    for (std::size_t j = 0; j < scale.size(); ++j) scale[j] *= sign[static_cast<R_xlen_t>(j)];
+  }
+  return make_maclaurin_feature_map(eigen_copy(rademacher, "rademacher"),
+                                    std::vector<int>(degree.begin(), degree.end()), std::move(scale));
+}
+
+// One side of a map of tensor_sketch_map(): sqrt(|c|) per column, and on
+// the right side the sign of c.
+inline std::unique_ptr<FeatureMap> tensor_sketch_side(const Rcpp::List& map, Side side) {
+  const int d = Rcpp::as<int>(map["d"]);
+  const auto scale = [side](double c) { return std::sqrt(std::abs(c)) * (side == Side::right && c < 0.0 ? -1.0 : 1.0); };
+  const double constant = Rcpp::as<double>(map["constant"]);
+  const Rcpp::List blocks = map["blocks"];
+  std::vector<SketchBlock> sketches;
+  for (R_xlen_t b = 0; b < blocks.size(); ++b) {
+    const Rcpp::List block = blocks[b];
+    const Rcpp::IntegerMatrix hash = block["hash"];
+    const Rcpp::NumericMatrix sign = block["sign"];
+    SketchBlock sketch;
+    sketch.degree = Rcpp::as<int>(block["degree"]);
+    sketch.columns = Rcpp::as<int>(block["columns"]);
+    sketch.scale = scale(Rcpp::as<double>(block["coefficient"]));
+    require(hash.nrow() == d && sign.nrow() == d && hash.ncol() == sketch.degree && sign.ncol() == sketch.degree &&
+                static_cast<double>(Rf_xlength(hash)) == static_cast<double>(d) * sketch.degree &&
+                static_cast<double>(Rf_xlength(sign)) == static_cast<double>(d) * sketch.degree,
+            "a sketch block needs a d by degree hash and sign");
+    for (int h : hash) sketch.hash.push_back(h - 1);
+    sketch.sign.assign(sign.begin(), sign.end());
+    sketches.push_back(std::move(sketch));
+  }
+  return make_tensor_sketch_feature_map(d, constant != 0.0, scale(constant), std::move(sketches));
+}
+
+// One side of a validated map of any kind, which its class names (R makes
+// every class current first); `fun` names the periodic function of a random
+// periodic map's features and is empty for the other kinds.
+inline std::unique_ptr<FeatureMap> feature_map(const Rcpp::List& map, Side side, const std::string& fun) {
+  if (Rf_inherits(map, "rpf_map")) return periodic_map(map["omega"], map["dither"], fun);
+  require(fun.empty(), "only random periodic maps take a periodic function");
+  if (Rf_inherits(map, "rff_map")) return side_map(r_map(map).view, side);
+  if (Rf_inherits(map, "nystrom_map")) return nystrom_side(map, side);
+  if (Rf_inherits(map, "maclaurin_map")) return maclaurin_side(map, side);
+  if (Rf_inherits(map, "tensor_sketch_map")) return tensor_sketch_side(map, side);
+  throw std::invalid_argument("the map is of no kind the core knows");
+}
+
+inline Side side_named(const std::string& side) {
+  require(side == "left" || side == "right", "side must be \"left\" or \"right\"");
+  return side == "left" ? Side::left : Side::right;
 }
 
 }  // namespace askrff

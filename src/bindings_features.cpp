@@ -6,14 +6,15 @@
 #include "core/features/features.h"
 #include "guards.h"
 
-// One side's features of a map of rff_map().
+// One side's features of a map of any kind (`fun` for a random periodic
+// map, else empty).
 // [[Rcpp::export(.cpp_map_features)]]
-Rcpp::NumericMatrix cpp_map_features(Rcpp::List map, Rcpp::NumericMatrix x, std::string side, int n_threads) {
+Rcpp::NumericMatrix cpp_map_features(Rcpp::List map, Rcpp::NumericMatrix x, std::string side, std::string fun,
+                                     int n_threads) {
   askrff::require_threads(n_threads);
-  const askrff::RMap m = askrff::r_map(map);
-  askrff::require_data(x, m.view.d, "x");
-  return askrff::features(x, *askrff::side_map(m.view, side == "right" ? askrff::Side::right : askrff::Side::left),
-                          n_threads);
+  const std::unique_ptr<askrff::FeatureMap> features = askrff::feature_map(map, askrff::side_named(side), fun);
+  askrff::require_data(x, features->dimension(), "x");
+  return askrff::features(x, *features, n_threads);
 }
 
 // [[Rcpp::export(.cpp_feature_columns)]]
@@ -22,15 +23,15 @@ double cpp_feature_columns(std::string kind, int d, int n_frequencies) {
   return static_cast<double>(askrff::feature_columns(kind, d, n_frequencies));
 }
 
-// L(x) R(y)' of a map of rff_map(), in blocks of rows of x.
+// L(x) R(y)' of a map (not a random periodic one), in blocks of rows of x.
 // [[Rcpp::export(.cpp_map_gram)]]
 Rcpp::NumericMatrix cpp_map_gram(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads) {
   askrff::require_threads(n_threads);
-  const askrff::RMap m = askrff::r_map(map);
-  askrff::require_data(x, m.view.d, "x");
-  askrff::require_data(y, m.view.d, "y");
-  const auto left = askrff::side_map(m.view, askrff::Side::left);
-  const Rcpp::NumericMatrix right_features = askrff::features(y, *askrff::side_map(m.view, askrff::Side::right), n_threads);
+  const auto left = askrff::feature_map(map, askrff::Side::left, "");
+  const auto right = askrff::feature_map(map, askrff::Side::right, "");
+  askrff::require_data(x, left->dimension(), "x");
+  askrff::require_data(y, right->dimension(), "y");
+  const Rcpp::NumericMatrix right_features = askrff::features(y, *right, n_threads);
   return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
                                    askrff::as_features(right_features), 1.0, n_threads);
 }

@@ -15,13 +15,6 @@
 
 namespace {
 
-// The left features of a map of rff_map(), or with `fun` a periodic
-// function's features of a map of rpf_map(). Both copy what they need.
-std::unique_ptr<askrff::FeatureMap> left_features(const Rcpp::List& map, const std::string& fun) {
-  if (!fun.empty()) return askrff::periodic_map(map["omega"], map["dither"], fun);
-  return askrff::side_map(askrff::r_map(map).view, askrff::Side::left);
-}
-
 Rcpp::NumericMatrix to_r(const Eigen::MatrixXd& m) {
   Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
   std::copy(m.data(), m.data() + m.size(), out.begin());
@@ -35,14 +28,15 @@ std::size_t block_rows(int columns) {
   return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
 }
 
-// Adds the rows of y, a block at a time, with their features written by
-// fill(begin, rows, z) into z (rows by columns), to sums. Panels are updated
-// on n_threads threads; each entry sums its blocks in row order, so the
-// result is the same for any thread count.
-template <typename Fill>
-askrff::CrossProducts sum_cross_products(int columns, const Rcpp::NumericMatrix& y, const Rcpp::NumericVector& z_shift,
-                                         const Rcpp::NumericVector& y_shift, int n_threads, Fill fill) {
-  const int responses = y.ncol();
+// Adds the rows of x and y, a block at a time, to sums: the features of the
+// block computed on n_threads threads and shifted by z_shift, the responses
+// shifted by y_shift. Panels are updated on n_threads threads; each entry
+// sums its blocks in row order, so the result is the same for any thread
+// count.
+askrff::CrossProducts sum_cross_products(const askrff::FeatureMap& map, const Rcpp::NumericMatrix& x,
+                                         const Rcpp::NumericMatrix& y, const Rcpp::NumericVector& z_shift,
+                                         const Rcpp::NumericVector& y_shift, int n_threads) {
+  const int columns = map.n_columns(), responses = y.ncol();
   askrff::require(y.ncol() >= 1, "y must have at least one column");
   askrff::require(z_shift.size() == columns && y_shift.size() == responses, "the shifts must match the columns");
   const Eigen::Map<const Eigen::VectorXd> zs(z_shift.begin(), columns), ys(y_shift.begin(), responses);
@@ -53,7 +47,9 @@ askrff::CrossProducts sum_cross_products(int columns, const Rcpp::NumericMatrix&
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);
     z.resize(static_cast<Eigen::Index>(rows), columns);
-    fill(begin, rows, z);
+    double* zp = z.data();
+    askrff::run_row_blocks(rows, map.row_cost(), askrff::kFeatureBlockRows, n_threads,
+                           [&](std::size_t b, std::size_t e) { map.rows(x.begin(), n, begin + b, begin + e, zp + b, rows); });
     z.rowwise() -= zs.transpose();
     y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows)).rowwise() - ys.transpose();
     askrff::run_blocks(static_cast<std::size_t>(askrff::n_panels(columns)), n_threads,
@@ -78,32 +74,10 @@ Rcpp::List to_r(const askrff::CrossProducts& sums) {
 Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                               Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads) {
   askrff::require_threads(n_threads);
-  const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
-  const int d = Rcpp::NumericMatrix(map["omega"]).nrow();
-  askrff::require_data(x, d, "x");
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
   askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
-  const std::size_t n = x.nrow();
-  return to_r(sum_cross_products(left->n_columns(), y, z_shift, y_shift, n_threads,
-                                 [&](std::size_t begin, std::size_t rows, Eigen::MatrixXd& z) {
-                                   double* zp = z.data();
-                                   askrff::run_row_blocks(rows, left->row_cost(), askrff::kFeatureBlockRows, n_threads,
-                                                          [&](std::size_t b, std::size_t e) {
-                                                            left->rows(x.begin(), n, begin + b, begin + e, zp + b, rows);
-                                                          });
-                                 }));
-}
-
-// The same sums for features given as a matrix z (a Nyström map's, made in R).
-// [[Rcpp::export(.cpp_given_cross_products)]]
-Rcpp::List cpp_given_cross_products(Rcpp::NumericMatrix z, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift,
-                                    Rcpp::NumericVector y_shift, int n_threads) {
-  askrff::require_threads(n_threads);
-  askrff::require(z.ncol() >= 1 && y.nrow() == z.nrow(), "y must have one row per row of the features");
-  const Eigen::Map<const Eigen::MatrixXd> z_all(z.begin(), z.nrow(), z.ncol());
-  return to_r(sum_cross_products(z.ncol(), y, z_shift, y_shift, n_threads,
-                                 [&](std::size_t begin, std::size_t rows, Eigen::MatrixXd& block) {
-                                   block = z_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows));
-                                 }));
+  return to_r(sum_cross_products(*left, x, y, z_shift, y_shift, n_threads));
 }
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over
@@ -146,9 +120,18 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
 Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
                                          Rcpp::NumericMatrix coefficients_t, int n_threads) {
   askrff::require_threads(n_threads);
-  const std::unique_ptr<askrff::FeatureMap> left = left_features(map, fun);
-  askrff::require_data(x, Rcpp::NumericMatrix(map["omega"]).nrow(), "x");
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
   askrff::require(coefficients_t.ncol() == left->n_columns(), "the coefficients must have one row per feature column");
-  return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
-                                   askrff::as_features(coefficients_t), 1.0, n_threads);
+  const askrff::LinearForm linear = left->linear_form();
+  if (!linear.base) {
+    return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
+                                     askrff::as_features(coefficients_t), 1.0, n_threads);
+  }
+  // b(x) (W B): the coefficients of the base features first
+  const Eigen::MatrixXd base_coefficients_t = askrff::as_features(coefficients_t) * linear.weights->transpose();
+  return askrff::gram_by_left_rows(
+      askrff::MappedRows(*linear.base, x.begin(), x.nrow()),
+      askrff::ConstFeatures(base_coefficients_t.data(), base_coefficients_t.rows(), base_coefficients_t.cols()), 1.0,
+      n_threads);
 }

@@ -142,14 +142,6 @@ Rcpp::NumericVector cpp_periodic_values(std::string fun, Rcpp::NumericVector t) 
   return out;
 }
 
-// [[Rcpp::export(.cpp_rpf_features)]]
-Rcpp::NumericMatrix cpp_rpf_features(Rcpp::NumericMatrix x, Rcpp::NumericMatrix omega, Rcpp::NumericVector dither,
-                                     std::string fun, int n_threads) {
-  askrff::require_threads(n_threads);
-  askrff::require_data(x, omega.nrow(), "x");
-  return askrff::features(x, *askrff::periodic_map(omega, dither, fun), n_threads);
-}
-
 // Bits of +-1 features as an R raw matrix, one column of bytes per point.
 // [[Rcpp::export(.cpp_pack_signs)]]
 Rcpp::RawMatrix cpp_pack_signs(Rcpp::NumericMatrix features, int n_threads) {

@@ -13,9 +13,6 @@ namespace askrff {
 
 constexpr std::size_t kFeatureBlockRows = 128;
 constexpr std::size_t kGramBlockRows = 64;
-// A matrix product runs about 16 times more flops a second than the scalar
-// loops row_cost() counts, so its flops weigh 1/16 in a block's cost.
-constexpr double kProductWeight = 1.0 / 16.0;
 
 // Every row of `side` as an R matrix.
 inline Rcpp::NumericMatrix features(const FeatureRows& side, int n_threads) {

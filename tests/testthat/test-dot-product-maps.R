@@ -136,3 +136,48 @@ test_that("kernels without a finite expansion and bad arguments get named errors
   edited$n_features <- 9
   expect_error(predict(edited, sphere_points(4, 3, 1)), "n_features", class = "askrff_error")
 })
+
+test_that("Tensor Sketch blocks of any length are the circular convolutions of their count sketches", {
+  x <- sphere_points(6, 5, seed = 8)
+  convolve <- function(a, b) {
+    D <- ncol(a)
+    sapply(seq_len(D) - 1L, function(k) rowSums(sapply(seq_len(D) - 1L, function(i) a[, i + 1L] * b[, (k - i) %% D + 1L])))
+  }
+  count_sketch <- function(block, level) {
+    out <- matrix(0, nrow(x), block$columns)
+    for (a in seq_len(ncol(x))) out[, block$hash[a, level]] <- out[, block$hash[a, level]] + block$sign[a, level] * x[, a]
+    out
+  }
+  # c_n of ((1 + x'y) / 2)^4 all nonzero: blocks of degree 1 to 4, and n_features
+  # chosen for block lengths that are powers of two (radix-2 transforms) and
+  # primes (Bluestein's)
+  for (n_features in c(50, 100, 131)) {
+    map <- tensor_sketch_map(poly_sphere_kernel(2, 4), 5, n_features, seed = n_features)
+    z <- rff_features(map, x)
+    first <- 2L
+    for (block in map$blocks) {
+      expected <- Reduce(convolve, lapply(seq_len(block$degree), count_sketch, block = block))
+      columns <- first - 1L + seq_len(block$columns)
+      expect_equal(z[, columns], sqrt(block$coefficient) * expected, tolerance = 1e-12,
+                   label = sprintf("degree %d block of %d columns", block$degree, block$columns))
+      first <- first + block$columns
+    }
+  }
+  # among the transformed blocks (degree 2 and up): lengths 4 and 8, and the primes 19 and 13
+  lengths <- unlist(lapply(c(50, 100), function(n) {
+    blocks <- tensor_sketch_map(poly_sphere_kernel(2, 4), 5, n, seed = n)$blocks
+    vapply(Filter(function(block) block$degree > 1L, blocks), `[[`, 1L, "columns")
+  }))
+  expect_true(all(c(4L, 8L, 19L, 13L) %in% lengths))
+})
+
+test_that("features whose map was edited to overflow are refused, on every path", {
+  x <- sphere_points(20, 3, seed = 9)
+  map <- maclaurin_map(poly_sphere_kernel(3, 2), 3, 8, seed = 1)
+  map$weight <- map$weight * 1e300
+  expect_error(rff_features(map, x, n_threads = 2), "overflow.*maclaurin_map\\(\\)", class = "askrff_error")
+  sketch <- tensor_sketch_map(poly_sphere_kernel(3, 2), 3, 8, seed = 1)
+  sketch$blocks[[1]]$coefficient <- 1e308
+  expect_error(rff_kernel_matrix(sketch, x), "overflow.*tensor_sketch_map\\(\\)", class = "askrff_error")
+  expect_error(rff_ridge(x, x[, 1], sketch, lambda = 1), "overflow", class = "askrff_error")
+})

@@ -70,3 +70,54 @@ test_that("print and summary describe the map", {
   expect_identical(s$parts$n_frequencies, 10L)
   expect_output(print(s), "mean_radius")
 })
+
+test_that("every map is of class c(<its constructor>, \"askrff_map\"), and maps saved before keep working", {
+  # fixtures/saved-maps.R made these with the classes maps had before they
+  # were one family; drawn again with the same seeds, they are the same
+  # lists under the new class
+  saved <- readRDS(test_path("fixtures", "saved-maps.rds"))
+  x <- matrix(seq(0.05, 0.95, length.out = 24), 8, 3)
+  current <- list(rff = rff_map(shift_gaussian_kernel(1, 0.3), 3, 6, seed = 1),
+                  rpf = rpf_map(gaussian_kernel(1), 3, 6, seed = 1),
+                  nystrom = nystrom_map(gaussian_kernel(0.5) - 0.25 * gaussian_kernel(1), x[c(1, 4, 8), ]),
+                  maclaurin = maclaurin_map(poly_sphere_kernel(3, 2), 3, 5, seed = 1),
+                  tensor_sketch = tensor_sketch_map(poly_sphere_kernel(3, 2), 3, 5, seed = 1))
+  data <- fixture_points(7, 3)
+  for (kind in names(current)) {
+    old <- saved[[kind]]
+    new <- current[[kind]]
+    expect_identical(class(new), c(paste0(kind, "_map"), "askrff_map"))
+    expect_identical(unclass(new), unclass(old), label = kind)
+    expect_false(identical(class(old), class(new)))
+    expect_identical(class(askrff:::validate_map(old)), class(new))
+    z <- if (kind %in% c("maclaurin", "tensor_sketch")) normalize_rows(data) else data
+    expect_identical(n_feature_columns(old), n_feature_columns(new))
+    expect_identical(rff_kernel_matrix(old, z), rff_kernel_matrix(new, z), label = kind)
+    expect_identical(utils::capture.output(print(old)), utils::capture.output(print(new)))
+    if (kind == "rpf") {
+      expect_identical(predict(old, z, fun = "square"), predict(new, z, fun = "square"))
+    } else {
+      expect_identical(rff_features(old, z, "right"), rff_features(new, z, "right"), label = kind)
+      expect_identical(predict(old, z), predict(new, z), label = kind)
+    }
+    expect_identical(coef(rff_ridge(z, z[, 1], old, lambda = 0.1)), coef(rff_ridge(z, z[, 1], new, lambda = 0.1)))
+  }
+  expect_identical(utils::capture.output(print(summary(saved$rff))), utils::capture.output(print(summary(current$rff))))
+  expect_identical(class(on_pdf_device(plot(saved$rff))), class(current$rff))
+})
+
+test_that("the family's methods refuse what a kind does not have, by name", {
+  x <- fixture_points(5, 3)
+  pmap <- rpf_map(gaussian_kernel(1), 3, 50, seed = 1)
+  # a random periodic map's kernel matrix is rpf_kernel_matrix()'s default pair of periodic maps
+  expect_identical(rff_kernel_matrix(pmap, x), rpf_kernel_matrix(pmap, x))
+  expect_error(rff_features(pmap, x), "`map` is a random periodic map.*rpf_features", class = "askrff_error")
+  nmap <- nystrom_map(gaussian_kernel(1), x[1:3, ])
+  expect_error(plot(nmap), "`x` is a map of nystrom_map\\(\\), which plot\\(\\) does not draw", class = "askrff_error")
+  expect_s3_class(summary(nmap), "table")
+  unknown <- structure(unclass(nmap), class = c("other_map", "askrff_map"))
+  expect_error(rff_features(unknown, x), "`map` must be a map made by rff_map\\(\\), rpf_map\\(\\), nystrom_map\\(\\), maclaurin_map\\(\\) or tensor_sketch_map\\(\\)",
+               class = "askrff_error")
+  expect_error(print(unknown), "`x` must be a map made by", class = "askrff_error")
+  expect_error(total_masses(nmap), "`map` must be a map made by rff_map\\(\\)\\.", class = "askrff_error")
+})

@@ -464,3 +464,23 @@ test_that("per_pair keeps each pair's mean and variance, whose means over pairs 
   expect_error(approximation_study(gaussian_kernel(1), x, n_features = 4, per_pair = NA), "`per_pair` must be TRUE or FALSE",
                class = "askrff_error")
 })
+
+test_that("custom methods take a map of every kind, whose kernel matrix is rff_kernel_matrix()'s", {
+  x <- fixture_points(12, 3)
+  kernel <- gaussian_kernel(1)
+  draws <- list(periodic = function(n, seed) rpf_map(kernel, 3, n, seed = seed),
+                nystrom = function(n, seed) nystrom_map(kernel, nystrom_landmarks(x, n, seed = seed)))
+  methods <- lapply(draws, function(draw) list(type = "custom", draw = draw))
+  study <- approximation_study(kernel, x, n_features = 6, methods = methods, trials = 2, metrics = "frobenius", seed = 4)
+  seeds <- askrff:::study_seeds(askrff:::resolve_seed(4), 2, 2)
+  K <- kernel_matrix(kernel, x)
+  for (m in seq_along(draws)) {
+    # trial 2's map of method m rebuilt from its seed
+    K_hat <- rff_kernel_matrix(draws[[m]](6, seeds[m, 2]), x)
+    row <- study$method == names(draws)[m] & study$trial == 2
+    expect_equal(study$frobenius[row], norm(K - K_hat, "F") / norm(K, "F"), tolerance = 1e-12)
+  }
+  # the periodic map's estimate is rpf_kernel_matrix()'s default, the square wave against the cosine
+  expect_identical(rff_kernel_matrix(draws$periodic(6, 1), x), rpf_kernel_matrix(draws$periodic(6, 1), x))
+  expect_equal(study$n_columns[study$method == "nystrom"], c(6, 6))
+})

@@ -17,6 +17,7 @@ class TrigFeatureMap : public FeatureMap {
  public:
   TrigFeatureMap(const double* omega, const double* phase, const double* weight, int d, int n_frequencies)
       : packed_(omega, phase, weight, d, n_frequencies) {}
+  int dimension() const override { return packed_.d(); }
   int n_columns() const override { return 2 * packed_.n_frequencies(); }
   double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
@@ -35,6 +36,7 @@ class PeriodicFeatureMap : public FeatureMap {
       : packed_(omega, dither, std::vector<double>(static_cast<std::size_t>(m), 1.0).data(), d, m),
         fun_(std::move(fun)),
         scale_(1.0 / std::sqrt(static_cast<double>(m))) {}
+  int dimension() const override { return packed_.d(); }
   int n_columns() const override { return packed_.n_frequencies(); }
   double row_cost() const override { return packed_.n_frequencies() * (2.0 * packed_.d() + 40.0); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,
@@ -71,6 +73,18 @@ std::unique_ptr<FeatureMap> make_periodic_feature_map(const double* omega, const
                                                       const std::string& fun) {
   if (d < 1 || m < 1) throw std::invalid_argument("a periodic map needs d >= 1 and a frequency");
   return std::make_unique<PeriodicFeatureMap>(omega, dither, d, m, make_periodic_function(fun));
+}
+
+void require_bounded(const double* out, std::size_t rows, int columns, std::size_t ld_out, const char* maker) {
+  for (int j = 0; j < columns; ++j) {
+    const double* column = out + static_cast<std::size_t>(j) * ld_out;
+    for (std::size_t i = 0; i < rows; ++i) {
+      if (!(std::abs(column[i]) <= kFeatureBound)) {
+        throw std::invalid_argument(std::string("the features of the map overflow (beyond 1e150) on these data; make "
+                                                "the map again with ") + maker);
+      }
+    }
+  }
 }
 
 std::int64_t feature_columns(const std::string& kind, int d, int n_frequencies) {

@@ -18,6 +18,7 @@ enum class Projection { step, relu, ntk };
 class ProjectionFeatureMap : public FeatureMap {
  public:
   ProjectionFeatureMap(Projection kind, const double* omega, const double* weight, int d, int n_frequencies);
+  int dimension() const override { return static_cast<int>(omega_.rows()); }
   int n_columns() const override;
   double row_cost() const override { return omega_.cols() * 2.0 * omega_.rows() + 4.0 * n_columns(); }
   void rows(const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end, double* out,

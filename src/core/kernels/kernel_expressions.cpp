@@ -3,8 +3,9 @@
 // of its own. The measure of a sum lists its terms' parts with coefficients
 // scaled by a_i (or, for radial terms with split = "jordan", the minimal
 // Jordan parts of the combined density); the measure of a product is the
-// convolution of its factors' measures. R computes their Gram matrices from
-// the terms' (R/kernel-arithmetic.R).
+// convolution of its factors' measures. Their Gram matrices combine the
+// terms' in the order R/kernel-arithmetic.R does for the terms the core
+// cannot evaluate.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,6 +15,7 @@
 #include "core/laws/convolution_law.h"
 #include "core/kernels/kernel_family.h"
 #include "core/laws/tabulated_radial.h"
+#include "core/kernels/gram_blocks.h"
 
 namespace askrff {
 
@@ -31,12 +33,35 @@ std::vector<double> numbers(const KernelSpec& spec, const char* key) {
   return it == spec.params.end() ? std::vector<double>() : it->second;
 }
 
+// K = sum_i a_i K_i, or the entrywise product of the K_i, the terms taken in
+// order: term i's block is computed into its own matrix and combined.
 class ExpressionKernel : public Kernel {
  public:
-  void gram_rows(const ConstMatrixMap&, const ConstMatrixMap&, const Eigen::VectorXd&, Eigen::Index, Eigen::Index,
-                 double*) const override {
-    throw std::logic_error("the Gram matrix of a kernel expression is computed in R from its terms'");
+  explicit ExpressionKernel(const KernelSpec& spec) : terms_(make_terms(spec)) {}
+
+  void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+                 Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
+    const Eigen::Index rows = row_end - row_begin;
+    const Eigen::MatrixXd block = x.middleRows(row_begin, rows);
+    const ConstMatrixMap bm(block.data(), rows, block.cols());
+    OutputBlock result = output_block(out, x.rows(), row_begin, rows, y.rows());
+    Eigen::MatrixXd term(rows, y.rows());
+    for (std::size_t i = 0; i < terms_.size(); ++i) {
+      terms_[i]->gram_rows(bm, y, y_sqnorm, 0, rows, term.data());
+      combine(result, term, i);
+    }
   }
+
+  double entry_cost(int d) const override {
+    double cost = 0.0;
+    for (const auto& term : terms_) cost += term->entry_cost(d) + 2.0;
+    return cost;
+  }
+
+ protected:
+  // Adds term i's values into the block (the first one sets it).
+  virtual void combine(OutputBlock& result, const Eigen::MatrixXd& term, std::size_t i) const = 0;
+  std::vector<std::unique_ptr<Kernel>> terms_;
 };
 
 // Parts multiply in a product (and add up in a sum): 24 Delta-Gaussian
@@ -56,7 +81,7 @@ void check_part_count(double count) {
 class SumKernel : public ExpressionKernel {
  public:
   explicit SumKernel(const KernelSpec& spec)
-      : terms_(make_terms(spec)), weights_(spec.vector("weights")), jordan_(spec.option("split", "components") == "jordan"),
+      : ExpressionKernel(spec), weights_(spec.vector("weights")), jordan_(spec.option("split", "components") == "jordan"),
         table_radius_(numbers(spec, "table_radius")), table_density_(numbers(spec, "table_density")) {
     if (weights_.size() != terms_.size()) throw std::invalid_argument("a sum of kernels needs one weight per term");
     const std::vector<double> negligible = numbers(spec, "table_negligible");
@@ -106,7 +131,14 @@ class SumKernel : public ExpressionKernel {
   }
 
  private:
-  std::vector<std::unique_ptr<Kernel>> terms_;
+  void combine(OutputBlock& result, const Eigen::MatrixXd& term, std::size_t i) const override {
+    if (i == 0) {
+      result = weights_[0] * term;
+    } else {
+      result += weights_[i] * term;
+    }
+  }
+
   std::vector<double> weights_;
   bool jordan_;
   std::vector<double> table_radius_, table_density_;
@@ -169,7 +201,7 @@ Measure product_measure(int d, const Measure& first, const Measure& second) {
 
 class ProductKernel : public ExpressionKernel {
  public:
-  explicit ProductKernel(const KernelSpec& spec) : terms_(make_terms(spec)) {}
+  explicit ProductKernel(const KernelSpec& spec) : ExpressionKernel(spec) {}
 
   Measure measure(int d) const override {
     Measure parts = terms_[0]->measure(d);
@@ -178,7 +210,13 @@ class ProductKernel : public ExpressionKernel {
   }
 
  private:
-  std::vector<std::unique_ptr<Kernel>> terms_;
+  void combine(OutputBlock& result, const Eigen::MatrixXd& term, std::size_t i) const override {
+    if (i == 0) {
+      result = term;
+    } else {
+      result = result.cwiseProduct(term);
+    }
+  }
 };
 
 // What every term must be: a kernel with a spectral measure whose

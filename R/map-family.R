@@ -1,0 +1,156 @@
+# Maps as one S3 family. Every map is a list of class c("<kind>", "askrff_map"),
+# its kind being the name of its constructor: rff_map(), rpf_map(),
+# nystrom_map(), maclaurin_map() or tensor_sketch_map(). Entry points validate
+# a map with validate_map() and ask its kind, through the internal generics
+# below, for what they need; the core computes the features of every kind
+# (`feature_map()` in src/adapters.h reads the class). A kind's methods live
+# in its constructor's file.
+
+# The class each kind had when maps were saved before the family, by kind.
+saved_map_classes <- c(askrff_map = "rff_map", rpf_map = "rpf_map", askrff_nystrom = "nystrom_map",
+                       askrff_maclaurin = "maclaurin_map", askrff_tensor_sketch = "tensor_sketch_map")
+
+map_kinds <- unname(saved_map_classes)
+
+map_class <- function(kind) c(kind, "askrff_map")
+
+# A map saved under its kind's earlier class, given the current one.
+current_map_class <- function(map) {
+  class <- class(map)
+  if (is.list(map) && length(class) == 1L && class %in% names(saved_map_classes)) {
+    class(map) <- map_class(saved_map_classes[[class]])
+  }
+  map
+}
+
+# The map with its current class and every field checked by its kind, which
+# must be one of `kinds`. Errors name the map `arg`.
+validate_map <- function(map, arg = "map", kinds = map_kinds) {
+  map <- current_map_class(map)
+  if (!is.list(map) || !inherits(map, "askrff_map") || !inherits(map, kinds)) {
+    makers <- paste0(kinds, "()")
+    fail("`%s` must be a map made by %s.", arg,
+         if (length(makers) == 1L) makers else paste(paste(utils::head(makers, -1L), collapse = ", "),
+                                                     utils::tail(makers, 1L), sep = " or "))
+  }
+  validate_fields(map, arg)
+}
+
+# The generics each kind answers.
+
+# Every field checked against what the core relies on; the kernel rebuilt.
+validate_fields <- function(map, arg) UseMethod("validate_fields")
+
+# Feature columns of each side.
+map_columns <- function(map) UseMethod("map_columns")
+
+# Bytes the features of `rows` rows of one side hold beside their matrix: the
+# core's copy of the map, and what R computes for it.
+map_memory <- function(map, rows) UseMethod("map_memory")
+
+# Checks of data with the map's number of columns that the kind needs (rows
+# on the sphere, projections that stay finite).
+check_map_data <- function(map, x, name) UseMethod("check_map_data")
+
+# What the core reads for one side of checked data: the map and the data,
+# unless R computes part of the features first.
+core_input <- function(map, x, side, n_threads) UseMethod("core_input")
+
+# One side's features of checked data.
+map_side <- function(map, x, side, n_threads) UseMethod("map_side")
+
+# L(x) R(y)' of checked data.
+map_gram <- function(map, x, y, n_threads) UseMethod("map_gram")
+
+# The periodic function of the features a ridge regression takes, "" for a
+# kind whose features are its own.
+ridge_function <- function(map, fun) UseMethod("ridge_function")
+
+#' @export
+check_map_data.askrff_map <- function(map, x, name) check_on_sphere(map$kernel, x, name)
+
+#' @export
+core_input.askrff_map <- function(map, x, side, n_threads) list(map = map, x = x)
+
+#' @export
+map_side.askrff_map <- function(map, x, side, n_threads) {
+  check_output_size(nrow(x), map_columns(map), "the feature matrix", extra = map_memory(map, nrow(x)))
+  input <- core_input(map, x, side, n_threads)
+  core(.cpp_map_features(input$map, input$x, side, "", n_threads))
+}
+
+#' @export
+map_gram.askrff_map <- function(map, x, y, n_threads) {
+  columns <- map_columns(map)
+  # beside the result: the right side's features, a block of left rows per thread
+  check_output_size(nrow(x) + columns, nrow(y), "the approximate kernel matrix",
+                    extra = map_memory(map, nrow(x)) + map_memory(map, nrow(y)) + 8 * 64 * as.double(columns) * n_threads)
+  left <- core_input(map, x, "left", n_threads)
+  right <- core_input(map, y, "right", n_threads)
+  set_point_names(core(.cpp_map_gram(left$map, left$x, right$x, n_threads)), x, y)
+}
+
+#' @export
+ridge_function.askrff_map <- function(map, fun) {
+  if (!is.null(fun)) fail("`fun` applies to maps of rpf_map() only; this map's features are its own.")
+  ""
+}
+
+# Data for a validated map: `map$d` columns, and what its kind checks.
+map_data <- function(map, x, name) {
+  x <- check_data(x, name, map$d)
+  check_map_data(map, x, name)
+  x
+}
+
+#' Features of new data from a map
+#'
+#' The R form of applying a fitted transform: `predict(map, newdata)` is
+#' [rff_features()] of `newdata` (the left side unless `side = "right"`), and
+#' for a random periodic map [rpf_features()] with the periodic map `fun`.
+#'
+#' @param object A map from [rff_map()], [rpf_map()], [nystrom_map()],
+#'   [maclaurin_map()] or [tensor_sketch_map()].
+#' @param newdata Numeric matrix or data frame with `object$d` columns.
+#' @param side `"left"` or `"right"` (every map but those of [rpf_map()]).
+#' @param fun `"cos"`, `"square"` or a quantizer (maps of [rpf_map()]).
+#' @param ... Unused.
+#' @inheritParams kernel_matrix
+#' @return The feature matrix, one row per row of `newdata`.
+#' @family maps
+#' @examples
+#' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 50, seed = 1)
+#' dim(predict(map, matrix(rnorm(10), 5)))
+#' @rawNamespace S3method(predict, askrff_nystrom, predict.askrff_map)
+#' @rawNamespace S3method(predict, askrff_maclaurin, predict.askrff_map)
+#' @rawNamespace S3method(predict, askrff_tensor_sketch, predict.askrff_map)
+#' @export
+predict.askrff_map <- function(object, newdata, side = c("left", "right"), n_threads = NULL, ...) {
+  object <- validate_map(object, "object")
+  rff_features(object, map_data(object, newdata, "newdata"), side, n_threads)
+}
+
+# The methods of the family itself serve maps saved under an earlier class:
+# validated, such a map has its kind's class, under which the generic is
+# called again. A current map reaches them only when its kind has no method.
+
+#' @rawNamespace S3method(print, askrff_nystrom, print.askrff_map)
+#' @rawNamespace S3method(print, askrff_maclaurin, print.askrff_map)
+#' @rawNamespace S3method(print, askrff_tensor_sketch, print.askrff_map)
+#' @export
+print.askrff_map <- function(x, ...) print(validate_map(x, "x"), ...)
+
+#' @export
+summary.askrff_map <- function(object, ...) {
+  map <- validate_map(object, "object")
+  if (identical(class(map), class(object))) NextMethod() else summary(map, ...)
+}
+
+#' @export
+plot.askrff_map <- function(x, ...) {
+  map <- validate_map(x, "x")
+  if (identical(class(map), class(x))) {
+    fail("`x` is a map of %s(), which plot() does not draw: it draws the frequencies of maps of rff_map().", class(map)[1L])
+  }
+  plot(map, ...)
+}
