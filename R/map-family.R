@@ -154,3 +154,44 @@ plot.askrff_map <- function(x, ...) {
   }
   plot(map, ...)
 }
+
+# A map's kernel, dimension and settings; the kernel returned is rebuilt.
+validate_map_kernel <- function(map, arg) {
+  kernel <- check_has_measure(validate_kernel(map$kernel, field(arg, "kernel")))
+  d <- check_count(map$d, field(arg, "d"))
+  check_kernel_dimension(kernel, d)
+  settings <- map$settings
+  if (!is.list(settings) || is.object(settings)) fail("`%s` must be a list.", field(arg, "settings"))
+  given <- names(settings)
+  if (length(settings) > 0L && (is.null(given) || anyNA(given) || any(given == "") || anyDuplicated(given))) {
+    fail("`%s` must name each setting once.", field(arg, "settings"))
+  }
+  resolved <- tryCatch(resolve_kernel_settings(kernel, settings), askrff_error = function(e) {
+    fail("`%s` is not valid for its kernel: %s", field(arg, "settings"), conditionMessage(e))
+  })
+  if (!identical(resolved[names(settings)], settings) || !setequal(names(resolved), names(settings))) {
+    fail("`%s` must hold every setting of the %s, with valid values; make the map again with rff_map().",
+         field(arg, "settings"), kernel_label(kernel))
+  }
+  list(kernel = kernel, d = d, settings = settings)
+}
+
+# Frequencies: a finite numeric d x n matrix.
+validate_frequencies <- function(omega, arg, d, n) {
+  if (!is_matrix(omega) || !is.numeric(omega) || is.object(omega)) fail("`%s` must be a numeric matrix.", arg)
+  if (nrow(omega) != d || ncol(omega) != n) {
+    fail("`%s` must be %s x %s (d x frequencies), not %s x %s.", arg, format_count(d), format_count(n),
+         format_count(nrow(omega)), format_count(ncol(omega)))
+  }
+  if (anyNA(omega) || any(!is.finite(omega))) fail("`%s` must hold finite values only.", arg)
+  storage.mode(omega) <- "double"
+  omega
+}
+
+check_seed_words <- function(seed, arg) {
+  if (!is.null(seed) && (!is.numeric(seed) || length(seed) != 2L || anyNA(seed) || any(seed < 0) ||
+                         any(seed >= 2^32) || any(seed != round(seed)))) {
+    fail("`%s` must be NULL or two whole numbers in [0, 2^32).", arg)
+  }
+  invisible(seed)
+}

@@ -56,3 +56,25 @@ as.matrix.rpf_packed <- function(x, ...) {
   if (!is.null(x$names)) rownames(z) <- x$names
   z
 }
+
+validate_packed <- function(packed, arg) {
+  check_object(packed, arg, "rpf_packed", "packed features made by rpf_pack()")
+  m <- check_count(packed$n_features, field(arg, "n_features"))
+  bits <- packed$bits
+  if (!is_matrix(bits) || !is.raw(bits) || ncol(bits) < 1L) {
+    fail("`%s` must be a raw matrix with one column of bytes per point.", field(arg, "bits"))
+  }
+  if (nrow(bits) != ceiling(m / 8)) {
+    fail("`%s` must have ceiling(n_features / 8) = %d rows for %d features, not %d.", field(arg, "bits"),
+         ceiling(m / 8), m, nrow(bits))
+  }
+  if (m %% 8L != 0L && any(as.integer(bits[nrow(bits), ]) %/% 2L^(m %% 8L) != 0L)) {
+    fail("`%s` has bits set beyond feature %d in its last byte; they must be zero.", field(arg, "bits"), m)
+  }
+  names <- packed$names
+  if (!is.null(names) && (!is.character(names) || length(names) != ncol(bits))) {
+    fail("`%s` must be NULL or one name per point (%d).", field(arg, "names"), ncol(bits))
+  }
+  packed$n_features <- m
+  packed
+}

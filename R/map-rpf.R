@@ -223,3 +223,31 @@ periodic_side <- function(points, name, fun, fun_name, map) {
   points <- map_data(map, points, name)
   list(data = points, packed = NULL, n = nrow(points), names = rownames(points))
 }
+
+#' @export
+validate_fields.rpf_map <- function(map, arg) {
+  check_object(map, arg, "rpf_map", "a map made by rpf_map()")
+  kernel <- check_periodic_kernel(validate_kernel(map$kernel, field(arg, "kernel")))
+  d <- check_count(map$d, field(arg, "d"))
+  m <- check_count(map$n_features, field(arg, "n_features"))
+  mass <- map$mass
+  if (!is_single_number(mass) || !isTRUE(all.equal(mass, periodic_kernel_mass(kernel), tolerance = 1e-12))) {
+    fail("`%s` must be the total mass of the kernel's measure, %s.", field(arg, "mass"),
+         format(periodic_kernel_mass(kernel)))
+  }
+  omega <- validate_frequencies(map$omega, field(arg, "omega"), d, m)
+  dither <- map$dither
+  if (!is.numeric(dither) || is.object(dither) || length(dither) != m || anyNA(dither) ||
+      any(dither < 0) || any(dither >= 2 * pi)) {
+    fail("`%s` must hold one value in [0, 2 pi) per frequency (%s).", field(arg, "dither"), format_count(m))
+  }
+  check_source(map$method, field(arg, "method"))
+  check_seed_words(map$seed, field(arg, "seed"))
+  map$kernel <- kernel
+  map$d <- d
+  map$n_features <- m
+  map$mass <- as.double(mass)
+  map$omega <- omega
+  map$dither <- as.double(dither)
+  map
+}

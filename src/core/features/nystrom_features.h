@@ -1,5 +1,5 @@
 // Nystrom features K(x, Z) W: the kernel's exact values at the landmarks Z
-// times fixed weights W (landmarks by feature columns), which R/nystrom.R
+// times fixed weights W (landmarks by feature columns), which R/map-nystrom.R
 // takes from a decomposition of K_ZZ.
 #pragma once
 #include <Eigen/Dense>

@@ -1,0 +1,31 @@
+# Validators of askrff's objects. Kernels, measures, maps and packed features
+# are plain lists that users save, load, share and edit, so every function
+# that receives one checks it here, against every invariant the C++ core
+# relies on, before any .Call. Each error names the object and field and says
+# how to get a valid object.
+
+# The layout of the objects this version makes. An object with another
+# version, or none (made before versions were stored, or edited), is refused.
+# Format 2: maps carry their `allocation`, each part's `share` and (random
+# periodic maps) their `method`. Format 3: periodic functions are known by
+# `name` (with `binary`), and an expected periodic kernel names its two in
+# `settings$left` and `settings$right`.
+format_version <- 3L
+
+check_object <- function(object, arg, class, remake) {
+  if (!is.list(object) || !inherits(object, class)) {
+    fail("`%s` must be %s.", arg, remake)
+  }
+  version <- object$format_version
+  if (is.null(version)) {
+    fail("`%s` has no `format_version`: it was made by an earlier askrff, or edited. Make it again: %s.", arg, remake)
+  }
+  if (!is_single_number(version) || version != format_version) {
+    fail("`%s` has `format_version` %s, but this version of askrff reads format %d. Make it again: %s.",
+         arg, format(version)[1L], format_version, remake)
+  }
+  invisible(object)
+}
+
+# A field of an object: `map$omega`, say.
+field <- function(arg, name) sprintf("%s$%s", arg, name)
