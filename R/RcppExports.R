@@ -29,6 +29,10 @@
     .Call(`_askrff_cpp_kernel_traits`, kernel)
 }
 
+.cpp_dot_product_series <- function(kernel) {
+    .Call(`_askrff_cpp_dot_product_series`, kernel)
+}
+
 .cpp_kernel_families <- function() {
     .Call(`_askrff_cpp_kernel_families`)
 }
@@ -71,6 +75,10 @@
 
 .cpp_allocation_law <- function(kernel, d, n_features, allocation) {
     .Call(`_askrff_cpp_allocation_law`, kernel, d, n_features, allocation)
+}
+
+.cpp_part_directions <- function(kernel, d) {
+    .Call(`_askrff_cpp_part_directions`, kernel, d)
 }
 
 .cpp_part_density <- function(kernel, d, part, at) {

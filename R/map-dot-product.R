@@ -143,39 +143,18 @@ dot_product_design <- function(kernel, d, n_features) {
   list(kernel = kernel, d = d, n_features = n_features, coefficients = dot_product_series(kernel))
 }
 
-# c_0, c_1, ... of a validated kernel: the polynomial on the sphere's, and
-# sums and products of them combined; those under the rounding of the
-# kernel's values set to zero.
+# c_0, c_1, ... of a validated kernel, from the core (a polynomial on the
+# sphere's, and sums and products of such kernels combined); those under the
+# rounding of the kernel's values set to zero.
 dot_product_series <- function(kernel, arg = "kernel") {
-  series <- series_of(kernel, arg)
+  series <- core(.cpp_dot_product_series(kernel))
+  if (length(series) == 0L) {
+    fail(paste("`%s` must be a dot-product kernel with a finite expansion in x'y: poly_sphere_kernel(), or sums,",
+               "multiples and products of such kernels; the %s is not."), arg, kernel_label(kernel))
+  }
   series[abs(series) <= 1e-15 * sum(abs(series))] <- 0
   if (all(series == 0)) fail("`%s` is zero on the sphere: its expansion in x'y has no nonzero coefficient.", arg)
   series
-}
-
-series_of <- function(kernel, arg) {
-  switch(kernel$name,
-    poly_sphere = {
-      a2 <- kernel$params$a^2
-      p <- kernel$params$p
-      n <- 0:p
-      choose(p, n) * (2 / a2)^n * ((a2 - 2) / a2)^(p - n)
-    },
-    sum = Reduce(add_series, Map(`*`, kernel$params$weights, lapply(kernel$terms, series_of, arg = arg))),
-    product = Reduce(multiply_series, lapply(kernel$terms, series_of, arg = arg)),
-    fail(paste("`%s` must be a dot-product kernel with a finite expansion in x'y: poly_sphere_kernel(), or sums,",
-               "multiples and products of such kernels; the %s is not."), arg, kernel_label(kernel)))
-}
-
-add_series <- function(a, b) {
-  n <- max(length(a), length(b))
-  c(a, numeric(n - length(a))) + c(b, numeric(n - length(b)))
-}
-
-multiply_series <- function(a, b) {
-  out <- numeric(length(a) + length(b) - 1L)
-  for (i in seq_along(a)) out[i - 1L + seq_along(b)] <- out[i - 1L + seq_along(b)] + a[i] * b
-  out
 }
 
 # `total` shared in proportion to `weights` by largest remainders.

@@ -272,12 +272,12 @@ plot.rff_map <- function(x, n_points = 200, ...) {
   parts <- x$parts
   old <- graphics::par(mfrow = c(1L, nrow(parts)))
   on.exit(graphics::par(old))
-  direction <- projection_direction(x$kernel, x$d)
+  directions <- core(.cpp_part_directions(spec, x$d))
   for (p in seq_len(nrow(parts))) {
     w <- x$omega[, x$part == p, drop = FALSE]
     variable <- parts$density_variable[p]
     title <- sprintf("%s: %s frequencies", parts$part[p], format_count(ncol(w)))
-    xlab <- axis_label(x$kernel, x$d, variable)
+    xlab <- axis_label(variable, directions[, p])
     if (ncol(w) == 0L) {
       # a part of negligible mass that the allocation gave no frequency: its density alone
       extent <- density_extent(spec, x$d, p)
@@ -287,7 +287,7 @@ plot.rff_map <- function(x, n_points = 200, ...) {
       draw_with_defaults(graphics::plot, list(x = limits, y = c(0, max(exact) * 1.1), type = "n", xlab = xlab,
                                               ylab = "Density", main = title), list(...))
     } else {
-      values <- switch(variable, radius = sqrt(colSums(w^2)), projection = drop(crossprod(w, direction)), w[1L, ])
+      values <- switch(variable, radius = sqrt(colSums(w^2)), projection = drop(crossprod(w, directions[, p])), w[1L, ])
       limits <- if (variable == "coordinate") stats::quantile(values, c(0.005, 0.995), names = FALSE) else range(values)
       limits <- limits + c(-0.05, 0.05) * max(diff(limits), 1e-12)
       if (variable == "radius") limits[1L] <- max(0, limits[1L])
@@ -307,24 +307,15 @@ plot.rff_map <- function(x, n_points = 200, ...) {
   invisible(x)
 }
 
-# The x-axis of a density: a projection names the vector it projects on.
-axis_label <- function(kernel, d, variable) {
+# The x-axis of a density: a projection names the unit vector u it projects
+# on (`direction`, from the core), or is the first coordinate when u is.
+axis_label <- function(variable, direction = NULL) {
   if (variable == "radius") return("radius ||w||")
-  if (variable == "coordinate" || all(c(kernel$params$shift, kernel$params$beta) == 0)) return("first coordinate w_1")
-  vector <- if (!is.null(kernel$params$shift)) sprintf("a = shift = %s", format_parameter(kernel$params$shift))
-            else sprintf("a = -sigma^2 beta, beta = %s", format_parameter(kernel$params$beta))
-  sprintf("projection a'w / ||a||, %s", vector)
-}
-
-# The unit direction a / ||a|| the asymmetric kernels' parts are tilted along:
-# the shift, or -sigma^2 beta (SPEC 1.1); the first axis where a = 0.
-projection_direction <- function(kernel, d) {
-  a <- if (!is.null(kernel$params$shift)) rep_len(kernel$params$shift, d)
-       else if (!is.null(kernel$params$beta)) -kernel$params$sigma^2 * rep_len(kernel$params$beta, d)
-       else numeric(d)
-  scale <- max(abs(a))
-  if (scale == 0) return(c(1, numeric(d - 1L)))
-  a / (scale * sqrt(sum((a / scale)^2)))
+  if (variable == "coordinate" || isTRUE(all(direction == c(1, numeric(length(direction) - 1L))))) {
+    return("first coordinate w_1")
+  }
+  shown <- format(signif(utils::head(direction, 4L), 3))
+  sprintf("projection u'w, u = (%s%s)", paste(shown, collapse = ", "), if (length(direction) > 4L) ", ..." else "")
 }
 
 #' @export

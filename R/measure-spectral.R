@@ -149,7 +149,7 @@ plot.askrff_measure <- function(x, n_points = 400, ...) {
   curves <- part_curves(x, spec, grid)
   colours <- part_colours(nrow(parts))
   draw_with_defaults(graphics::matplot, list(x = grid, y = curves, type = "l", lty = 1, lwd = 2, col = colours,
-                                             xlab = axis_label(x$kernel, x$d, variable), ylab = "mass x density",
+                                             xlab = axis_label(variable, core(.cpp_part_directions(spec, x$d))[, 1L]), ylab = "mass x density",
                                              main = title), list(...))
   graphics::abline(h = 0, col = "grey")
   graphics::legend("topright", legend = parts$part, col = colours, lty = 1, lwd = 2, bty = "n")

@@ -100,6 +100,17 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_dot_product_series
+Rcpp::NumericVector cpp_dot_product_series(Rcpp::List kernel);
+RcppExport SEXP _askrff_cpp_dot_product_series(SEXP kernelSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_dot_product_series(kernel));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_kernel_families
 Rcpp::CharacterVector cpp_kernel_families();
 RcppExport SEXP _askrff_cpp_kernel_families() {
@@ -234,6 +245,18 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< int >::type n_features(n_featuresSEXP);
     Rcpp::traits::input_parameter< std::string >::type allocation(allocationSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_allocation_law(kernel, d, n_features, allocation));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_part_directions
+Rcpp::NumericMatrix cpp_part_directions(Rcpp::List kernel, int d);
+RcppExport SEXP _askrff_cpp_part_directions(SEXP kernelSEXP, SEXP dSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_part_directions(kernel, d));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -538,6 +561,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_simd_level", (DL_FUNC) &_askrff_cpp_simd_level, 1},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
+    {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},
     {"_askrff_cpp_kernel_families", (DL_FUNC) &_askrff_cpp_kernel_families, 0},
     {"_askrff_cpp_check_kernel_dimension", (DL_FUNC) &_askrff_cpp_check_kernel_dimension, 2},
     {"_askrff_cpp_symmetric_eigen", (DL_FUNC) &_askrff_cpp_symmetric_eigen, 3},
@@ -549,6 +573,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_sample_map", (DL_FUNC) &_askrff_cpp_sample_map, 6},
     {"_askrff_cpp_part_moments", (DL_FUNC) &_askrff_cpp_part_moments, 5},
     {"_askrff_cpp_allocation_law", (DL_FUNC) &_askrff_cpp_allocation_law, 4},
+    {"_askrff_cpp_part_directions", (DL_FUNC) &_askrff_cpp_part_directions, 2},
     {"_askrff_cpp_part_density", (DL_FUNC) &_askrff_cpp_part_density, 4},
     {"_askrff_cpp_part_from_uniforms", (DL_FUNC) &_askrff_cpp_part_from_uniforms, 4},
     {"_askrff_cpp_profile_mean", (DL_FUNC) &_askrff_cpp_profile_mean, 4},

@@ -62,12 +62,12 @@ inline std::uint64_t seed_from_words(const Rcpp::NumericVector& words) {
 
 // A validated map of rff_map() as the core reads it: views of its
 // frequencies and phases, its parts' weights, and 0-based part indices.
-struct RMap {
+struct SampledMapList {
   std::vector<int> part;
   MapView view;
 };
 
-inline RMap r_map(const Rcpp::List& map) {
+inline SampledMapList sampled_map_list(const Rcpp::List& map) {
   const Rcpp::NumericMatrix omega = map["omega"];
   const Rcpp::IntegerVector part = map["part"];
   const Rcpp::NumericVector phase = map["phase"];
@@ -82,7 +82,7 @@ inline RMap r_map(const Rcpp::List& map) {
           "a map's parts table needs one coefficient, mass, right phase, share and feature kind per part");
   require_length(part.size(), omega.ncol(), "part");
   require_length(phase.size(), omega.ncol(), "phase");
-  RMap out;
+  SampledMapList out;
   out.view.d = omega.nrow();
   out.view.n = omega.ncol();
   out.view.omega = omega.begin();
@@ -183,7 +183,7 @@ inline std::unique_ptr<FeatureMap> tensor_sketch_side(const Rcpp::List& map, Sid
 inline std::unique_ptr<FeatureMap> feature_map(const Rcpp::List& map, Side side, const std::string& fun) {
   if (Rf_inherits(map, "rpf_map")) return periodic_map(map["omega"], map["dither"], fun);
   require(fun.empty(), "only random periodic maps take a periodic function");
-  if (Rf_inherits(map, "rff_map")) return side_map(r_map(map).view, side);
+  if (Rf_inherits(map, "rff_map")) return side_map(sampled_map_list(map).view, side);
   if (Rf_inherits(map, "nystrom_map")) return nystrom_side(map, side);
   if (Rf_inherits(map, "maclaurin_map")) return maclaurin_side(map, side);
   if (Rf_inherits(map, "tensor_sketch_map")) return tensor_sketch_side(map, side);

@@ -100,6 +100,13 @@ Rcpp::List cpp_kernel_traits(Rcpp::List kernel) {
       Rcpp::Named("features") = traits.features);
 }
 
+// c_0, c_1, ... of the kernel's expansion in x'y on the sphere
+// (Kernel::dot_product_series()), empty for a kernel without a finite one.
+// [[Rcpp::export(.cpp_dot_product_series)]]
+Rcpp::NumericVector cpp_dot_product_series(Rcpp::List kernel) {
+  return Rcpp::wrap(askrff::make_kernel(askrff::kernel_spec(kernel))->dot_product_series());
+}
+
 // [[Rcpp::export(.cpp_kernel_families)]]
 Rcpp::CharacterVector cpp_kernel_families() {
   Rcpp::CharacterVector out;

@@ -155,6 +155,21 @@ Rcpp::List cpp_allocation_law(Rcpp::List kernel, int d, int n_features, std::str
   return Rcpp::List::create(Rcpp::Named("share") = Rcpp::wrap(law.share), Rcpp::Named("covariance") = covariance);
 }
 
+// The unit vector of each part's "projection" density (a column per part),
+// NA for parts whose density is of another variable.
+// [[Rcpp::export(.cpp_part_directions)]]
+Rcpp::NumericMatrix cpp_part_directions(Rcpp::List kernel, int d) {
+  const askrff::Measure measure = measure_of(kernel, d);
+  Rcpp::NumericMatrix out(d, static_cast<int>(measure.size()));
+  std::fill(out.begin(), out.end(), NA_REAL);
+  for (std::size_t p = 0; p < measure.size(); ++p) {
+    const std::vector<double> u = measure[p].sampler->density_direction();
+    if (static_cast<int>(u.size()) != d) continue;
+    std::copy(u.begin(), u.end(), out.begin() + static_cast<R_xlen_t>(p) * d);
+  }
+  return out;
+}
+
 // [[Rcpp::export(.cpp_part_density)]]
 Rcpp::NumericVector cpp_part_density(Rcpp::List kernel, int d, int part, Rcpp::NumericVector at) {
   const askrff::Measure measure = measure_of(kernel, d);

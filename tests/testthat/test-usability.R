@@ -91,10 +91,14 @@ test_that("plots take graphical arguments in place of their own, and name `...` 
 })
 
 test_that("plots of measures name their axis direction, trim to the mass, and label the LP atoms", {
-  expect_identical(askrff:::axis_label(shift_gaussian_kernel(1, c(0.5, 0.2)), 2, "projection"),
-                   "projection a'w / ||a||, a = shift = (0.5, 0.2)")
-  expect_match(askrff:::axis_label(cosh_gaussian_kernel(2, 0.1), 3, "projection"), "a = -sigma\\^2 beta, beta = 0.1")
-  expect_identical(askrff:::axis_label(shift_gaussian_kernel(1, 0), 2, "projection"), "first coordinate w_1")
+  # the core gives each part's direction: the shift, or -sigma^2 beta, made unit
+  direction <- function(kernel, d) askrff:::core(askrff:::.cpp_part_directions(kernel, d))[, 1L]
+  expect_equal(direction(shift_gaussian_kernel(1, c(0.5, 0.2)), 2), c(0.5, 0.2) / sqrt(0.29))
+  expect_identical(askrff:::axis_label("projection", direction(shift_gaussian_kernel(1, c(0.5, 0.2)), 2)),
+                   "projection u'w, u = (0.928, 0.371)")
+  expect_equal(direction(cosh_gaussian_kernel(2, 0.1), 3), -rep(1, 3) / sqrt(3))
+  expect_identical(askrff:::axis_label("projection", direction(shift_gaussian_kernel(1, 0), 2)), "first coordinate w_1")
+  expect_true(all(is.na(direction(gaussian_kernel(1), 2))))
   # The x-range ends where the parts' densities fall to about 1e-3 of their
   # peak: no empty margin, and no mass cut off.
   measure <- spectral_measure(cosh_gaussian_kernel(1, 3), 1)
@@ -105,7 +109,7 @@ test_that("plots of measures name their axis direction, trim to the mass, and la
   expect_true(all(ends > 1e-4 & ends < 1e-2))
   labels <- plotted_text(plot(spectral_measure(ntk_kernel(), 4, route = "stationary")))
   expect_true(all(c("atoms of pos", "atoms of neg", "cusp law (pos)") %in% labels))
-  expect_true("projection a'w / ||a||, a = shift = 0.5" %in%
+  expect_true("projection u'w, u = (0.707, 0.707)" %in%
                 plotted_text(plot(spectral_measure(shift_gaussian_kernel(1, 0.5), 2))))
 })
 

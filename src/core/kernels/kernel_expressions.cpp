@@ -108,6 +108,17 @@ class SumKernel : public ExpressionKernel {
 
   double radial_density(int d, double radius) const override { return radial_value(d, radius).value; }
 
+  std::vector<double> dot_product_series() const override {
+    std::vector<double> sum;
+    for (std::size_t i = 0; i < terms_.size(); ++i) {
+      const std::vector<double> term = terms_[i]->dot_product_series();
+      if (term.empty()) return {};
+      if (term.size() > sum.size()) sum.resize(term.size(), 0.0);
+      for (std::size_t n = 0; n < term.size(); ++n) sum[n] += weights_[i] * term[n];
+    }
+    return sum;
+  }
+
   RadialValue radial_value(int d, double radius) const override {
     RadialValue sum;
     for (std::size_t i = 0; i < terms_.size(); ++i) {
@@ -207,6 +218,19 @@ class ProductKernel : public ExpressionKernel {
     Measure parts = terms_[0]->measure(d);
     for (std::size_t i = 1; i < terms_.size(); ++i) parts = product_measure(d, parts, terms_[i]->measure(d));
     return parts;
+  }
+
+  std::vector<double> dot_product_series() const override {
+    std::vector<double> product{1.0};
+    for (const auto& term : terms_) {
+      const std::vector<double> factor = term->dot_product_series();
+      if (factor.empty()) return {};
+      std::vector<double> next(product.size() + factor.size() - 1, 0.0);
+      for (std::size_t i = 0; i < product.size(); ++i)
+        for (std::size_t j = 0; j < factor.size(); ++j) next[i + j] += product[i] * factor[j];
+      product = std::move(next);
+    }
+    return product;
   }
 
  private:

@@ -68,6 +68,10 @@ class Kernel {
   virtual double entry_cost(int d) const { return 4.0 * d + 40.0; }
   // The kernel along rays, for kernels that random periodic features take.
   virtual std::optional<RayProfile> ray() const { return std::nullopt; }
+  // c_0, c_1, ..., c_P of k(x, y) = sum_n c_n (x'y)^n on the unit sphere,
+  // for the maps of dot-product kernels; empty for a kernel without such a
+  // finite expansion.
+  virtual std::vector<double> dot_product_series() const { return {}; }
 };
 
 // Built by the kernel's family in the registry (kernel_family.h).

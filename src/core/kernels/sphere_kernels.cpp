@@ -22,6 +22,20 @@ SphereKernel::SphereKernel(SphereFamily family, double a, double p, std::string 
   }
 }
 
+std::vector<double> SphereKernel::dot_product_series() const {
+  if (family_ != SphereFamily::poly) return {};
+  // (1 - z^2 / a^2)^p = ((a^2 - 2) / a^2 + (2 / a^2) x'y)^p, by the binomial theorem
+  const int p = static_cast<int>(p_);
+  const double a2 = a_ * a_, constant = (a2 - 2.0) / a2, linear = 2.0 / a2;
+  std::vector<double> c(static_cast<std::size_t>(p) + 1);
+  double binomial = 1.0;
+  for (int n = 0; n <= p; ++n) {
+    c[n] = binomial * std::pow(linear, n) * std::pow(constant, p - n);
+    binomial = binomial * (p - n) / (n + 1);
+  }
+  return c;
+}
+
 double SphereKernel::profile(double z) const {
   const double z2 = std::min(std::max(z * z, 0.0), 4.0);
   const double u = 1.0 - 0.5 * z2;  // x'y on the sphere

@@ -29,6 +29,8 @@ class SphereKernel : public Kernel {
   double lp_target(double z) const;
   Measure measure(int d) const override;
   double radial_density(int d, double radius) const override;
+  // The polynomial kernel's: (1 - z^2 / a^2)^p with z^2 = 2 - 2 x'y.
+  std::vector<double> dot_product_series() const override;
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override;
 

@@ -40,6 +40,9 @@ class LiftedGaussianSampler : public PartSampler {
   // Density of the projection a'w / ||a|| (of w_1 when a = 0).
   double density(double projection) const override;
   const char* density_variable() const override { return "projection"; }
+  std::vector<double> density_direction() const override {
+    return std::vector<double>(unit_a_.data(), unit_a_.data() + unit_a_.size());
+  }
   // E h(a'w) under mu_g: the part's mass divided by its amplitude factor.
   double profile_mean() const { return law_.mean(); }
   // From the Fourier series of h (the closed forms of profile_series());

@@ -45,6 +45,9 @@ class PartSampler {
   // density_variable(): "radius" ||w||, "coordinate" w_1, or "projection" a'w / ||a||.
   virtual double density(double x) const = 0;
   virtual const char* density_variable() const = 0;
+  // The unit vector u of a "projection" density, which is that of u'w;
+  // empty for the other variables.
+  virtual std::vector<double> density_direction() const { return {}; }
   // A law that is a finite mixture of radial strata (the atoms of an LP
   // measure, possibly with one continuous radial law) lists them here, and
   // is then sampled stratified (sampling.h); other laws return nullptr.

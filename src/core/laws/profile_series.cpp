@@ -4,33 +4,13 @@
 #include <cmath>
 #include <utility>
 
+#include "core/numerics/fft.h"
+
 namespace askrff {
 
 namespace {
 
 constexpr double kReach = 9.0;  // exp(-kReach^2 / 2) = exp(-40.5)
-
-// sum_n x_n exp(-2 pi i k n / N) for every k, in place, N a power of 2:
-// the trapezoid sums of all coefficients at once (radix-2 Cooley-Tukey).
-void fourier_sums(std::vector<std::complex<double>>& x) {
-  const std::size_t n = x.size();
-  for (std::size_t i = 1, j = 0; i < n; ++i) {
-    std::size_t bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) std::swap(x[i], x[j]);
-  }
-  for (std::size_t length = 2; length <= n; length <<= 1) {
-    for (std::size_t k = 0; k < length / 2; ++k) {
-      const std::complex<double> twiddle = std::polar(1.0, -2.0 * M_PI * static_cast<double>(k) / length);
-      for (std::size_t start = 0; start < n; start += length) {
-        const std::complex<double> even = x[start + k], odd = x[start + k + length / 2] * twiddle;
-        x[start + k] = even + odd;
-        x[start + k + length / 2] = even - odd;
-      }
-    }
-  }
-}
 
 FourierSeries listed(std::vector<std::complex<double>> c, std::function<double(double)> even = nullptr) {
   FourierSeries series;
@@ -62,7 +42,9 @@ std::optional<FourierSeries> numeric_series(const std::function<std::complex<dou
   for (int size = 64; size <= (1 << 16); size *= 2) {
     std::vector<std::complex<double>> sums(static_cast<std::size_t>(size));
     for (int n = 0; n < size; ++n) sums[n] = h(2.0 * M_PI * n / size) / static_cast<double>(size);
-    fourier_sums(sums);
+    // the trapezoid sums of every coefficient at once
+    std::vector<std::complex<double>> work;
+    Dft(size).forward(sums.data(), work);
     poll();
     // sums[k] holds c_k for k < size / 2 and c_{k - size} above
     double largest = 0.0, top = 0.0;
