@@ -217,16 +217,25 @@ validate_expression <- function(kernel, arg, depth) {
 
 # Gram matrices of expressions holding a kernel R evaluates, from their
 # terms', combined as the core combines the others' (kernel_expressions.cpp).
-expression_gram <- function(kernel, x, y, n_threads) {
+#' @export
+gram_matrix.sum_kernel <- function(kernel, x, y, n_threads) {
+  if (gram_in_core(kernel)) return(NextMethod())
   grams <- lapply(kernel$terms, gram_matrix, x = x, y = y, n_threads = n_threads)
-  if (kernel$name == "product") return(Reduce(`*`, grams))
   Reduce(`+`, Map(`*`, kernel$params$weights, grams))
+}
+
+#' @export
+gram_matrix.product_kernel <- function(kernel, x, y, n_threads) {
+  if (gram_in_core(kernel)) return(NextMethod())
+  Reduce(`*`, lapply(kernel$terms, gram_matrix, x = x, y = y, n_threads = n_threads))
 }
 
 # An expression as the core reads it in dimension d: every term with its own
 # settings (with_settings(), else the defaults) and what R computes for it,
 # and for split = "jordan" the combined density's table.
-expression_with_settings <- function(kernel, settings, d) {
+#' @export
+kernel_with_settings.sum_kernel <- function(kernel, settings, d) {
+  kernel$settings <- settings
   kernel$terms <- lapply(seq_along(kernel$terms), function(i) {
     term <- kernel$terms[[i]]
     tryCatch(kernel_with_settings(term, resolve_kernel_settings(term, list()), d), askrff_error = function(e) {
@@ -240,3 +249,6 @@ expression_with_settings <- function(kernel, settings, d) {
   }
   kernel
 }
+
+#' @export
+kernel_with_settings.product_kernel <- kernel_with_settings.sum_kernel

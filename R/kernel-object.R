@@ -28,7 +28,7 @@ kernel_label <- function(kernel) {
     return(sprintf("expected %s x %s kernel of the %s", kernel$settings$left, kernel$settings$right,
                    kernel_label(kernel$base)))
   }
-  label <- if (kernel$name %in% c("sum", "product")) kernel$label else if (length(kernel$params) == 0L) {
+  label <- if (!is.null(kernel$terms)) kernel$label else if (length(kernel$params) == 0L) {
     paste(kernel$label, "kernel")
   } else {
     values <- vapply(kernel$params, format_parameter, "")
@@ -96,14 +96,13 @@ kernel_matrix <- function(kernel, x, y = x, n_threads = NULL) {
   set_point_names(K, x, y)
 }
 
-# The exact Gram matrix of a validated kernel: by the core, or by the user's
-# function for a radial kernel (an expression holding one combines its
-# terms' in R).
-gram_matrix <- function(kernel, x, y, n_threads) {
-  if (gram_in_core(kernel)) return(core(.cpp_kernel_matrix(kernel, x, y, n_threads)))
-  if (kernel$name == "radial") return(radial_kernel_matrix(kernel, x, y))
-  expression_gram(kernel, x, y, n_threads)
-}
+# The exact Gram matrix of a validated kernel, by its class: the core's,
+# unless the kernel is (or holds) a user's R function (R/kernel-radial.R,
+# R/kernel-arithmetic.R).
+gram_matrix <- function(kernel, x, y, n_threads) UseMethod("gram_matrix")
+
+#' @export
+gram_matrix.askrff_kernel <- function(kernel, x, y, n_threads) core(.cpp_kernel_matrix(kernel, x, y, n_threads))
 
 # Whether the core can evaluate the kernel: every kernel but one given as an
 # R function, and expressions holding one.

@@ -146,7 +146,9 @@ profile_range <- function(fun, d) {
 # The radial kernel in dimension d as the core reads it: its profile at the
 # rules' nodes, and the tabulated density (route "density") or the LP atoms
 # (route "lp"), with what the route costs in accuracy under `numeric`.
-radial_with_settings <- function(kernel, settings, d) {
+#' @export
+kernel_with_settings.radial_kernel <- function(kernel, settings, d) {
+  kernel$settings <- settings
   fun <- kernel$params$fun
   if (identical(settings$route, "lp")) {
     if (is.null(settings$z_max) || settings$z_max == 0) {
@@ -217,7 +219,8 @@ numeric_measure_line <- function(numeric) {
 }
 
 # The kernel matrix of fun at the distances.
-radial_kernel_matrix <- function(kernel, x, y) {
+#' @export
+gram_matrix.radial_kernel <- function(kernel, x, y, n_threads) {
   distance <- sqrt(squared_distances(x, y))
   matrix(evaluate_profile(kernel$params$fun, as.vector(distance)), nrow(x), nrow(y))
 }

@@ -112,7 +112,7 @@ resolve_kernel_settings <- function(kernel, settings) {
 # Settings a call gave an expression that belong to its terms: a term takes
 # its own through with_settings(), which the error then shows.
 term_settings_hint <- function(kernel, unknown) {
-  if (!kernel$name %in% c("sum", "product")) return("")
+  if (is.null(kernel$terms)) return("")
   owners <- Filter(function(i) any(unknown %in% names(kernel_traits(kernel$terms[[i]])$settings)), seq_along(kernel$terms))
   if (length(owners) == 0L) return("")
   term <- kernel$terms[[owners[1L]]]
@@ -124,11 +124,12 @@ term_settings_hint <- function(kernel, unknown) {
 # The kernel object as the C++ core reads it in dimension d, carrying the
 # settings and what R computes for the core: the atoms of an LP measure (with
 # `lp` kept for printing) for a stationary route on the sphere, and a radial
-# kernel's profile and tabulated density (kernels-radial.R).
-kernel_with_settings <- function(kernel, settings, d) {
+# kernel's profile and tabulated density (R/kernel-radial.R), by its class.
+kernel_with_settings <- function(kernel, settings, d) UseMethod("kernel_with_settings")
+
+#' @export
+kernel_with_settings.askrff_kernel <- function(kernel, settings, d) {
   kernel$settings <- settings
-  if (kernel$name == "radial") return(radial_with_settings(kernel, settings, d))
-  if (kernel$name %in% c("sum", "product")) return(expression_with_settings(kernel, settings, d))
   if (!is.null(settings$tolerance)) return(with_lp_atoms(kernel, settings, d, lp_radius_max(d)))
   kernel
 }
