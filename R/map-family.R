@@ -16,9 +16,9 @@ map_class <- function(kind) c(kind, "askrff_map")
 
 # A map saved under its kind's earlier class, given the current one.
 current_map_class <- function(map) {
-  class <- class(map)
-  if (is.list(map) && length(class) == 1L && class %in% names(saved_map_classes)) {
-    class(map) <- map_class(saved_map_classes[[class]])
+  saved <- class(map)
+  if (is.list(map) && length(saved) == 1L && saved %in% names(saved_map_classes)) {
+    class(map) <- map_class(saved_map_classes[[saved]])
   }
   map
 }

@@ -68,10 +68,11 @@ test_that("long computations stop soon after SIGINT and leave R usable", {
     wide_gaussian_gram = c("x <- matrix(runif(3000 * 10000), 3000)",
                            "kernel_matrix(gaussian_kernel(30), x, n_threads = 2)"),
     orthogonal_map = c("NULL", "rff_map(gaussian_kernel(1), 4000, 4000, method = 'orthogonal', seed = 1)"),
-    # K(x, Z) W for 1500 landmarks, about 450 GFlop, and sketches of degree 1
-    # to 8 in blocks of hundreds of columns, all by the core a block of rows at a time
-    nystrom_features = c("set.seed(1)", "x <- matrix(rnorm(1e5 * 8), 1e5)",
-                         "map <- nystrom_map(gaussian_kernel(3), x[1:1500, ], n_threads = 2)",
+    # K(x, Z) W for 2000 landmarks, hundreds of GFlop after a short K(x, Z)
+    # (one product R's BLAS ran to its end), and sketches of degree 1 to 8 in
+    # blocks of hundreds of columns: the core's, a block of rows at a time
+    nystrom_features = c("set.seed(1)", "x <- matrix(rnorm(5e4 * 2), 5e4)",
+                         "map <- nystrom_map(gaussian_kernel(0.3), x[1:2000, ], n_threads = 2)",
                          "rff_features(map, x, n_threads = 2)"),
     tensor_sketch_features = c("set.seed(1)", "x <- normalize_rows(matrix(rnorm(2e5 * 20), 2e5))",
                                "map <- tensor_sketch_map(poly_sphere_kernel(2, 8), 20, 4000, seed = 1)",
