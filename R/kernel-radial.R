@@ -233,3 +233,7 @@ squared_distances <- function(x, y) {
   y <- sweep(y, 2L, centre)
   pmax(outer(rowSums(x^2), rowSums(y^2), "+") - 2 * tcrossprod(x, y), 0)
 }
+
+# The linear program of route "lp" fits the function itself.
+#' @export
+lp_target.radial_kernel <- function(kernel, z) evaluate_profile(kernel$params$fun, z)

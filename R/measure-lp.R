@@ -34,12 +34,13 @@ lp_radial_measure <- function(kernel, d, tolerance, z_max, radius_max) {
   lp
 }
 
-# What the linear program fits: a radial kernel's function, or a sphere
-# kernel's profile with its cusp split off.
-lp_target <- function(kernel, z) {
-  if (kernel$name == "radial") return(evaluate_profile(kernel$params$fun, z))
-  core(.cpp_lp_target(kernel, z))
-}
+# What the linear program fits: a sphere kernel's profile with its cusp
+# split off, from the core, or a radial kernel's function
+# (R/kernel-radial.R).
+lp_target <- function(kernel, z) UseMethod("lp_target")
+
+#' @export
+lp_target.askrff_kernel <- function(kernel, z) core(.cpp_lp_target(kernel, z))
 
 solve_lp_measure <- function(kernel, d, tolerance, z_max, radius, z, target) {
   A <- core(.cpp_omega_matrix(d, z, radius))

@@ -252,8 +252,22 @@ radial_density <- function(kernel, d, radius) {
     fail("The %s has no rotation-invariant spectral measure, so no radial density.", kernel_label(kernel))
   }
   check_kernel_dimension(kernel, d)
-  if (kernel$name %in% c("radial", "sum", "product")) {
-    kernel <- kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
-  }
-  core(.cpp_radial_density(kernel, d, as.double(radius)))
+  core(.cpp_radial_density(density_form(kernel, d), d, as.double(radius)))
 }
+
+# The kernel as the core reads it for its radial density: as it is, unless R
+# computes part of its core form (a radial kernel's table, an expression's
+# terms), which the default settings then give.
+density_form <- function(kernel, d) UseMethod("density_form")
+
+#' @export
+density_form.askrff_kernel <- function(kernel, d) kernel
+
+#' @export
+density_form.radial_kernel <- function(kernel, d) kernel_with_settings(kernel, resolve_kernel_settings(kernel, list()), d)
+
+#' @export
+density_form.sum_kernel <- density_form.radial_kernel
+
+#' @export
+density_form.product_kernel <- density_form.radial_kernel
