@@ -1,8 +1,9 @@
-# Validators of askrff's objects. Kernels, measures, maps and packed features
+# What every validator shares. Kernels, measures, maps and packed features
 # are plain lists that users save, load, share and edit, so every function
-# that receives one checks it here, against every invariant the C++ core
-# relies on, before any .Call. Each error names the object and field and says
-# how to get a valid object.
+# that receives one checks it, against every invariant the C++ core relies
+# on, before any .Call; each object's validator lives in its own file
+# (kernel-validate.R, measure-validate.R, the map-*.R files). Each error
+# names the object and field and says how to get a valid object.
 
 # The layout of the objects this version makes. An object with another
 # version, or none (made before versions were stored, or edited), is refused.
