@@ -121,8 +121,8 @@
     .Call(`_askrff_cpp_radial_table`, kernel, d, accuracy)
 }
 
-.cpp_cross_products <- function(map, fun, x, y, z_shift, y_shift, n_threads) {
-    .Call(`_askrff_cpp_cross_products`, map, fun, x, y, z_shift, y_shift, n_threads)
+.cpp_cross_products <- function(map, fun, x, y, w, z_shift, y_shift, n_threads) {
+    .Call(`_askrff_cpp_cross_products`, map, fun, x, y, w, z_shift, y_shift, n_threads)
 }
 
 .cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, progress) {
@@ -131,6 +131,10 @@
 
 .cpp_feature_products <- function(map, fun, x, coefficients_t, n_threads) {
     .Call(`_askrff_cpp_feature_products`, map, fun, x, coefficients_t, n_threads)
+}
+
+.cpp_ridge_posterior <- function(map, fun, x, vectors, values, z_mean, lambda, n_threads) {
+    .Call(`_askrff_cpp_ridge_posterior`, map, fun, x, vectors, values, z_mean, lambda, n_threads)
 }
 
 .cpp_sample_dither <- function(seed_words, m) {

@@ -47,9 +47,38 @@ validate_ridge <- function(fit, arg) {
       fail("`%s` must be NULL (streamed data) or a finite matrix of n rows and one column per response.", field(arg, name))
     }
   }
+  if (!is.null(fit$scaling)) {
+    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
+    })
+    if (length(fit$scaling$center) != model$d) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
+    }
+  }
+  validate_posterior(fit$posterior, model$columns, field(arg, "posterior"))
+  if (!is.null(fit$design)) validate_design(fit$design, field(arg, "design"))
   fit$fun <- model$fun
   fit$map <- model$map
   fit
+}
+
+validate_posterior <- function(posterior, columns, where) {
+  if (!is.list(posterior) || !is_matrix(posterior$vectors) || !is.double(posterior$vectors) ||
+      nrow(posterior$vectors) != columns || ncol(posterior$vectors) > columns || any(!is.finite(posterior$vectors)) ||
+      !is.double(posterior$values) || length(posterior$values) != ncol(posterior$vectors) ||
+      any(!is.finite(posterior$values)) || any(posterior$values < 0) ||
+      !is.double(posterior$z_mean) || length(posterior$z_mean) != columns || any(!is.finite(posterior$z_mean)) ||
+      !is_single_number(posterior$weight) || !is.finite(posterior$weight) || posterior$weight <= 0) {
+    fail("`%s` must hold the eigenvectors (%d rows) and nonnegative eigenvalues of the fit, the features' finite `z_mean` and the positive sum of weights `weight`, as rff_ridge() makes.",
+         where, columns)
+  }
+}
+
+validate_design <- function(design, where) {
+  if (!is.list(design) || !inherits(design$terms, "terms") || !is.list(design$xlevels) ||
+      !(is.null(design$contrasts) || is.list(design$contrasts))) {
+    fail("`%s` must hold the `terms`, `xlevels` and `contrasts` of a formula fit, as rff_ridge() makes.", where)
+  }
 }
 
 #' @export
@@ -76,32 +105,133 @@ coef.askrff_ridge <- function(object, ...) {
   if (object$response$kind == "numeric") b[, 1L] else b
 }
 
-#' Predictions of a ridge fit on random features
+#' Predictions of a ridge fit on random features, with standard errors and intervals
 #'
 #' The fit's scores \eqn{b_0 + z(x)'b} for new data, computed a block of rows
 #' at a time without storing the features, or for a factor response the
-#' level whose indicator has the largest score.
+#' level whose indicator has the largest score; optionally with standard
+#' errors and confidence or prediction intervals.
+#'
+#' **Uncertainty.** The ridge fit is the posterior mean of the Bayesian
+#' linear model \eqn{y_i = b_0 + z_i'b + e_i}, \eqn{e_i \sim N(0,
+#' \sigma^2 / w_i)}, \eqn{b \sim N(0, (\sigma^2 / \lambda) I)} with a flat
+#' prior on \eqn{b_0}. At a new point the posterior variance of \eqn{b_0 +
+#' z'b} is \eqn{\sigma^2 (1 / \sum_i w_i + (z - \bar z)' (G + \lambda
+#' I)^{-1} (z - \bar z))}, with \eqn{G} the centered weighted \eqn{Z'Z} and
+#' \eqn{\bar z} the weighted mean of the features; the fit keeps \eqn{G}'s
+#' eigendecomposition, so no pass over the training data is needed (also
+#' for chunked fits). \eqn{\sigma^2} is estimated as \eqn{RSS / (n - df)},
+#' with the weighted residual sum of squares, \eqn{n} the rows of positive
+#' weight and \eqn{df} the effective degrees of freedom at the chosen
+#' \eqn{\lambda} (intercept included). `se.fit` is the square root of that
+#' variance; a confidence interval is the fit plus or minus the \eqn{t}
+#' quantile on \eqn{n - df} degrees of freedom times `se.fit`, a prediction
+#' interval adds \eqn{\sigma^2} (a new observation of weight 1) to the
+#' variance, as [predict.lm()] does. The intervals hold for the kernel the
+#' features represent, with \eqn{\lambda} and the map taken as fixed.
 #'
 #' @param object A fit of [rff_ridge()].
-#' @param newdata Numeric matrix or data frame with `map$d` columns.
+#' @param newdata For a formula fit, a data frame with the predictors of the
+#'   formula; else a numeric matrix or data frame with the fit's columns.
+#'   Rows with a missing predictor get NA. Omitted: the fitted values (with
+#'   NA for the rows [na.exclude()] left out).
 #' @param type `"response"` for the fitted scores (a vector for a numeric
 #'   response, else a matrix with one column per response or level), or
 #'   `"class"` (factor responses) for the level of largest score.
+#' @param se.fit `TRUE` to return the standard errors with the predictions
+#'   (numeric responses).
+#' @param interval `"none"`, `"confidence"` (for the mean) or `"prediction"`
+#'   (for a new observation), for numeric responses.
+#' @param level The intervals' coverage probability.
 #' @param ... Not used.
 #' @inheritParams kernel_matrix
-#' @return The predictions, one per row of `newdata`.
+#' @return Without `se.fit` and `interval`, the predictions, one per row of
+#'   `newdata`. With an `interval`, a matrix of columns `fit`, `lwr` and
+#'   `upr`. With `se.fit = TRUE`, a list of `fit` (the vector or the matrix
+#'   before), `se.fit`, `df` (the residual degrees of freedom \eqn{n - df})
+#'   and `residual.scale` (\eqn{\hat\sigma}).
 #' @family models
+#' @examples
+#' x <- as.matrix(scale(datasets::trees[, c("Girth", "Height")]))
+#' fit <- rff_ridge(x, datasets::trees$Volume, kernel = gaussian_kernel(1), n_features = 64, seed = 1)
+#' predict(fit, x[1:3, ], interval = "prediction")
 #' @export
-predict.askrff_ridge <- function(object, newdata, type = c("response", "class"), n_threads = NULL, ...) {
+predict.askrff_ridge <- function(object, newdata, type = c("response", "class"), se.fit = FALSE,
+                                 interval = c("none", "confidence", "prediction"), level = 0.95, n_threads = NULL,
+                                 ...) {
   object <- validate_ridge(object, "object")
   type <- check_choice(type, c("response", "class"), "type")
-  x <- map_data(object$map, newdata, "newdata")
-  scores <- ridge_scores(object, x, resolve_threads(n_threads))
+  check_flag(se.fit, "se.fit")
+  interval <- check_choice(interval, c("none", "confidence", "prediction"), "interval")
+  uncertain <- se.fit || interval != "none"
+  if (uncertain) {
+    if (object$response$kind != "numeric") {
+      fail("`se.fit` and `interval` need a fit to a numeric vector response; this fit's response is a %s.",
+           response_text(object$response))
+    }
+    if (type == "class") fail("`se.fit` and `interval` apply to `type = \"response\"`.")
+    if (!is_single_number(level) || !(level > 0 && level < 1)) fail("`level` must be a number between 0 and 1.")
+  }
+  if (type == "class" && object$response$kind != "factor") fail("`type = \"class\"` needs a fit to a factor response.")
+  if (missing(newdata) || is.null(newdata)) {
+    if (uncertain) fail("`se.fit` and `interval` need `newdata`: the fit keeps no training rows.")
+    in_memory_only(object, "fitted")
+    scores <- stats::naresid(object$design$na_action, object$fitted)
+  } else {
+    rows <- ridge_newdata(object, newdata)
+    n_threads <- resolve_threads(n_threads)
+    scores <- pad_rows(ridge_scores(object, rows$x, n_threads), rows$complete)
+    rownames(scores) <- rownames(newdata)
+    if (uncertain) return(ridge_uncertainty(object, rows, scores, se.fit, interval, level, n_threads))
+  }
   if (type == "class") {
-    if (object$response$kind != "factor") fail("`type = \"class\"` needs a fit to a factor response.")
-    return(factor(object$response$names[max.col(scores, ties.method = "first")], levels = object$response$names))
+    classes <- object$response$names[max.col(replace(scores, is.na(scores), 0), ties.method = "first")]
+    classes[!stats::complete.cases(scores)] <- NA
+    return(factor(classes, levels = object$response$names))
   }
   simplify_response(object, scores)
+}
+
+# The rows of newdata the fit can score, standardized as the fit was, and
+# which rows were complete.
+ridge_newdata <- function(object, newdata) {
+  if (!is.null(object$design)) {
+    rows <- design_rows(object$design, newdata, "newdata")
+  } else {
+    if (is.data.frame(newdata) || is_matrix(newdata)) {
+      values <- if (is.data.frame(newdata)) newdata else as.matrix(newdata)
+      complete <- stats::complete.cases(values)
+      rows <- list(x = check_data(values[complete, , drop = FALSE], "newdata", object$map$d), complete = complete)
+    } else {
+      rows <- list(x = check_data(newdata, "newdata", object$map$d), complete = TRUE)
+    }
+  }
+  rows$x <- apply_scaling(rows$x, object$scaling)
+  check_map_data(object$map, rows$x, "newdata")
+  rows
+}
+
+# Standard errors and intervals of the posterior (see the help page).
+ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_threads) {
+  chosen <- which(object$path$lambda == object$lambda)[1L]
+  residual_df <- object$n - object$path$df[chosen]
+  if (!(residual_df > 0)) fail("The fit has no residual degrees of freedom (df = %.1f of n = %d), so sigma cannot be estimated.",
+                               object$path$df[chosen], object$n)
+  sigma2 <- object$rss[[1L]] / residual_df
+  posterior <- object$posterior
+  input <- core_input(object$map, rows$x, "left", n_threads)
+  q <- core(.cpp_ridge_posterior(input$map, object$fun, input$x, posterior$vectors, posterior$values,
+                                 posterior$z_mean, object$lambda, n_threads))
+  se <- rep(NA_real_, length(rows$complete))
+  se[rows$complete] <- sqrt(sigma2 * (1 / posterior$weight + q))
+  fit <- stats::setNames(scores[, 1L], rownames(scores))
+  names(se) <- names(fit)
+  if (interval != "none") {
+    half <- stats::qt((1 + level) / 2, residual_df) * (if (interval == "confidence") se else sqrt(se^2 + sigma2))
+    fit <- cbind(fit = fit, lwr = fit - half, upr = fit + half)
+  }
+  if (!se.fit) return(fit)
+  list(fit = fit, se.fit = se, df = residual_df, residual.scale = sqrt(sigma2))
 }
 
 simplify_response <- function(fit, values) {
@@ -119,14 +249,14 @@ in_memory_only <- function(fit, what) {
 fitted.askrff_ridge <- function(object, ...) {
   object <- validate_ridge(object, "object")
   in_memory_only(object, "fitted")
-  simplify_response(object, object$fitted)
+  simplify_response(object, stats::naresid(object$design$na_action, object$fitted))
 }
 
 #' @export
 residuals.askrff_ridge <- function(object, ...) {
   object <- validate_ridge(object, "object")
   in_memory_only(object, "residuals")
-  simplify_response(object, object$residuals)
+  simplify_response(object, stats::naresid(object$design$na_action, object$residuals))
 }
 
 #' Plot the generalized cross-validation curve of a ridge fit

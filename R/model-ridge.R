@@ -70,22 +70,65 @@
 #' ([rpf_map()]) use the features of `fun`, by default the one-bit square
 #' wave.
 #'
-#' @param x Numeric matrix or data frame with `map$d` columns, or a chunk
-#'   source (see Details).
+#' **Formula and data frame.** `rff_ridge(y ~ ., data, kernel = ,
+#' n_features = )` builds the model frame as [lm()] does, with `subset`,
+#' `weights` and `na.action` ([na.omit()] by default; with [na.exclude()]
+#' `fitted()`, `residuals()` and `predict()` give NA for the rows left out).
+#' Factors, characters and logicals become indicator columns, one per level
+#' (`contrasts = FALSE` in [model.matrix()] terms), so that the kernel puts
+#' every two levels equally far apart; `contrasts` names others. The fit
+#' keeps the terms and factor levels, so `predict(fit, newdata)` rebuilds the
+#' same columns from a data frame; a level the fit did not see is an error,
+#' a row with a missing predictor gets NA. With `kernel` and `n_features`
+#' the map is drawn for as many columns as the data have; the drawn map is
+#' `fit$map`. A fit is a plain list: [saveRDS()] keeps it, and it predicts in
+#' a new session once askrff is loaded.
+#'
+#' **Weights.** Observation weights \eqn{w_i} make the criterion
+#' \eqn{\sum_i w_i (y_i - b_0 - z_i'b)^2 + \lambda \|b\|^2}, as in [lm()];
+#' a chunk carries its own as `w`. The `n` of GCV counts the rows of
+#' positive weight.
+#'
+#' @param x Numeric matrix or data frame of numeric columns, or a chunk
+#'   source (see Details); for the formula method, see `formula`.
 #' @param y The response: a numeric vector, a numeric matrix with one row per
 #'   row of `x`, or a factor; `NULL` when `x` is a chunk source.
+#' @param formula A model formula, `response ~ predictors`, whose variables
+#'   are looked up in `data`.
+#' @param data A data frame (or list or environment) holding the variables of
+#'   `formula`.
+#' @param subset,na.action As for [lm()]: which rows to use, and what to do
+#'   with rows with a missing value ([na.omit()] by default).
+#' @param weights Observation weights: `NULL`, or one finite nonnegative
+#'   number per row (for the formula method, a variable of `data`).
+#' @param contrasts `NULL` for one indicator column per factor level, or a
+#'   named list of contrasts as for [model.matrix()].
 #' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
-#'   [maclaurin_map()] or [tensor_sketch_map()].
+#'   [maclaurin_map()] or [tensor_sketch_map()]; or `NULL` to draw one from
+#'   `kernel`.
+#' @param kernel,n_features,method,seed Instead of `map`: a kernel object and
+#'   the number of frequencies, the frequency source and the seed of the map
+#'   drawn by [rff_map()] for the data's columns.
+#' @param standardize `FALSE` (the default) to use the predictors as they
+#'   are, `TRUE` to center and scale each column by its mean and standard
+#'   deviation on the data fitted (kept in the fit and applied again by
+#'   `predict()`), or a list of `center` and `scale`, one entry per column.
 #' @param lambda `NULL` (choose by GCV), or one or more positive penalties.
 #' @param fun For a map of [rpf_map()], the periodic function of its
 #'   features (default `"square"`); not used with other maps.
+#' @param ... Arguments passed to the methods; the default method takes no
+#'   others.
 #' @inheritParams kernel_matrix
 #' @return An object of class `"askrff_ridge"`: the `map`, `coefficients`
 #'   (feature columns by responses), `intercept`, the chosen `lambda`, the
 #'   `path` (a data frame of `lambda`, `df` and `gcv`), `n`, the `response`
-#'   kind, the residual sum of squares `rss`, and for data in memory the
-#'   `fitted` values and `residuals`. Methods: `print`, `coef`, `predict`,
-#'   `plot` (the GCV curve), `fitted` and `residuals`.
+#'   kind, the residual sum of squares `rss`, the `posterior` of the
+#'   coefficients (see [predict.askrff_ridge()]), the `scaling` of the
+#'   predictors (`NULL` without standardization), and for data in memory the
+#'   `fitted` values and `residuals`; formula fits also keep the `call`
+#'   and their `design` (terms, factor levels, contrasts, rows left out).
+#'   Methods: `print`, `coef`, `predict`, `plot` (the GCV curve), `fitted`
+#'   and `residuals`.
 #' @family models
 #' @examples
 #' x <- as.matrix(scale(datasets::trees[, c("Girth", "Height")]))
@@ -98,26 +141,77 @@
 #' chunks <- lapply(split(seq_len(nrow(x)), rep(1:3, length.out = nrow(x))),
 #'                  function(i) list(x = x[i, ], y = datasets::trees$Volume[i]))
 #' all.equal(coef(rff_ridge(chunks, map = map)), coef(fit))
+#' # a formula with a factor and missing values, and prediction intervals
+#' fit <- rff_ridge(Ozone ~ Solar.R + Wind + Temp + factor(Month), airquality,
+#'                  kernel = gaussian_kernel(2), n_features = 64, standardize = TRUE,
+#'                  na.action = na.exclude, seed = 1)
+#' fit
+#' predict(fit, airquality[1:5, ], interval = "prediction")
 #' @export
-rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = NULL) {
-  model <- ridge_map(map, fun)
-  # Z'Z, its eigenvectors and the copies a chunk's sums pass through
-  check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 4 * 8 * as.double(model$columns)^2)
-  lambda <- check_lambda(lambda)
-  threads_given <- !is.null(n_threads)
-  n_threads <- resolve_threads(n_threads)
+rff_ridge <- function(x, ...) UseMethod("rff_ridge")
+
+#' @rdname rff_ridge
+#' @export
+rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
+                              n_features = NULL, method = "iid", seed = NULL, standardize = FALSE, fun = NULL,
+                              n_threads = NULL, ...) {
+  check_no_dots(...)
   streamed <- is_chunk_source(x)
   if (streamed) {
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
-    source <- x
-    steps <- if (is.function(source)) NA else length(source)
+    if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
+    data <- list(source = x, streamed = TRUE)
   } else {
-    source <- list(list(x = x, y = y))
-    steps <- 1L
+    data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE)
   }
-  reader <- chunk_reader(source, if (streamed) "x" else "x and y")
+  fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads)
+}
+
+#' @rdname rff_ridge
+#' @export
+rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
+                              na.action, contrasts = NULL, standardize = FALSE, lambda = NULL, method = "iid",
+                              seed = NULL, fun = NULL, n_threads = NULL, ...) {
+  check_no_dots(...)
+  call <- match.call()
+  frame <- formula_design(call, parent.frame(), formula, contrasts)
+  source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
+  fit <- fit_ridge(list(source = source, streamed = FALSE), model_map(map, kernel, n_features, method, seed),
+                   standardize, lambda, fun, n_threads)
+  fit$call <- call
+  fit$design <- frame$design
+  fit
+}
+
+check_no_dots <- function(...) {
+  if (...length() > 0L) {
+    given <- names(list(...))
+    fail("Unknown argument%s: %s.", if (...length() > 1L) "s" else "",
+         if (is.null(given)) "an unnamed value" else paste(sprintf("`%s`", given[nzchar(given)]), collapse = ", "))
+  }
+}
+
+# Fits the ridge regression on the chunks of `data` (one chunk for data in
+# memory): the first chunk fixes the map (`map_of`, a function of the data's
+# columns), the standardization, the kind of response and the shifts; every
+# chunk's sums are then added in order, on this process's threads or, for a
+# chunk source, on the workers of the user's future plan.
+fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads) {
+  lambda <- check_lambda(lambda)
+  threads_given <- !is.null(n_threads)
+  n_threads <- resolve_threads(n_threads)
+  streamed <- data$streamed
+  steps <- if (!streamed) 1L else if (is.function(data$source)) NA else length(data$source)
+  reader <- chunk_reader(data$source, if (streamed) "x" else "x and y")
   first <- reader()
   if (is.null(first)) fail("`x` returned no chunk: a chunk source must give at least one chunk before NULL.")
+  columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL)$x else check_data(first$chunk$x, "x")
+  first$chunk$x <- columns
+  scaling <- column_scaling(standardize, if (streamed) NULL else columns)
+  model <- ridge_map(map_of(ncol(columns)), fun)
+  model$scaling <- scaling
+  # Z'Z, its eigenvectors and the copies a chunk's sums pass through
+  check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 4 * 8 * as.double(model$columns)^2)
   start <- ridge_chunk(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL)
   response <- start$response
   shifts <- ridge_shifts(model, start, n_threads)
@@ -137,21 +231,31 @@ rff_ridge <- function(x, y = NULL, map, lambda = NULL, fun = NULL, n_threads = N
   work <- ridge_chunk_work(model, shifts, if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
   # data already in memory stay here, on this process's threads
   sums <- map_reduce_chunks(next_chunk, prepare, work, add_sums, steps = steps, distribute = streamed)
-  if (sums$n < 2) fail("Ridge regression needs at least two rows; the data have %d.", sums$n)
+  if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight; the data have %d.", sums$n)
   path <- core(.cpp_ridge_path(sums, shifts$z, shifts$y, if (is.null(lambda)) numeric() else lambda,
                                eigen_progress(model$columns)))
-  coefficients <- path$coefficients
-  dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
-  fit <- list(map = model$map, fun = model$fun, coefficients = coefficients,
-              intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[path$chosen],
-              path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv),
-              n = sums$n, response = response, rss = stats::setNames(path$rss, response$names))
-  class(fit) <- "askrff_ridge"
+  fit <- ridge_fit(model, path, sums, response)
   if (!streamed) {
     fit$fitted <- ridge_scores(fit, start$x, n_threads)
     fit$residuals <- start$y - fit$fitted
   }
   fit
+}
+
+# The fit object from the core's path.
+ridge_fit <- function(model, path, sums, response) {
+  coefficients <- path$coefficients
+  dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
+  chosen <- path$chosen
+  rank <- ncol(path$vectors)
+  structure(list(
+    map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
+    intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
+    path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv),
+    n = sums$n, response = response, rss = stats::setNames(path$rss, response$names),
+    posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
+                     weight = path$weight)
+  ), class = "askrff_ridge")
 }
 
 # The map and, for random periodic maps, the function of its features.
@@ -169,23 +273,27 @@ check_lambda <- function(lambda) {
   as.double(lambda)
 }
 
-# A chunk's data, checked, with its response as a matrix: a factor becomes
-# its levels' indicator columns. `response` is NULL for the first chunk,
+# A chunk's data, checked and standardized, with its response as a matrix (a
+# factor becomes its levels' indicator columns) and its weights. `response` is NULL for the first chunk,
 # which sets the kind the others must match.
 ridge_chunk <- function(chunk, index, arg, model, response) {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     y <- chunk$y
     where <- "`y`"
+    w_where <- "`weights`"
   } else {
     checked <- check_chunk(chunk, index, arg, model$d)
     x <- checked$x
     y <- checked$y
     where <- sprintf("`y` of %s", checked$where)
+    w_where <- sprintf("`w` of %s", checked$where)
   }
+  x <- apply_scaling(x, model$scaling)
   check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
   encoded <- encode_response(y, nrow(x), where, response)
-  list(x = x, y = encoded$y, response = encoded$response, where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
+  list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
+       where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 }
 
 response_text <- function(response) {
@@ -249,7 +357,7 @@ ridge_chunk_work <- function(model, shifts, n_threads) {
   force(n_threads)
   function(chunk) {
     input <- core_input(model$map, chunk$x, "left", n_threads)
-    core(.cpp_cross_products(input$map, model$fun, input$x, chunk$y, shifts$z, shifts$y, n_threads))
+    core(.cpp_cross_products(input$map, model$fun, input$x, chunk$y, chunk$w, shifts$z, shifts$y, n_threads))
   }
 }
 

@@ -389,8 +389,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_cross_products
-Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads);
-RcppExport SEXP _askrff_cpp_cross_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads);
+RcppExport SEXP _askrff_cpp_cross_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -398,10 +398,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_cross_products(map, fun, x, y, z_shift, y_shift, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_cross_products(map, fun, x, y, w, z_shift, y_shift, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -432,6 +433,24 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type coefficients_t(coefficients_tSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_feature_products(map, fun, x, coefficients_t, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ridge_posterior
+Rcpp::NumericVector cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericVector z_mean, double lambda, int n_threads);
+RcppExport SEXP _askrff_cpp_ridge_posterior(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP vectorsSEXP, SEXP valuesSEXP, SEXP z_meanSEXP, SEXP lambdaSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type vectors(vectorsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_mean(z_meanSEXP);
+    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_posterior(map, fun, x, vectors, values, z_mean, lambda, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -584,9 +603,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_log_bessel_k", (DL_FUNC) &_askrff_cpp_log_bessel_k, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
-    {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 7},
+    {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
     {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 5},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
+    {"_askrff_cpp_ridge_posterior", (DL_FUNC) &_askrff_cpp_ridge_posterior, 8},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},

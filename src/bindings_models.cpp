@@ -3,6 +3,7 @@
 #include <Rcpp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "blocked_jobs.h"
 #include "core/models/cross_products.h"
 #include "core/models/ridge.h"
+#include "core/models/ridge_posterior.h"
 #include "guards.h"
 #include "progress.h"
 
@@ -28,22 +30,25 @@ std::size_t block_rows(int columns) {
   return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
 }
 
-// Adds the rows of x and y, a block at a time, to sums: the features of the
-// block computed on n_threads threads and shifted by z_shift, the responses
-// shifted by y_shift. Panels are updated on n_threads threads; each entry
+// Adds the rows of x and y with their weights w, a block at a time, to sums:
+// the features of the block computed on n_threads threads and shifted by
+// z_shift, the responses shifted by y_shift. Panels are updated on n_threads threads; each entry
 // sums its blocks in row order, so the result is the same for any thread
 // count.
 askrff::CrossProducts sum_cross_products(const askrff::FeatureMap& map, const Rcpp::NumericMatrix& x,
-                                         const Rcpp::NumericMatrix& y, const Rcpp::NumericVector& z_shift,
-                                         const Rcpp::NumericVector& y_shift, int n_threads) {
+                                         const Rcpp::NumericMatrix& y, const Rcpp::NumericVector& w,
+                                         const Rcpp::NumericVector& z_shift, const Rcpp::NumericVector& y_shift,
+                                         int n_threads) {
   const int columns = map.n_columns(), responses = y.ncol();
   askrff::require(y.ncol() >= 1, "y must have at least one column");
   askrff::require(z_shift.size() == columns && y_shift.size() == responses, "the shifts must match the columns");
   const Eigen::Map<const Eigen::VectorXd> zs(z_shift.begin(), columns), ys(y_shift.begin(), responses);
   const Eigen::Map<const Eigen::MatrixXd> y_all(y.begin(), y.nrow(), responses);
+  const Eigen::Map<const Eigen::VectorXd> w_all(w.begin(), w.size());
   const std::size_t n = y.nrow(), block = block_rows(columns);
   askrff::CrossProducts sums(columns, responses);
-  Eigen::MatrixXd z, y_block;
+  Eigen::MatrixXd z, weighted_z, y_block;
+  Eigen::VectorXd w_block;
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);
     z.resize(static_cast<Eigen::Index>(rows), columns);
@@ -52,9 +57,12 @@ askrff::CrossProducts sum_cross_products(const askrff::FeatureMap& map, const Rc
                            [&](std::size_t b, std::size_t e) { map.rows(x.begin(), n, begin + b, begin + e, zp + b, rows); });
     z.rowwise() -= zs.transpose();
     y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows)).rowwise() - ys.transpose();
-    askrff::run_blocks(static_cast<std::size_t>(askrff::n_panels(columns)), n_threads,
-                       [&](std::size_t p) { askrff::add_panel(sums, z, y_block, static_cast<int>(p)); });
-    askrff::add_responses(sums, y_block);
+    w_block = w_all.segment(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows));
+    weighted_z = z.array().colwise() * w_block.array();
+    askrff::run_blocks(static_cast<std::size_t>(askrff::n_panels(columns)), n_threads, [&](std::size_t p) {
+      askrff::add_panel(sums, z, weighted_z, y_block, static_cast<int>(p));
+    });
+    askrff::add_responses(sums, y_block, w_block);
   }
   return sums;
 }
@@ -62,22 +70,26 @@ askrff::CrossProducts sum_cross_products(const askrff::FeatureMap& map, const Rc
 Rcpp::List to_r(const askrff::CrossProducts& sums) {
   return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
                             Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
-                            Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("n") = sums.n);
+                            Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("weight") = sums.weight,
+                            Rcpp::Named("n") = sums.n);
 }
 
 }  // namespace
 
 // The sums of cross_products.h over the rows of x and y (one column per
-// response), with the features of the map computed a block at a time on
+// response) with row weights w (nonnegative, finite), with the features of the map computed a block at a time on
 // n_threads threads and never stored.
 // [[Rcpp::export(.cpp_cross_products)]]
 Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
-                              Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads) {
+                              Rcpp::NumericVector w, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
+                              int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
   askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
-  return to_r(sum_cross_products(*left, x, y, z_shift, y_shift, n_threads));
+  askrff::require(w.size() == x.nrow(), "w must have one weight per row of x");
+  for (const double wi : w) askrff::require(std::isfinite(wi) && wi >= 0.0, "the weights must be finite and nonnegative");
+  return to_r(sum_cross_products(*left, x, y, w, z_shift, y_shift, n_threads));
 }
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over
@@ -100,6 +112,7 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
   c.z_sum = Eigen::Map<const Eigen::VectorXd>(z_sum.begin(), columns);
   c.y_sum = Eigen::Map<const Eigen::VectorXd>(y_sum.begin(), responses);
   c.y_squares = Eigen::Map<const Eigen::VectorXd>(y_squares.begin(), responses);
+  c.weight = Rcpp::as<double>(sums["weight"]);
   c.n = Rcpp::as<double>(sums["n"]);
   const askrff::RidgePath path =
       askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
@@ -111,7 +124,9 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
                             Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),
                             Rcpp::Named("chosen") = static_cast<int>(path.chosen) + 1,
                             Rcpp::Named("coefficients") = to_r(path.coefficients),
-                            Rcpp::Named("intercept") = to_r(path.intercept), Rcpp::Named("rss") = to_r(path.rss));
+                            Rcpp::Named("intercept") = to_r(path.intercept), Rcpp::Named("rss") = to_r(path.rss),
+                            Rcpp::Named("vectors") = to_r(path.vectors), Rcpp::Named("z_mean") = to_r(path.z_mean),
+                            Rcpp::Named("weight") = path.weight);
 }
 
 // Z(x) B for coefficients B (given as t(B), responses by columns), in blocks
@@ -134,4 +149,38 @@ Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::
       askrff::MappedRows(*linear.base, x.begin(), x.nrow()),
       askrff::ConstFeatures(base_coefficients_t.data(), base_coefficients_t.rows(), base_coefficients_t.cols()), 1.0,
       n_threads);
+}
+
+// For each row of x, q(z(x)) of ridge_posterior.h: the posterior variance
+// of the fit at x in units of s2, less 1 / sum w. Rows are taken in blocks
+// on n_threads threads; their features are never stored whole.
+// [[Rcpp::export(.cpp_ridge_posterior)]]
+Rcpp::NumericVector cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
+                                        Rcpp::NumericMatrix vectors, Rcpp::NumericVector values,
+                                        Rcpp::NumericVector z_mean, double lambda, int n_threads) {
+  askrff::require_threads(n_threads);
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
+  const int columns = left->n_columns();
+  askrff::require(vectors.nrow() == columns && vectors.ncol() <= columns && values.size() == vectors.ncol() &&
+                      z_mean.size() == columns,
+                  "the posterior must have one row of eigenvectors and one mean per feature column");
+  askrff::require(std::isfinite(lambda) && lambda > 0.0, "lambda must be positive and finite");
+  askrff::RidgePosterior posterior;
+  posterior.vectors = Eigen::Map<const Eigen::MatrixXd>(vectors.begin(), columns, vectors.ncol());
+  posterior.values = Eigen::Map<const Eigen::VectorXd>(values.begin(), values.size());
+  posterior.z_mean = Eigen::Map<const Eigen::VectorXd>(z_mean.begin(), columns);
+  posterior.lambda = lambda;
+  const std::size_t n = x.nrow();
+  Rcpp::NumericVector out(n);
+  double* op = out.begin();
+  const double* xp = x.begin();
+  const double row_cost = left->row_cost() + askrff::kProductWeight * 2.0 * columns * vectors.ncol();
+  askrff::run_row_blocks(n, row_cost, askrff::kGramBlockRows, n_threads, [&](std::size_t begin, std::size_t end) {
+    Eigen::MatrixXd z(static_cast<Eigen::Index>(end - begin), columns);
+    left->rows(xp, n, begin, end, z.data(), end - begin);
+    const Eigen::VectorXd q = askrff::posterior_quadratic_form(z, posterior);
+    std::copy(q.data(), q.data() + q.size(), op + begin);
+  });
+  return out;
 }

@@ -13,22 +13,24 @@ CrossProducts::CrossProducts(int n_columns, int n_responses)
 
 int n_panels(int n_columns) { return (n_columns + kPanelWidth - 1) / kPanelWidth; }
 
-void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, int panel) {
+void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::MatrixXd& weighted_z,
+               const Eigen::MatrixXd& y, int panel) {
   const Eigen::Index columns = z.cols();
   const Eigen::Index begin = static_cast<Eigen::Index>(panel) * kPanelWidth;
   const Eigen::Index width = std::min<Eigen::Index>(kPanelWidth, columns - begin);
   // Rows begin.. of these columns: the panel's part of the lower triangle,
   // with the strict upper part of its diagonal block, which is never read.
   sums.zz.block(begin, begin, columns - begin, width).noalias() +=
-      z.rightCols(columns - begin).transpose() * z.middleCols(begin, width);
-  sums.zy.middleRows(begin, width).noalias() += z.middleCols(begin, width).transpose() * y;
-  sums.z_sum.segment(begin, width) += z.middleCols(begin, width).colwise().sum().transpose();
+      z.rightCols(columns - begin).transpose() * weighted_z.middleCols(begin, width);
+  sums.zy.middleRows(begin, width).noalias() += weighted_z.middleCols(begin, width).transpose() * y;
+  sums.z_sum.segment(begin, width) += weighted_z.middleCols(begin, width).colwise().sum().transpose();
 }
 
-void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y) {
-  sums.y_sum += y.colwise().sum().transpose();
-  sums.y_squares += y.colwise().squaredNorm().transpose();
-  sums.n += static_cast<double>(y.rows());
+void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y, const Eigen::VectorXd& w) {
+  sums.y_sum.noalias() += y.transpose() * w;
+  sums.y_squares.noalias() += y.array().square().matrix().transpose() * w;
+  sums.weight += w.sum();
+  sums.n += static_cast<double>((w.array() > 0.0).count());
 }
 
 }  // namespace askrff

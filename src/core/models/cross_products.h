@@ -1,9 +1,10 @@
-// The sufficient statistics of a ridge regression on feature rows, summed a
-// block of rows at a time so that the feature matrix is never stored: with
-// shifted features z - s and responses y - t (s and t fixed before the first
-// row, so centering later does not cancel), the lower triangle of
-// sum (z - s)(z - s)', and sum (z - s)(y - t)', sum (z - s), sum (y - t),
-// sum (y - t)^2 per response, and the number of rows.
+// The sufficient statistics of a weighted ridge regression on feature rows,
+// summed a block of rows at a time so that the feature matrix is never
+// stored: with shifted features z - s and responses y - t (s and t fixed
+// before the first row, so centering later does not cancel) and row weights
+// w, the lower triangle of sum w (z - s)(z - s)', and sum w (z - s)(y - t)',
+// sum w (z - s), sum w (y - t), sum w (y - t)^2 per response, sum w, and the
+// number of rows of positive weight. Unweighted sums have w = 1.
 #pragma once
 #include <Eigen/Dense>
 
@@ -14,7 +15,8 @@ struct CrossProducts {
   Eigen::MatrixXd zz;  // lower triangle used
   Eigen::MatrixXd zy;
   Eigen::VectorXd z_sum, y_sum, y_squares;
-  double n = 0.0;
+  double weight = 0.0;  // sum w
+  double n = 0.0;       // rows of positive weight
 };
 
 // The columns are cut into panels; panel p owns columns [begin, end) of zz's
@@ -24,11 +26,14 @@ struct CrossProducts {
 constexpr int kPanelWidth = 64;
 int n_panels(int n_columns);
 
-// Adds the block's shifted features z (rows by columns) and shifted
-// responses y (rows by responses) to panel p.
-void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, int panel);
+// Adds the block's shifted features z (rows by columns), the same rows
+// multiplied by their weights, weighted_z, and the shifted responses y (rows
+// by responses) to panel p.
+void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::MatrixXd& weighted_z,
+               const Eigen::MatrixXd& y, int panel);
 
-// Adds the block's responses to y_sum and y_squares, and its rows to n.
-void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y);
+// Adds the block's responses with their weights w to y_sum, y_squares and
+// weight, and its rows of positive weight to n.
+void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y, const Eigen::VectorXd& w);
 
 }  // namespace askrff

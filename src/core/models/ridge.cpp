@@ -11,13 +11,15 @@ namespace askrff {
 
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
                      Eigen::VectorXd lambda, const Poll& poll, const Progress& progress) {
-  const double n = sums.n;
-  if (!(n >= 2.0)) throw std::invalid_argument("ridge regression needs at least two rows");
-  const Eigen::VectorXd z_mean = sums.z_sum / n, y_mean = sums.y_sum / n;  // of the shifted values
+  const double n = sums.n, total = sums.weight;
+  if (!(n >= 2.0)) throw std::invalid_argument("ridge regression needs at least two rows of positive weight");
+  if (!(total > 0.0) || !std::isfinite(total)) throw std::invalid_argument("the weights must have a positive finite sum");
+  // weighted means of the shifted values
+  const Eigen::VectorXd z_mean = sums.z_sum / total, y_mean = sums.y_sum / total;
   Eigen::MatrixXd gram = sums.zz;
-  gram.triangularView<Eigen::Lower>() -= n * z_mean * z_mean.transpose();
-  const Eigen::MatrixXd zy = sums.zy - n * z_mean * y_mean.transpose();
-  const Eigen::VectorXd yy = (sums.y_squares - n * y_mean.cwiseProduct(y_mean)).cwiseMax(0.0);
+  gram.triangularView<Eigen::Lower>() -= total * z_mean * z_mean.transpose();
+  const Eigen::MatrixXd zy = sums.zy - total * z_mean * y_mean.transpose();
+  const Eigen::VectorXd yy = (sums.y_squares - total * y_mean.cwiseProduct(y_mean)).cwiseMax(0.0);
 
   const Eigen::Index d = gram.cols();
   const SymmetricEigen eigen = symmetric_eigen(std::move(gram), true, poll, progress);
@@ -76,8 +78,11 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   const double l = lambda(path.chosen);
   path.coefficients = v * (c.array().colwise() / (s + l)).matrix();
   path.rss = rss_at(l);
+  path.vectors = v;
+  path.z_mean = z_shift + z_mean;
+  path.weight = total;
   // b0 = mean(y) - mean(z)'b, with the means of the unshifted values.
-  path.intercept = (y_shift + y_mean) - path.coefficients.transpose() * (z_shift + z_mean);
+  path.intercept = (y_shift + y_mean) - path.coefficients.transpose() * path.z_mean;
   return path;
 }
 

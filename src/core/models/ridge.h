@@ -25,13 +25,21 @@ struct RidgePath {
   Eigen::MatrixXd coefficients; // columns by responses, at the chosen lambda
   Eigen::VectorXd intercept;    // per response
   Eigen::VectorXd rss;          // per response, at the chosen lambda
+  // What the posterior of the coefficients needs besides lambda: the
+  // eigenvectors of the first `rank` eigenvalues (columns by rank), the
+  // weighted mean of the features, and the sum of the weights.
+  Eigen::MatrixXd vectors;
+  Eigen::VectorXd z_mean;
+  double weight = 0.0;
 };
 
 // Grid used when no lambda is given: kGridSize values, log-spaced from
 // 10 max(s) down to 1e-10 max(s).
 constexpr int kGridSize = 100;
 
-// `sums` of features shifted by z_shift and responses shifted by y_shift;
+// `sums` of features shifted by z_shift and responses shifted by y_shift
+// (weighted: the means, the centering and the intercept are weighted; n in
+// GCV is the number of rows of positive weight);
 // `lambda` positive (sorted here), or empty for the grid. n must be at least 2.
 // The eigendecomposition, O(D^3) for D columns, polls and reports its progress.
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,

@@ -1,0 +1,144 @@
+# What the models share before their sums: the map (given, or drawn for a
+# kernel once the data's columns are known), the standardization of the
+# predictors, observation weights, and the formula interface, which turns a
+# data frame into the numeric columns the map takes and rebuilds the same
+# columns for new data.
+
+# The map a model uses: `map` as given, or one drawn for `kernel` in
+# dimension d. `d` is NULL while the data's columns are not known yet; the
+# result is then a function of d.
+model_map <- function(map, kernel, n_features, method, seed) {
+  if (!is.null(map) && !is.null(kernel)) fail("Give either `map` or `kernel` (with `n_features`), not both.")
+  if (!is.null(map)) {
+    if (inherits(map, "askrff_kernel")) {
+      fail("`map` is a kernel, not a map: pass it as `kernel = ` with `n_features` (the map is then drawn for the data's columns), or draw a map with rff_map(kernel, d, n_features).")
+    }
+    return(function(d) {
+      map <- validate_map(map)
+      if (map$d != d) fail("`map` is for %d columns, but the data have %d.", map$d, d)
+      map
+    })
+  }
+  if (is.null(kernel)) {
+    fail("Give a `kernel` with `n_features` (the map is then drawn for the data's columns), or a `map` from rff_map() and its kin.")
+  }
+  if (is.null(n_features)) fail("`n_features` must be given with `kernel`: the number of frequencies of the map to draw.")
+  function(d) rff_map(kernel, d, n_features, method, seed = seed)
+}
+
+# NULL for no standardization, else the center and scale of each column of
+# x: TRUE computes them from x (when x is NULL, the data arrive in chunks
+# and cannot be summarised first), a list passes them in.
+column_scaling <- function(standardize, x, arg = "standardize") {
+  if (isFALSE(standardize)) return(NULL)
+  if (isTRUE(standardize)) {
+    if (is.null(x)) {
+      fail("`%s = TRUE` needs the data in memory; for chunks, give list(center = , scale = ) computed beforehand.", arg)
+    }
+    center <- colMeans(x)
+    scale <- sqrt(colSums(sweep(x, 2L, center)^2) / max(1L, nrow(x) - 1L))
+    if (any(scale == 0)) {
+      fail("Column %s of the data is constant, so `%s = TRUE` cannot scale it.",
+           (if (is.null(colnames(x))) which(scale == 0) else colnames(x)[scale == 0])[1L], arg)
+    }
+    return(list(center = center, scale = scale))
+  }
+  d <- if (is.null(x)) NULL else ncol(x)
+  if (!is.list(standardize) || !all(c("center", "scale") %in% names(standardize)) ||
+      !is.numeric(standardize$center) || !is.numeric(standardize$scale) || is.object(standardize$center) ||
+      length(standardize$center) != length(standardize$scale) || length(standardize$center) < 1L ||
+      (!is.null(d) && length(standardize$center) != d) ||
+      any(!is.finite(standardize$center)) || any(!is.finite(standardize$scale)) || any(standardize$scale <= 0)) {
+    fail("`%s` must be TRUE, FALSE, or a list of finite `center` and positive `scale`, one entry per column%s.", arg,
+         if (is.null(d)) "" else sprintf(" (%d)", d))
+  }
+  list(center = stats::setNames(as.double(standardize$center), names(standardize$center)),
+       scale = stats::setNames(as.double(standardize$scale), names(standardize$scale)))
+}
+
+apply_scaling <- function(x, scaling) {
+  if (is.null(scaling)) return(x)
+  if (length(scaling$center) != ncol(x)) {
+    fail("The standardization is for %d columns, but the data have %d.", length(scaling$center), ncol(x))
+  }
+  x <- sweep(sweep(x, 2L, scaling$center, "-"), 2L, scaling$scale, "/")
+  if (!all(is.finite(x))) fail("The standardized data overflow; the `standardize` scales are too small for these values.")
+  x
+}
+
+# Observation weights: NULL for none, else one finite nonnegative number per
+# row, with at least two positive.
+check_weights <- function(w, n, where) {
+  if (is.null(w)) return(rep(1, n))
+  if (!is.numeric(w) || is.object(w) || !is.null(dim(w)) || length(w) != n || anyNA(w) || any(!is.finite(w)) ||
+      any(w < 0)) {
+    fail("%s must be NULL or one finite nonnegative weight per row (%d).", where, n)
+  }
+  as.double(w)
+}
+
+# The formula interface: the model frame of `formula` in `data` with the
+# usual `subset`, `weights` and `na.action`, its predictors expanded into
+# numeric columns without an intercept (the models fit their own). Factors
+# get one indicator column per level (contrasts = FALSE) unless `contrasts`
+# says otherwise: a kernel on the indicators then treats every two levels
+# as equally far apart, where treatment contrasts would put the first level
+# nearer the others than they are to each other.
+formula_design <- function(call, env, formula, contrasts) {
+  if (!inherits(formula, "formula")) fail("`formula` must be a formula such as y ~ x1 + x2.")
+  frame_call <- call[c(1L, match(c("formula", "data", "subset", "weights", "na.action"), names(call), 0L))]
+  frame_call$drop.unused.levels <- TRUE
+  frame_call[[1L]] <- quote(stats::model.frame)
+  frame_call$formula <- formula
+  mf <- tryCatch(eval(frame_call, env), error = function(e) {
+    fail("The model frame of `formula` could not be built: %s", conditionMessage(e))
+  })
+  terms <- attr(mf, "terms")
+  if (attr(terms, "response") == 0L) fail("`formula` must have a response on its left side.")
+  if (nrow(mf) < 2L) fail("The model frame has %d rows after `subset` and `na.action`; a fit needs at least two.", nrow(mf))
+  x <- design_columns(terms, mf, contrasts)
+  list(x = x$x, y = stats::model.response(mf), weights = stats::model.weights(mf),
+       design = list(terms = stats::delete.response(terms), xlevels = stats::.getXlevels(terms, mf),
+                     contrasts = x$contrasts, na_action = attr(mf, "na.action")))
+}
+
+design_columns <- function(terms, mf, contrasts = NULL) {
+  factors <- names(Filter(function(v) is.factor(v) || is.character(v) || is.logical(v), mf))
+  factors <- intersect(factors, attr(terms, "term.labels"))
+  if (is.null(contrasts)) {
+    contrasts <- lapply(stats::setNames(nm = factors), function(v) if (is.logical(mf[[v]])) NULL else "contr.onehot")
+    contrasts <- Filter(Negate(is.null), contrasts)
+  }
+  x <- tryCatch(stats::model.matrix(terms, mf, contrasts.arg = lapply(contrasts, contrast_matrix)),
+                error = function(e) fail("The predictors of `formula` could not be expanded: %s", conditionMessage(e)))
+  keep <- colnames(x) != "(Intercept)"
+  if (!any(keep)) fail("`formula` must have at least one predictor.")
+  list(x = x[, keep, drop = FALSE], contrasts = contrasts)
+}
+
+# The contrasts of a factor: a name, or the indicators of every level.
+contrast_matrix <- function(contrast) {
+  if (identical(contrast, "contr.onehot")) function(n, ...) stats::contr.treatment(n, contrasts = FALSE) else contrast
+}
+
+# The columns of a formula fit for new data: rows with a missing predictor
+# give NA (their positions in `missing`). A factor level unseen in the fit is
+# an error.
+design_rows <- function(design, newdata, arg) {
+  if (!is.data.frame(newdata) && !is.list(newdata)) {
+    fail("`%s` must be a data frame with the variables of the fit's formula.", arg)
+  }
+  mf <- tryCatch(stats::model.frame(design$terms, newdata, na.action = stats::na.pass, xlev = design$xlevels),
+                 error = function(e) fail("`%s` does not fit the model's formula: %s", arg, conditionMessage(e)))
+  complete <- stats::complete.cases(mf)
+  x <- design_columns(design$terms, mf[complete, , drop = FALSE], design$contrasts)$x
+  list(x = x, complete = complete)
+}
+
+# Values for the complete rows, with NA rows where a predictor was missing.
+pad_rows <- function(values, complete) {
+  if (all(complete)) return(values)
+  out <- matrix(NA_real_, length(complete), ncol(values), dimnames = list(NULL, colnames(values)))
+  out[complete, ] <- values
+  out
+}
