@@ -11,15 +11,18 @@
 #' same standardization.
 #'
 #' @param ... The numeric variables (vectors or matrices), combined by
-#'   columns into the data the map takes.
+#'   columns into the data the map takes. A row with a missing value (NA or
+#'   NaN) in any of them gives a row of NA features, so the model's
+#'   `na.action` ([na.omit()], [na.exclude()]) treats it as for any other
+#'   term, and predicting such a row gives NA.
 #' @param kernel A kernel object, such as [gaussian_kernel()].
 #' @param n_features,method,seed As for [rff_map()]: with `seed = NULL` the
 #'   map is drawn from R's random number generator, so [set.seed()] makes it
 #'   reproducible.
 #' @param standardize `FALSE` (the default) to use the variables as they
 #'   are, `TRUE` to center and scale each column by its mean and standard
-#'   deviation on the data the model is fitted to, or a list of `center` and
-#'   `scale` (what prediction passes back).
+#'   deviation on the data the model is fitted to (its complete rows), or a
+#'   list of `center` and `scale` (what prediction passes back).
 #' @param map A map of [rff_map()] to use instead of drawing one; prediction
 #'   passes the fitted model's map here.
 #' @return The feature matrix, of class `"rff_basis"`, with the `map` and
@@ -35,17 +38,31 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
                       map = NULL) {
   columns <- list(...)
   if (length(columns) == 0L) fail("`...` must give the variables of the basis.")
+  labels <- basis_labels(substitute(list(...)), names(columns))
   for (i in seq_along(columns)) {
     value <- columns[[i]]
     if (!is.numeric(value) || is.object(value) || !(is.null(dim(value)) || is_matrix(value))) {
-      fail("Variable %d of `...` must be a numeric vector or matrix.", i)
+      fail("Variable `%s` (number %d of `...`) must be a numeric vector or matrix.", labels[i], i)
     }
+    if (any(is.infinite(value))) fail("Variable `%s` (number %d of `...`) must not contain infinite values.", labels[i], i)
   }
   rows <- vapply(columns, NROW, 0L)
-  if (any(rows != rows[1L])) fail("The variables of `...` must have the same number of rows; they have %s.", paste(unique(rows), collapse = ", "))
-  x <- check_data(do.call(cbind, lapply(columns, as.matrix)), "...")
-  scaling <- basis_scaling(standardize, x)
-  if (!is.null(scaling)) x <- sweep(sweep(x, 2L, scaling$center, "-"), 2L, scaling$scale, "/")
+  if (any(rows != rows[1L])) {
+    fail("The variables of `...` must have the same number of rows; %s.",
+         paste(sprintf("`%s` has %d", labels, rows), collapse = ", "))
+  }
+  x <- do.call(cbind, lapply(columns, as.matrix))
+  # A row with a missing value gets a row of NA features, so that the
+  # model's na.action drops (or pads) it as for any other term.
+  complete <- stats::complete.cases(x)
+  if (!any(complete)) {
+    fail("Every row of the variables (%s) has a missing value.", paste(sprintf("`%s`", labels), collapse = ", "))
+  }
+  x <- check_data(x[complete, , drop = FALSE], "...")
+  scaling <- tryCatch(column_scaling(standardize, x), askrff_error = function(e) {
+    fail("%s (the variables: %s)", conditionMessage(e), paste(sprintf("`%s`", labels), collapse = ", "))
+  })
+  x <- apply_scaling(x, scaling)
   if (is.null(map)) {
     if (is.null(kernel) || is.null(n_features)) fail("`kernel` and `n_features` must be given, or a `map`.")
     map <- rff_map(kernel, ncol(x), n_features, method, seed = seed)
@@ -53,27 +70,17 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
     map <- validate_map(map, kinds = "rff_map")
     if (map$d != ncol(x)) fail("`map` is for %d variables, but `...` gives %d columns.", map$d, ncol(x))
   }
-  z <- rff_features(map, x)
+  z <- pad_rows(rff_features(map, x), complete)
   colnames(z) <- paste0("z", seq_len(ncol(z)))
   structure(z, map = map, standardize = if (is.null(scaling)) FALSE else scaling, class = c("rff_basis", "matrix"))
 }
 
-# NULL for no standardization, else the center and scale of each column.
-basis_scaling <- function(standardize, x) {
-  if (isFALSE(standardize)) return(NULL)
-  if (isTRUE(standardize)) {
-    center <- colMeans(x)
-    scale <- sqrt(colSums(sweep(x, 2L, center)^2) / max(1L, nrow(x) - 1L))
-    if (any(scale == 0)) fail("A variable of `...` is constant, so `standardize = TRUE` cannot scale it.")
-    return(list(center = center, scale = scale))
-  }
-  if (!is.list(standardize) || !all(c("center", "scale") %in% names(standardize)) ||
-      !is.numeric(standardize$center) || !is.numeric(standardize$scale) ||
-      length(standardize$center) != ncol(x) || length(standardize$scale) != ncol(x) ||
-      any(!is.finite(standardize$center)) || any(!is.finite(standardize$scale)) || any(standardize$scale <= 0)) {
-    fail("`standardize` must be TRUE, FALSE, or a list of `center` and positive `scale` with one entry per column (%d).", ncol(x))
-  }
-  list(center = as.double(standardize$center), scale = as.double(standardize$scale))
+# The variables' expressions in the call (`Solar.R`, `log(Wind)`), or their
+# names where given.
+basis_labels <- function(call, given) {
+  labels <- vapply(as.list(call)[-1L], function(e) paste(deparse(e, width.cutoff = 60L), collapse = " "), "")
+  if (!is.null(given)) labels[nzchar(given)] <- given[nzchar(given)]
+  labels
 }
 
 #' @importFrom stats makepredictcall

@@ -243,8 +243,8 @@ test_that("rff_basis() is a formula term whose predictions reuse the map and the
   expect_error(rff_basis(cars$wt, kernel = gaussian_kernel(1)), "`n_features` must be given", class = "askrff_error")
   expect_error(rff_basis(cars$wt, cars$hp[-1], kernel = gaussian_kernel(1), n_features = 4), "same number of rows",
                class = "askrff_error")
-  expect_error(rff_basis(letters, kernel = gaussian_kernel(1), n_features = 4), "Variable 1 of `...` must be a numeric vector or matrix",
-               class = "askrff_error")
+  expect_error(rff_basis(letters, kernel = gaussian_kernel(1), n_features = 4),
+               "Variable `letters` \\(number 1 of `...`\\) must be a numeric vector or matrix", class = "askrff_error")
   expect_error(rff_basis(rep(1, 5), kernel = gaussian_kernel(1), n_features = 4, standardize = TRUE), "constant",
                class = "askrff_error")
 })
