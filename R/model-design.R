@@ -109,16 +109,21 @@ design_columns <- function(terms, mf, contrasts = NULL) {
     contrasts <- lapply(stats::setNames(nm = factors), function(v) if (is.logical(mf[[v]])) NULL else "contr.onehot")
     contrasts <- Filter(Negate(is.null), contrasts)
   }
-  x <- tryCatch(stats::model.matrix(terms, mf, contrasts.arg = lapply(contrasts, contrast_matrix)),
+  given <- lapply(stats::setNames(nm = names(contrasts)), function(v) contrast_matrix(contrasts[[v]], mf[[v]]))
+  x <- tryCatch(stats::model.matrix(terms, mf, contrasts.arg = given),
                 error = function(e) fail("The predictors of `formula` could not be expanded: %s", conditionMessage(e)))
   keep <- colnames(x) != "(Intercept)"
   if (!any(keep)) fail("`formula` must have at least one predictor.")
   list(x = x[, keep, drop = FALSE], contrasts = contrasts)
 }
 
-# The contrasts of a factor: a name, or the indicators of every level.
-contrast_matrix <- function(contrast) {
-  if (identical(contrast, "contr.onehot")) function(n, ...) stats::contr.treatment(n, contrasts = FALSE) else contrast
+# The contrasts of a factor: as given, or the indicators of every level
+# (a matrix: model.matrix() would cut a function's columns to the levels
+# less one).
+contrast_matrix <- function(contrast, values) {
+  if (!identical(contrast, "contr.onehot")) return(contrast)
+  levels <- if (is.factor(values)) levels(values) else sort(unique(values))
+  stats::contr.treatment(levels, contrasts = FALSE)
 }
 
 # The columns of a formula fit for new data: rows with a missing predictor

@@ -40,11 +40,18 @@ validate_ridge <- function(fit, arg) {
   if (!is.double(fit$rss) || length(fit$rss) != ncol(b) || any(!is.finite(fit$rss)) || any(fit$rss < 0)) {
     fail("`%s` must hold one finite nonnegative residual sum of squares per response.", field(arg, "rss"))
   }
+  w <- fit$weights
+  if (!is.null(w) && (!is.double(w) || !is.null(dim(w)) || any(!is.finite(w)) || any(w < 0) || sum(w > 0) != fit$n)) {
+    fail("`%s` must be NULL or the finite nonnegative weights of the rows fitted, n = %d of them positive.",
+         field(arg, "weights"), fit$n)
+  }
+  rows <- if (is.null(w)) fit$n else length(w)
   for (name in c("fitted", "residuals")) {
     value <- fit[[name]]
-    if (!is.null(value) && (!is_matrix(value) || !is.double(value) || nrow(value) != fit$n || ncol(value) != ncol(b) ||
+    if (!is.null(value) && (!is_matrix(value) || !is.double(value) || nrow(value) != rows || ncol(value) != ncol(b) ||
                             any(!is.finite(value)))) {
-      fail("`%s` must be NULL (streamed data) or a finite matrix of n rows and one column per response.", field(arg, name))
+      fail("`%s` must be NULL (streamed data) or a finite matrix of %d rows (one per row fitted) and one column per response.",
+           field(arg, name), rows)
     }
   }
   if (!is.null(fit$scaling)) {

@@ -125,7 +125,8 @@
 #'   kind, the residual sum of squares `rss`, the `posterior` of the
 #'   coefficients (see [predict.askrff_ridge()]), the `scaling` of the
 #'   predictors (`NULL` without standardization), and for data in memory the
-#'   `fitted` values and `residuals`; formula fits also keep the `call`
+#'   `fitted` values and `residuals` (of every row, those of zero weight
+#'   included) and the `weights` if given; formula fits also keep the `call`
 #'   and their `design` (terms, factor levels, contrasts, rows left out).
 #'   Methods: `print`, `coef`, `predict`, `plot` (the GCV curve), `fitted`
 #'   and `residuals`.
@@ -238,6 +239,7 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads) {
   if (!streamed) {
     fit$fitted <- ridge_scores(fit, start$x, n_threads)
     fit$residuals <- start$y - fit$fitted
+    if (any(start$w != 1)) fit$weights <- start$w
   }
   fit
 }
