@@ -56,7 +56,8 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
   # model's na.action drops (or pads) it as for any other term.
   complete <- stats::complete.cases(x)
   if (!any(complete)) {
-    fail("Every row of the variables (%s) has a missing value.", paste(sprintf("`%s`", labels), collapse = ", "))
+    fail("No row of the variables of `...` (%s) is complete: a fit needs rows without missing values.",
+         paste(sprintf("`%s`", labels), collapse = ", "))
   }
   x <- check_data(x[complete, , drop = FALSE], "...")
   scaling <- tryCatch(column_scaling(standardize, x), askrff_error = function(e) {
@@ -70,6 +71,7 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
     map <- validate_map(map, kinds = "rff_map")
     if (map$d != ncol(x)) fail("`map` is for %d variables, but `...` gives %d columns.", map$d, ncol(x))
   }
+  check_map_data(map, x, "...")
   z <- pad_rows(rff_features(map, x), complete)
   colnames(z) <- paste0("z", seq_len(ncol(z)))
   structure(z, map = map, standardize = if (is.null(scaling)) FALSE else scaling, class = c("rff_basis", "matrix"))

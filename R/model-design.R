@@ -4,18 +4,18 @@
 # data frame into the numeric columns the map takes and rebuilds the same
 # columns for new data.
 
-# The map a model uses: `map` as given, or one drawn for `kernel` in
-# dimension d. `d` is NULL while the data's columns are not known yet; the
-# result is then a function of d.
+# The map a model uses, as a function of the data's columns d (and of the
+# words naming them, `what`, for errors): `map` as given, or one drawn for
+# `kernel` in dimension d.
 model_map <- function(map, kernel, n_features, method, seed) {
   if (!is.null(map) && !is.null(kernel)) fail("Give either `map` or `kernel` (with `n_features`), not both.")
   if (!is.null(map)) {
     if (inherits(map, "askrff_kernel")) {
       fail("`map` is a kernel, not a map: pass it as `kernel = ` with `n_features` (the map is then drawn for the data's columns), or draw a map with rff_map(kernel, d, n_features).")
     }
-    return(function(d) {
+    return(function(d, what) {
       map <- validate_map(map)
-      if (map$d != d) fail("`map` is for %d columns, but the data have %d.", map$d, d)
+      if (map$d != d) fail("`map` is for %d columns, but %s %d.", map$d, what, d)
       map
     })
   }
@@ -23,7 +23,7 @@ model_map <- function(map, kernel, n_features, method, seed) {
     fail("Give a `kernel` with `n_features` (the map is then drawn for the data's columns), or a `map` from rff_map() and its kin.")
   }
   if (is.null(n_features)) fail("`n_features` must be given with `kernel`: the number of frequencies of the map to draw.")
-  function(d) rff_map(kernel, d, n_features, method, seed = seed)
+  function(d, what) rff_map(kernel, d, n_features, method, seed = seed)
 }
 
 # NULL for no standardization, else the center and scale of each column of
@@ -90,12 +90,17 @@ formula_design <- function(call, env, formula, contrasts) {
   frame_call$drop.unused.levels <- TRUE
   frame_call[[1L]] <- quote(stats::model.frame)
   frame_call$formula <- formula
+  if (!is.null(frame_call$na.action)) frame_call$na.action <- check_na_action(eval(frame_call$na.action, env))
+  # R's message says what failed; which of these arguments caused it, it
+  # cannot always say
   mf <- tryCatch(eval(frame_call, env), error = function(e) {
-    fail("The model frame of `formula` could not be built: %s", conditionMessage(e))
+    fail("The model frame of `formula` in `data` (with `subset`, `weights`, `na.action`) could not be built: %s",
+         conditionMessage(e))
   })
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0L) fail("`formula` must have a response on its left side.")
-  if (nrow(mf) < 2L) fail("The model frame has %d rows after `subset` and `na.action`; a fit needs at least two.", nrow(mf))
+  if (nrow(mf) < 2L) fail("The model frame of `formula` in `data` has %d rows after `subset` and `na.action`; a fit needs at least two.",
+                            nrow(mf))
   x <- design_columns(terms, mf, contrasts)
   list(x = x$x, y = stats::model.response(mf), weights = stats::model.weights(mf),
        design = list(terms = stats::delete.response(terms), xlevels = stats::.getXlevels(terms, mf),
@@ -126,6 +131,17 @@ contrast_matrix <- function(contrast, values) {
   stats::contr.treatment(levels, contrasts = FALSE)
 }
 
+# `na.action`: a function, or the name of one, such as "na.omit".
+check_na_action <- function(na.action) {
+  if (is.character(na.action) && length(na.action) == 1L && !is.na(na.action)) {
+    na.action <- tryCatch(match.fun(na.action), error = function(e) NULL)
+  }
+  if (!is.function(na.action)) {
+    fail("`na.action` must be a function such as na.omit or na.exclude, or its name.")
+  }
+  na.action
+}
+
 # The columns of a formula fit for new data: rows with a missing predictor
 # give NA (their positions in `missing`). A factor level unseen in the fit is
 # an error.
@@ -133,11 +149,14 @@ design_rows <- function(design, newdata, arg) {
   if (!is.data.frame(newdata) && !is.list(newdata)) {
     fail("`%s` must be a data frame with the variables of the fit's formula.", arg)
   }
-  mf <- tryCatch(stats::model.frame(design$terms, newdata, na.action = stats::na.pass, xlev = design$xlevels),
-                 error = function(e) fail("`%s` does not fit the model's formula: %s", arg, conditionMessage(e)))
-  complete <- stats::complete.cases(mf)
-  x <- design_columns(design$terms, mf[complete, , drop = FALSE], design$contrasts)$x
-  list(x = x, complete = complete)
+  x <- tryCatch({
+    mf <- stats::model.frame(design$terms, newdata, na.action = stats::na.pass, xlev = design$xlevels)
+    classes <- attr(design$terms, "dataClasses")
+    if (!is.null(classes)) stats::.checkMFClasses(classes, mf)
+    complete <- stats::complete.cases(mf)
+    list(x = design_columns(design$terms, mf[complete, , drop = FALSE], design$contrasts)$x, complete = complete)
+  }, error = function(e) fail("`%s` does not fit the model's formula: %s", arg, conditionMessage(e)))
+  x
 }
 
 # Values for the complete rows, with NA rows where a predictor was missing.

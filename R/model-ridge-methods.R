@@ -42,16 +42,16 @@ validate_ridge <- function(fit, arg) {
   }
   w <- fit$weights
   if (!is.null(w) && (!is.double(w) || !is.null(dim(w)) || any(!is.finite(w)) || any(w < 0) || sum(w > 0) != fit$n)) {
-    fail("`%s` must be NULL or the finite nonnegative weights of the rows fitted, n = %d of them positive.",
-         field(arg, "weights"), fit$n)
+    fail("`%s` must be NULL or the finite nonnegative weights of the rows fitted, n = %s of them positive.",
+         field(arg, "weights"), format_count(fit$n))
   }
   rows <- if (is.null(w)) fit$n else length(w)
   for (name in c("fitted", "residuals")) {
     value <- fit[[name]]
     if (!is.null(value) && (!is_matrix(value) || !is.double(value) || nrow(value) != rows || ncol(value) != ncol(b) ||
                             any(!is.finite(value)))) {
-      fail("`%s` must be NULL (streamed data) or a finite matrix of %d rows (one per row fitted) and one column per response.",
-           field(arg, name), rows)
+      fail("`%s` must be NULL (streamed data) or a finite matrix of %s rows (one per row fitted) and one column per response.",
+           field(arg, name), format_count(rows))
     }
   }
   if (!is.null(fit$scaling)) {
@@ -63,7 +63,7 @@ validate_ridge <- function(fit, arg) {
     }
   }
   validate_posterior(fit$posterior, model$columns, field(arg, "posterior"))
-  if (!is.null(fit$design)) validate_design(fit$design, field(arg, "design"))
+  if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   fit$fun <- model$fun
   fit$map <- model$map
   fit
@@ -187,8 +187,8 @@ predict.askrff_ridge <- function(object, newdata, type = c("response", "class"),
   } else {
     rows <- ridge_newdata(object, newdata)
     n_threads <- resolve_threads(n_threads)
-    scores <- pad_rows(ridge_scores(object, rows$x, n_threads), rows$complete)
-    rownames(scores) <- rownames(newdata)
+    scores <- ridge_row_scores(object, rows, n_threads)
+    if (nrow(scores) == NROW(newdata)) rownames(scores) <- rownames(newdata)
     if (uncertain) return(ridge_uncertainty(object, rows, scores, se.fit, interval, level, n_threads))
   }
   if (type == "class") {
@@ -200,37 +200,49 @@ predict.askrff_ridge <- function(object, newdata, type = c("response", "class"),
 }
 
 # The rows of newdata the fit can score, standardized as the fit was, and
-# which rows were complete.
+# which rows were complete (the others predict NA).
 ridge_newdata <- function(object, newdata) {
   if (!is.null(object$design)) {
     rows <- design_rows(object$design, newdata, "newdata")
   } else {
-    if (is.data.frame(newdata) || is_matrix(newdata)) {
-      values <- if (is.data.frame(newdata)) newdata else as.matrix(newdata)
-      complete <- stats::complete.cases(values)
-      rows <- list(x = check_data(values[complete, , drop = FALSE], "newdata", object$map$d), complete = complete)
-    } else {
-      rows <- list(x = check_data(newdata, "newdata", object$map$d), complete = TRUE)
-    }
+    if (isS4(newdata) && methods::is(newdata, "Matrix")) newdata <- as.matrix(newdata)
+    if (!is.data.frame(newdata) && !is_matrix(newdata)) fail("`newdata` must be a numeric matrix or data frame.")
+    complete <- stats::complete.cases(newdata)
+    rows <- list(x = newdata[complete, , drop = FALSE], complete = complete)
   }
-  rows$x <- apply_scaling(rows$x, object$scaling)
+  if (nrow(rows$x) == 0L) return(rows)
+  rows$x <- apply_scaling(check_data(rows$x, "newdata", object$map$d), object$scaling)
   check_map_data(object$map, rows$x, "newdata")
   rows
+}
+
+# The scores of the complete rows, NA for the others.
+ridge_row_scores <- function(object, rows, n_threads) {
+  scores <- if (nrow(rows$x) > 0L) {
+    ridge_scores(object, rows$x, n_threads)
+  } else {
+    matrix(numeric(), 0L, length(object$response$names), dimnames = list(NULL, object$response$names))
+  }
+  pad_rows(scores, rows$complete)
 }
 
 # Standard errors and intervals of the posterior (see the help page).
 ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_threads) {
   chosen <- which(object$path$lambda == object$lambda)[1L]
   residual_df <- object$n - object$path$df[chosen]
-  if (!(residual_df > 0)) fail("The fit has no residual degrees of freedom (df = %.1f of n = %d), so sigma cannot be estimated.",
-                               object$path$df[chosen], object$n)
+  if (!(residual_df > 0)) {
+    fail("The fit has no residual degrees of freedom (df = %.1f of n = %s), so sigma cannot be estimated.",
+         object$path$df[chosen], format_count(object$n))
+  }
   sigma2 <- object$rss[[1L]] / residual_df
   posterior <- object$posterior
-  input <- core_input(object$map, rows$x, "left", n_threads)
-  q <- core(.cpp_ridge_posterior(input$map, object$fun, input$x, posterior$vectors, posterior$values,
-                                 posterior$z_mean, object$lambda, n_threads))
   se <- rep(NA_real_, length(rows$complete))
-  se[rows$complete] <- sqrt(sigma2 * (1 / posterior$weight + q))
+  if (nrow(rows$x) > 0L) {
+    input <- core_input(object$map, rows$x, "left", n_threads)
+    q <- core(.cpp_ridge_posterior(input$map, object$fun, input$x, posterior$vectors, posterior$values,
+                                   posterior$z_mean, object$lambda, n_threads))
+    se[rows$complete] <- sqrt(sigma2 * (1 / posterior$weight + q))
+  }
   fit <- stats::setNames(scores[, 1L], rownames(scores))
   names(se) <- names(fit)
   if (interval != "none") {

@@ -161,9 +161,9 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
   if (streamed) {
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
     if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
-    data <- list(source = x, streamed = TRUE)
+    data <- list(source = x, streamed = TRUE, what = "the chunks' `x` have")
   } else {
-    data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE)
+    data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
   }
   fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads)
 }
@@ -177,7 +177,8 @@ rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = 
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
-  fit <- fit_ridge(list(source = source, streamed = FALSE), model_map(map, kernel, n_features, method, seed),
+  data <- list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to")
+  fit <- fit_ridge(data, model_map(map, kernel, n_features, method, seed),
                    standardize, lambda, fun, n_threads)
   fit$call <- call
   fit$design <- frame$design
@@ -209,7 +210,7 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads) {
   columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL)$x else check_data(first$chunk$x, "x")
   first$chunk$x <- columns
   scaling <- column_scaling(standardize, if (streamed) NULL else columns)
-  model <- ridge_map(map_of(ncol(columns)), fun)
+  model <- ridge_map(map_of(ncol(columns), data$what), fun)
   model$scaling <- scaling
   # Z'Z, its eigenvectors and the copies a chunk's sums pass through
   check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 4 * 8 * as.double(model$columns)^2)

@@ -44,7 +44,7 @@ test_that("errors name the variable by its expression", {
                "`log\\(air\\$Temp\\)\\[-1\\]` has 152", class = "askrff_error")
   expect_error(rff_basis(c(1, Inf), kernel = gaussian_kernel(1), n_features = 4), "Variable `c\\(1, Inf\\)`.*infinite",
                class = "askrff_error")
-  expect_error(rff_basis(c(NA_real_, NA), kernel = gaussian_kernel(1), n_features = 4), "Every row", class = "askrff_error")
+  expect_error(rff_basis(c(NA_real_, NA), kernel = gaussian_kernel(1), n_features = 4), "No row of the variables of `...`", class = "askrff_error")
   expect_error(rff_basis(wind = rep(1, 4), kernel = gaussian_kernel(1), n_features = 4, standardize = TRUE),
                "constant.*`wind`", class = "askrff_error")
 })

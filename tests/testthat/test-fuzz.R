@@ -417,29 +417,96 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
   y <- x3[, 1] + x3[, 2]^2
   fit <- rff_ridge(x3, y, map, lambda = 0.5)
   calls <- list(
-    rff_ridge = list(fun = rff_ridge, args = list(x = x3, y = y, map = map, lambda = 0.5, fun = NULL, n_threads = 1)),
+    rff_ridge = list(fun = rff_ridge, args = list(x = x3, y = y, map = map, lambda = 0.5, weights = rep(1, 5),
+                                                  standardize = FALSE, fun = NULL, n_threads = 1)),
+    rff_ridge_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {
+      rff_ridge(x3, y, kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize,
+                lambda = 0.5)
+    }, args = list(kernel = gaussian_kernel(1), n_features = 4, method = "iid", seed = 1, standardize = TRUE)),
     predict = list(fun = getS3method("predict", "askrff_ridge"),
                    args = list(object = fit, newdata = x3, type = "response", n_threads = 1)),
+    predict_interval = list(fun = getS3method("predict", "askrff_ridge"),
+                            args = list(object = fit, newdata = x3, se.fit = TRUE, interval = "prediction",
+                                        level = 0.9)),
     rff_basis = list(fun = function(kernel, n_features, method, seed, standardize, map) {
       rff_basis(x3[, 1], x3[, 2], kernel = kernel, n_features = n_features, method = method, seed = seed,
                 standardize = standardize, map = map)
     }, args = list(kernel = gaussian_kernel(1), n_features = 4, method = "iid", seed = 1, standardize = TRUE, map = NULL)))
+  # predict() gives NA for a row with a missing value, by design: such
+  # data are checked below for exactly that
   cases <- unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {
       values <- if (arg %in% c("x", "y", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      if (arg == "newdata") values <- values[setdiff(names(values), c("na", "nan"))]
       argument_cases(name, spec$fun, spec$args, arg, values)
     }), recursive = FALSE)
   }), recursive = FALSE)
+  cases <- c(cases, lapply(c("na", "nan"), function(value) {
+    case(sprintf("predict(newdata = <%s>) is NA in that row only", value), function() {
+      got <- predict(fit, bad_data(3)[[value]], interval = "prediction")
+      if (!all(is.na(got[2, ])) || anyNA(got[-2, ])) stop("NA in the wrong rows")
+      got[-2, ]
+    }, "newdata")
+  }))
   cases <- c(cases, lapply(names(bad_values), function(value) {
     case(sprintf("rff_basis(<%s>)", value), function() rff_basis(bad_values[[value]], kernel = gaussian_kernel(1), n_features = 4),
          c("...", "Variable 1"))
   }))
   consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
                     predict = function(f) predict(f, x3), plot = function(f) plot(f), fitted = function(f) fitted(f),
-                    residuals = function(f) residuals(f))
-  cases <- c(cases, object_cases(fit, consumers, "fit",
-                                 c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun")))
+                    residuals = function(f) residuals(f),
+                    interval = function(f) predict(f, x3, interval = "confidence"))
+  fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun",
+              "posterior", "scaling", "weights")
+  cases <- c(cases, object_cases(fit, consumers, "fit", fields))
+  scaled <- rff_ridge(x3, y, map, lambda = 0.5, standardize = TRUE, weights = c(1, 2, 1, 2, 0.5))
+  cases <- c(cases, object_cases(scaled, consumers, "fit", fields))
+  fuzz_check(cases)
+})
+
+test_that("formula fits, their arguments and their saved designs end in a result or a named error", {
+  frame <- data.frame(y = x3[, 1] + x3[, 2]^2, a = x3[, 1], b = x3[, 2], g = factor(c("u", "v", "u", "w", "v")),
+                      w = c(1, 2, 1, 1, 2))
+  formula_fit <- function(formula, data, kernel, n_features, map, subset, weights, na.action, contrasts, standardize,
+                          lambda, method, seed, n_threads) {
+    args <- list(formula = formula, data = data, kernel = kernel, n_features = n_features, map = map, subset = subset,
+                 weights = weights, na.action = na.action, contrasts = contrasts, standardize = standardize,
+                 lambda = lambda, method = method, seed = seed, n_threads = n_threads)
+    do.call(rff_ridge, Filter(Negate(is.null), args))
+  }
+  args <- list(formula = y ~ a + b + g, data = frame, kernel = gaussian_kernel(1), n_features = 4, map = NULL,
+               subset = rep(TRUE, 5), weights = frame$w, na.action = stats::na.omit, contrasts = NULL,
+               standardize = TRUE, lambda = 0.5, method = "iid", seed = 1, n_threads = 1)
+  bad_frames <- list(empty = frame[0, ], no_response = frame[, -1], factor_response = transform(frame, y = g),
+                     character_predictor = transform(frame, a = letters[1:5]), all_na = transform(frame, a = NA_real_),
+                     list = as.list(frame), matrix = as.matrix(frame))
+  cases <- unlist(lapply(setdiff(names(args), "formula"), function(arg) {
+    values <- if (arg == "data") c(bad_values, bad_frames) else bad_values
+    argument_cases("rff_ridge.formula", formula_fit, args, arg, values)
+  }), recursive = FALSE)
+  formulas <- list(no_response = ~ a, constant = y ~ 1, unknown = y ~ nothing, expression = y ~ log(a),
+                   interaction = y ~ a * g, dot = y ~ ., string = "y ~ a", number = 3)
+  cases <- c(cases, lapply(names(formulas), function(name) {
+    case(sprintf("rff_ridge(<%s formula>)", name),
+         function() rff_ridge(formulas[[name]], frame, kernel = gaussian_kernel(1), n_features = 4, lambda = 0.5),
+         c("formula", "predictor", "response", "data"))
+  }))
+  fit <- rff_ridge(y ~ a + g, frame, kernel = gaussian_kernel(1), n_features = 4, seed = 1, lambda = 0.5,
+                   na.action = stats::na.exclude)
+  # rows with a missing predictor predict NA, by design
+  new_frames <- c(bad_frames[names(bad_frames) != "all_na"],
+                  list(new_level = transform(frame, g = factor(c("u", "z", "u", "w", "v"))), vector = frame$a))
+  cases <- c(cases, lapply(names(new_frames), function(name) {
+    case(sprintf("predict(formula fit, <%s>)", name), function() predict(fit, new_frames[[name]], interval = "prediction"),
+         "newdata")
+  }), list(case("predict(formula fit, <all_na>) is NA", function() {
+    if (!all(is.na(predict(fit, bad_frames$all_na, interval = "prediction")))) stop("a prediction without data")
+    0
+  }, "newdata")))
+  consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, frame),
+                    fitted = function(f) fitted(f), interval = function(f) predict(f, frame, se.fit = TRUE))
+  cases <- c(cases, object_cases(fit, consumers, "fit", c("design", "terms", "xlevels", "posterior", "map", "scaling")))
   fuzz_check(cases)
 })
 
