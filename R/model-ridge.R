@@ -163,6 +163,10 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
     if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
     data <- list(source = x, streamed = TRUE, what = "the chunks' `x` have")
   } else {
+    if (is.data.frame(x) && !all(vapply(x, is.numeric, logical(1)))) {
+      fail("`x` has a column that is not numeric (%s); the formula method, rff_ridge(y ~ ., data, kernel = , n_features = ), turns factors into indicator columns.",
+           names(x)[!vapply(x, is.numeric, logical(1))][1L])
+    }
     data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
   }
   fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads)

@@ -4,6 +4,11 @@
 #' sample of `max_points` rows when there are more), the usual default for
 #' `sigma` of [gaussian_kernel()] and the other kernels of the Gaussian family.
 #'
+#' kernlab's `sigest()` answers in the other convention, an inverse squared
+#' width \eqn{s} of \eqn{\exp(-s\|x - y\|^2)}: the matching `sigma` is
+#' \eqn{1/\sqrt{2s}}, and passing \eqn{s} itself as `sigma` gives a very
+#' different kernel.
+#'
 #' @param x Numeric matrix or data frame, one row per point.
 #' @param max_points Largest number of rows used; the pairs grow as its square.
 #' @param seed `NULL` (sample with R's random number generator, so

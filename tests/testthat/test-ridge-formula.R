@@ -156,3 +156,9 @@ test_that("a saved formula fit predicts after readRDS() in a fresh session", {
   out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE)
   expect_equal(as.numeric(out), unname(predict(fit, data.frame(a = 0.3, g = "mid"))), tolerance = 1e-15)
 })
+
+test_that("a data frame with a factor given to the matrix form points to the formula method", {
+  data <- formula_data()
+  expect_error(rff_ridge(data[, c("a", "g")], data$y, kernel = gaussian_kernel(1), n_features = 4),
+               "not numeric \\(g\\); the formula method", class = "askrff_error")
+})
