@@ -125,8 +125,8 @@
     .Call(`_askrff_cpp_cross_products`, map, fun, x, y, w, z_shift, y_shift, n_threads)
 }
 
-.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, progress) {
-    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, progress)
+.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, criterion, progress) {
+    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, criterion, progress)
 }
 
 .cpp_feature_products <- function(map, fun, x, coefficients_t, n_threads) {

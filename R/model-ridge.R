@@ -22,18 +22,64 @@
 #' within a fraction of a second on a user interrupt (Ctrl-C), and from
 #' 512 columns on it reports its progress through progressr (see below).
 #'
-#' **Choosing \eqn{\lambda}.** With `lambda = NULL` it is chosen by exact
-#' generalized cross-validation, \eqn{GCV(\lambda) = (RSS / n) / (1 -
-#' df / n)^2} with \eqn{df = 1 + \sum_i s_i / (s_i + \lambda)} over the
-#' eigenvalues \eqn{s_i}, on 100 values log-spaced from \eqn{10 s_1} down to
-#' \eqn{10^{-10} s_1}; several responses share one \eqn{\lambda} (their RSS
-#' pooled). GCV needs only \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps;
-#' exact leave-one-out would need every row's leverage, a second pass over
-#' the data. Several values in `lambda` are compared by GCV likewise; one
-#' value is used as it is. GCV is reliable when the feature columns are
-#' fewer than the rows; with more columns than rows it can prefer a fit that
-#' nearly interpolates (the printed `df` close to `n` shows it), and a
-#' given `lambda` or fewer features serve better.
+#' **Choosing \eqn{\lambda}.** With `lambda = NULL` it is chosen on 100
+#' values log-spaced from \eqn{10 s_1} down to \eqn{10^{-10} s_1} (over the
+#' eigenvalues \eqn{s_i}), the best of them refined by golden-section search
+#' between its neighbours (the path then has 101 values), by one of two
+#' criteria, both exact along the whole path from the one eigendecomposition:
+#' * `criterion = "gcv"`: generalized cross-validation, \eqn{GCV(\lambda) =
+#'   (RSS / n) / (1 - df / n)^2} with \eqn{df = 1 + \sum_i s_i / (s_i +
+#'   \lambda)}, smallest wins. Exact leave-one-out would need every row's
+#'   leverage, a second pass over the data. GCV is reliable when the feature
+#'   columns are fewer than the rows; with more columns than rows it can
+#'   prefer a fit that nearly interpolates (the printed `df` close to `n`
+#'   shows it).
+#' * `criterion = "evidence"`: the log marginal likelihood of the Bayesian
+#'   model \eqn{y = b_0 + Zb + e}, \eqn{e_i \sim N(0, \sigma^2 / w_i)},
+#'   \eqn{b \sim N(0, (\sigma^2 / \lambda) I)}, with a flat prior on
+#'   \eqn{b_0} integrated out and \eqn{\sigma^2} set to its maximizer \eqn{P
+#'   / (n - 1)}:
+#'   \deqn{E(\lambda) = -\frac{n - 1}{2}\left(\log\frac{2\pi P}{n - 1} +
+#'   1\right) + \frac{1}{2}\left(\sum_i \log w_i - \log \sum_i w_i\right) -
+#'   \frac{1}{2}\sum_i \log\left(1 + \frac{s_i}{\lambda}\right),}
+#'   with \eqn{P = \min_{b_0, b} \sum_i w_i (y_i - b_0 - z_i'b)^2 + \lambda
+#'   \|b\|^2}; largest wins. This is the type-II maximum likelihood of
+#'   Gaussian-process regression with the kernel the features represent
+#'   (MacKay 1992; Rasmussen and Williams 2006, ch. 5), \eqn{\lambda} being
+#'   the ratio of the noise variance to the prior variance of the function.
+#'   Profiling \eqn{\sigma^2} rather than integrating it keeps \eqn{E} a
+#'   likelihood that an exact Gaussian process's can be compared with;
+#'   integrating it against \eqn{d\sigma^2 / \sigma^2} would change it by a
+#'   term in \eqn{n} alone, so not the choice.
+#'
+#' Several responses share one \eqn{\lambda} (their RSS pooled for GCV, their
+#' evidences, each with its own \eqn{\sigma^2}, added). Both need only
+#' \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps. Several values in
+#' `lambda` are compared by the criterion likewise; one value is used as it
+#' is. `fit$path` holds both criteria at every \eqn{\lambda}.
+#'
+#' **Choosing the kernel's scale.** `scale` searches the kernel's length
+#' scales by the same criterion, each candidate at its own best
+#' \eqn{\lambda}: a vector of candidate factors multiplying the kernel's own
+#' length scales, or `"optimize"`, which tries the factors \eqn{4^{-2},
+#' \dots, 4^2} (extended while the best is at an end, within \eqn{10^{-3}}
+#' to \eqn{10^3}) and refines the best by [stats::optimize()] on the log
+#' scale. With `ard = TRUE` it then optimizes one scale per coordinate
+#' ([stats::optim()], L-BFGS-B on the log scales from the common one, with
+#' gradients by differences); a matrix `scale` with one column per coordinate
+#' gives per-coordinate candidates instead. The map is drawn once, for the
+#' kernel as given, and each candidate divides its frequencies by the
+#' scales (common random numbers: the criterion is then a smooth function of
+#' the scales, not blurred by fresh draws). Which parameters of a kernel are
+#' length scales is declared by its family (expressions scale all their
+#' terms; kernels without one, such as those on the sphere, are refused); a
+#' kernel whose length scale is a single number takes no `ard`. Each
+#' candidate costs a pass over the data and an eigendecomposition, so
+#' `"optimize"` costs some 15 fits, and with ARD about \eqn{2d + 1} more per
+#' step of L-BFGS-B. Chunk sources must then be lists, which can be read
+#' again. The chosen kernel is `fit$map$kernel`, the fit's map is the
+#' rescaled one, and `fit$selection` records every candidate; `plot()`
+#' shows the criterion against the scale.
 #'
 #' **Data larger than memory.** `x` may be a *chunk source*, with `y = NULL`:
 #' a function of no arguments that returns the next chunk, `list(x = , y =
@@ -113,7 +159,15 @@
 #'   are, `TRUE` to center and scale each column by its mean and standard
 #'   deviation on the data fitted (kept in the fit and applied again by
 #'   `predict()`), or a list of `center` and `scale`, one entry per column.
-#' @param lambda `NULL` (choose by GCV), or one or more positive penalties.
+#' @param lambda `NULL` (choose on the default grid by `criterion`), or one or
+#'   more positive penalties.
+#' @param criterion `"gcv"` or `"evidence"`: what chooses \eqn{\lambda} and the
+#'   scales (see Details).
+#' @param scale `NULL` (the kernel as given), a vector of candidate factors
+#'   for the kernel's length scales, or `"optimize"` (see Details). Needs a
+#'   `kernel` with `n_features`, or a map of [rff_map()].
+#' @param ard `TRUE` to choose one scale per coordinate (with `scale =
+#'   "optimize"`, or a matrix of candidates with one column per coordinate).
 #' @param fun For a map of [rpf_map()], the periodic function of its
 #'   features (default `"square"`); not used with other maps.
 #' @param ... Arguments passed to the methods; the default method takes no
@@ -121,14 +175,21 @@
 #' @inheritParams kernel_matrix
 #' @return An object of class `"askrff_ridge"`: the `map`, `coefficients`
 #'   (feature columns by responses), `intercept`, the chosen `lambda`, the
-#'   `path` (a data frame of `lambda`, `df` and `gcv`), `n`, the `response`
+#'   `criterion` that chose it, the `path` (a data frame of `lambda`, `df`,
+#'   `gcv` and `evidence`), with a scale search the `selection` (the
+#'   `criterion`, the `method`, the `kernel` as given, the candidates'
+#'   `scales`, one row each, their `lambda` and criterion `value`, and the
+#'   `chosen` row), `n`, the `response`
 #'   kind, the residual sum of squares `rss`, the `posterior` of the
 #'   coefficients (see [predict.askrff_ridge()]), the `scaling` of the
 #'   predictors (`NULL` without standardization), and for data in memory the
 #'   `fitted` values and `residuals`; formula fits also keep the `call`
 #'   and their `design` (terms, factor levels, contrasts, rows left out).
-#'   Methods: `print`, `coef`, `predict`, `plot` (the GCV curve), `fitted`
-#'   and `residuals`.
+#'   Methods: `print`, `coef`, `predict`, `plot` (the criterion's curve and
+#'   the scale search), `fitted` and `residuals`.
+#' @references MacKay, D. J. C. (1992). Bayesian interpolation. Neural
+#'   Computation 4, 415-447. Rasmussen, C. E. and Williams, C. K. I. (2006).
+#'   Gaussian Processes for Machine Learning. MIT Press.
 #' @family models
 #' @examples
 #' x <- as.matrix(scale(datasets::trees[, c("Girth", "Height")]))
@@ -147,15 +208,22 @@
 #'                  na.action = na.exclude, seed = 1)
 #' fit
 #' predict(fit, airquality[1:5, ], interval = "prediction")
+#' # the bandwidth chosen by the evidence
+#' fit <- rff_ridge(x, datasets::trees$Volume, kernel = gaussian_kernel(1), n_features = 64,
+#'                  criterion = "evidence", scale = c(0.5, 1, 2, 4), seed = 1)
+#' fit$map$kernel
 #' @export
 rff_ridge <- function(x, ...) UseMethod("rff_ridge")
 
 #' @rdname rff_ridge
 #' @export
 rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
-                              n_features = NULL, method = "iid", seed = NULL, standardize = FALSE, fun = NULL,
+                              n_features = NULL, method = "iid", seed = NULL, standardize = FALSE,
+                              criterion = c("gcv", "evidence"), scale = NULL, ard = FALSE, fun = NULL,
                               n_threads = NULL, ...) {
   check_no_dots(...)
+  criterion <- check_choice(criterion, c("gcv", "evidence"), "criterion")
+  search <- check_scale_search(scale, ard)
   streamed <- is_chunk_source(x)
   if (streamed) {
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
@@ -164,20 +232,24 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
   } else {
     data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE)
   }
-  fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads)
+  fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads, criterion,
+            search)
 }
 
 #' @rdname rff_ridge
 #' @export
 rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
-                              na.action, contrasts = NULL, standardize = FALSE, lambda = NULL, method = "iid",
+                              na.action, contrasts = NULL, standardize = FALSE, lambda = NULL,
+                              criterion = c("gcv", "evidence"), scale = NULL, ard = FALSE, method = "iid",
                               seed = NULL, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
+  criterion <- check_choice(criterion, c("gcv", "evidence"), "criterion")
+  search <- check_scale_search(scale, ard)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
   fit <- fit_ridge(list(source = source, streamed = FALSE), model_map(map, kernel, n_features, method, seed),
-                   standardize, lambda, fun, n_threads)
+                   standardize, lambda, fun, n_threads, criterion, search)
   fit$call <- call
   fit$design <- frame$design
   fit
@@ -193,15 +265,19 @@ check_no_dots <- function(...) {
 
 # Fits the ridge regression on the chunks of `data` (one chunk for data in
 # memory): the first chunk fixes the map (`map_of`, a function of the data's
-# columns), the standardization, the kind of response and the shifts; every
-# chunk's sums are then added in order, on this process's threads or, for a
-# chunk source, on the workers of the user's future plan.
-fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads) {
+# columns), the standardization and the kind of response; every chunk's sums
+# are then added in order, on this process's threads or, for a chunk source,
+# on the workers of the user's future plan. With a scale search (`search`
+# from check_scale_search()), each candidate scale takes such a pass
+# (R/model-selection.R) and the best one's sums give the fit.
+fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criterion = "gcv", search = NULL) {
   lambda <- check_lambda(lambda)
+  if (!is.null(search) && is.function(data$source)) {
+    fail("`scale` needs data it can read once per candidate scale: data in memory or a list of chunks; a function chunk source is read once.")
+  }
   threads_given <- !is.null(n_threads)
   n_threads <- resolve_threads(n_threads)
   streamed <- data$streamed
-  steps <- if (!streamed) 1L else if (is.function(data$source)) NA else length(data$source)
   reader <- chunk_reader(data$source, if (streamed) "x" else "x and y")
   first <- reader()
   if (is.null(first)) fail("`x` returned no chunk: a chunk source must give at least one chunk before NULL.")
@@ -213,28 +289,20 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads) {
   # Z'Z, its eigenvectors and the copies a chunk's sums pass through
   check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 4 * 8 * as.double(model$columns)^2)
   start <- ridge_chunk(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL)
-  response <- start$response
-  shifts <- ridge_shifts(model, start, n_threads)
-  pending_first <- TRUE
-  next_chunk <- function() {
-    if (pending_first) {
-      pending_first <<- FALSE
-      return(first)
-    }
-    reader()
-  }
-  prepare <- function(chunk, index) {
-    if (index == first$index) return(start)
-    ridge_chunk(chunk, index, "x", model, response)
-  }
   # a worker of a parallel plan shares its machine with others
-  work <- ridge_chunk_work(model, shifts, if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
-  # data already in memory stay here, on this process's threads
-  sums <- map_reduce_chunks(next_chunk, prepare, work, add_sums, steps = steps, distribute = streamed)
-  if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight; the data have %d.", sums$n)
-  path <- core(.cpp_ridge_path(sums, shifts$z, shifts$y, if (is.null(lambda)) numeric() else lambda,
-                               eigen_progress(model$columns)))
-  fit <- ridge_fit(model, path, sums, response)
+  pass <- ridge_passes(data, reader, first, start, n_threads,
+                       if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
+  solve <- function(model) ridge_solution(model, pass(model), lambda, criterion)
+  if (is.null(search)) {
+    best <- solve(model)
+    selection <- NULL
+  } else {
+    found <- select_scale(model, solve, search, criterion)
+    best <- found$best
+    selection <- found$selection
+  }
+  fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion)
+  fit$selection <- selection
   if (!streamed) {
     fit$fitted <- ridge_scores(fit, start$x, n_threads)
     fit$residuals <- start$y - fit$fitted
@@ -242,8 +310,52 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads) {
   fit
 }
 
+# A function of a model (its map) that reads the data once and returns the
+# sums of its features and the shifts they were taken from. The first pass
+# goes on from the chunk already read; later ones read the source again.
+# Chunks are checked against each pass's map, the first one already encoded.
+ridge_passes <- function(data, reader, first, start, n_threads, worker_threads) {
+  streamed <- data$streamed
+  steps <- if (!streamed) 1L else if (is.function(data$source)) NA else length(data$source)
+  passes <- 0L
+  function(model) {
+    passes <<- passes + 1L
+    check_map_data(model$map, start$x, if (streamed) sprintf("`x` of chunk %d", first$index) else "x")
+    shifts <- ridge_shifts(model, start, n_threads)
+    next_chunk <- if (passes == 1L) {
+      pending_first <- TRUE
+      function() {
+        if (pending_first) {
+          pending_first <<- FALSE
+          return(first)
+        }
+        reader()
+      }
+    } else {
+      chunk_reader(data$source, if (streamed) "x" else "x and y")
+    }
+    prepare <- function(chunk, index) {
+      if (index == first$index) return(start)
+      ridge_chunk(chunk, index, "x", model, start$response)
+    }
+    work <- ridge_chunk_work(model, shifts, worker_threads)
+    # data already in memory stay here, on this process's threads
+    sums <- map_reduce_chunks(next_chunk, prepare, work, add_sums, steps = steps, distribute = streamed)
+    if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight; the data have %d.", sums$n)
+    list(sums = sums, shifts = shifts)
+  }
+}
+
+# The model's path from one pass's sums: every lambda's criteria, and the
+# coefficients at the lambda `criterion` prefers.
+ridge_solution <- function(model, summed, lambda, criterion) {
+  path <- core(.cpp_ridge_path(summed$sums, summed$shifts$z, summed$shifts$y, if (is.null(lambda)) numeric() else lambda,
+                               criterion, eigen_progress(model$columns)))
+  list(model = model, sums = summed$sums, path = path, value = path[[criterion]][path$chosen])
+}
+
 # The fit object from the core's path.
-ridge_fit <- function(model, path, sums, response) {
+ridge_fit <- function(model, path, sums, response, criterion) {
   coefficients <- path$coefficients
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
   chosen <- path$chosen
@@ -251,7 +363,7 @@ ridge_fit <- function(model, path, sums, response) {
   structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
     intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
-    path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv),
+    criterion = criterion, path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv, evidence = path$evidence),
     n = sums$n, response = response, rss = stats::setNames(path$rss, response$names),
     posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
                      weight = path$weight)

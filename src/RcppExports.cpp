@@ -407,8 +407,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ridge_path
-Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, SEXP progress);
-RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP progressSEXP) {
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, std::string criterion, SEXP progress);
+RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -416,8 +416,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type criterion(criterionSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, criterion, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -604,7 +605,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
-    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 5},
+    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 6},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_ridge_posterior", (DL_FUNC) &_askrff_cpp_ridge_posterior, 8},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},

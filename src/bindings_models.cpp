@@ -71,7 +71,7 @@ Rcpp::List to_r(const askrff::CrossProducts& sums) {
   return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
                             Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
                             Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("weight") = sums.weight,
-                            Rcpp::Named("n") = sums.n);
+                            Rcpp::Named("log_weight") = sums.log_weight, Rcpp::Named("n") = sums.n);
 }
 
 }  // namespace
@@ -93,12 +93,13 @@ Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatr
 }
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over
-// chunks in R); `lambda` empty for the grid. The eigendecomposition stops
-// on a user interrupt and reports its percents to `progress` (see
-// progress.h).
+// chunks in R); `lambda` empty for the grid; `criterion` "gcv" or
+// "evidence". The eigendecomposition stops on a user interrupt and reports
+// its percents to `progress` (see progress.h).
 // [[Rcpp::export(.cpp_ridge_path)]]
 Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
-                          Rcpp::NumericVector lambda, SEXP progress) {
+                          Rcpp::NumericVector lambda, std::string criterion, SEXP progress) {
+  askrff::require(criterion == "gcv" || criterion == "evidence", "criterion must be \"gcv\" or \"evidence\"");
   const Rcpp::NumericMatrix zz = sums["zz"], zy = sums["zy"];
   const Rcpp::NumericVector z_sum = sums["z_sum"], y_sum = sums["y_sum"], y_squares = sums["y_squares"];
   const int columns = zz.ncol(), responses = zy.ncol();
@@ -113,14 +114,16 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
   c.y_sum = Eigen::Map<const Eigen::VectorXd>(y_sum.begin(), responses);
   c.y_squares = Eigen::Map<const Eigen::VectorXd>(y_squares.begin(), responses);
   c.weight = Rcpp::as<double>(sums["weight"]);
+  c.log_weight = Rcpp::as<double>(sums["log_weight"]);
   c.n = Rcpp::as<double>(sums["n"]);
   const askrff::RidgePath path =
       askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
                          Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
                          Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()),
+                         criterion == "gcv" ? askrff::Criterion::gcv : askrff::Criterion::evidence,
                          askrff::InterruptPoll(), askrff::RProgress(progress));
   return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("df") = to_r(path.df),
-                            Rcpp::Named("gcv") = to_r(path.gcv),
+                            Rcpp::Named("gcv") = to_r(path.gcv), Rcpp::Named("evidence") = to_r(path.evidence),
                             Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),
                             Rcpp::Named("chosen") = static_cast<int>(path.chosen) + 1,
                             Rcpp::Named("coefficients") = to_r(path.coefficients),

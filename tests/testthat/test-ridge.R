@@ -129,7 +129,7 @@ test_that("predictions are features times coefficients, and the methods agree", 
   expect_equal(fitted(fit), predict(fit, data$x), tolerance = 1e-12)
   expect_equal(residuals(fit), data$y - fitted(fit), tolerance = 1e-12)
   expect_equal(fit$rss, c(y = sum(residuals(fit)^2)), tolerance = 1e-8)
-  expect_output(print(fit), "chosen by GCV among 100 values")
+  expect_output(print(fit), "chosen by GCV among 101 values")
   path <- tempfile(fileext = ".png")
   grDevices::png(path)
   expect_identical(plot(fit), fit)
