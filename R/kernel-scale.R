@@ -14,7 +14,7 @@ scale_kernel <- function(kernel, scales, d) {
   traits <- kernel_traits(kernel)
   scaled <- traits$scaled_params
   if (length(scaled$name) == 0L) {
-    fail("`scale` needs a kernel with a length scale, but the %s has none (dot-product and sphere kernels, kernels given by an R function and expected kernels of random periodic features have none to rescale).",
+    fail("`scale` needs a kernel with a length scale, but the %s has none (kernels on the sphere and kernels given by an R function have none to rescale).",
          kernel_label(kernel))
   }
   per_coordinate <- length(scales) > 1L

@@ -69,3 +69,162 @@ test_that("each criterion chooses its own optimum on the refined grid, whatever 
   }
   expect_output(print(fit), "chosen by evidence among 101 values")
 })
+
+test_that("scale_kernel() gives the kernel of the data divided by the scales, for every family with a length scale", {
+  set.seed(5)
+  x <- matrix(rnorm(15), 5)
+  y <- matrix(rnorm(12), 4)
+  global <- list(gaussian_kernel(0.7), matern_kernel(0.8, 1.5), exponential_kernel(1),
+                 rational_quadratic_kernel(1, 2), generalized_gaussian_kernel(1, 1.5), laplace_kernel(0.9),
+                 delta_gaussian_kernel(c(1, -0.5), c(1, 3)), shift_gaussian_kernel(1, c(0.2, -0.1, 0.3)),
+                 sinh_gaussian_kernel(1, 0.2), cosh_gaussian_kernel(1, c(0.1, 0.2, -0.1)),
+                 gaussian_kernel(1) + 0.5 * matern_kernel(2, 2.5), gaussian_kernel(1) * laplace_kernel(2))
+  per_coordinate <- list(gaussian_kernel(0.7), gaussian_kernel(c(0.5, 1, 2)), matern_kernel(c(1, 2, 0.5), 2.5),
+                         gaussian_kernel(1) * rational_quadratic_kernel(2, 1))
+  s <- 1.7
+  for (k in global) {
+    expect_equal(kernel_matrix(askrff:::scale_kernel(k, s, 3), x, y), kernel_matrix(k, x / s, y / s),
+                 tolerance = 1e-12, label = askrff:::kernel_label(k))
+  }
+  s <- c(0.5, 2, 1.3)
+  for (k in per_coordinate) {
+    expect_equal(kernel_matrix(askrff:::scale_kernel(k, s, 3), x, y),
+                 kernel_matrix(k, sweep(x, 2L, s, "/"), sweep(y, 2L, s, "/")), tolerance = 1e-12, label = askrff:::kernel_label(k))
+  }
+  expect_error(askrff:::scale_kernel(arccos_kernel(1), 2, 3), "the arc-cosine kernel \\(order = 1\\) has none",
+               class = "askrff_error")
+  expect_error(askrff:::scale_kernel(radial_kernel(function(r) exp(-r^2)), 2, 3), "has none", class = "askrff_error")
+  expect_error(askrff:::scale_kernel(laplace_kernel(1), s, 3), "takes `sigma` as a single number", class = "askrff_error")
+  expect_error(askrff:::scale_kernel(gaussian_kernel(1) + shift_gaussian_kernel(1, 0.2), s, 3),
+               "Shift-Gaussian kernel .* takes `sigma` as a single number", class = "askrff_error")
+})
+
+test_that("a rescaled map divides the same draws by the scales: the features of the data divided by them", {
+  set.seed(6)
+  x <- matrix(rnorm(30), 10)
+  # the phase decomposition's left phases, functions of omega'(x - y), stay
+  for (k in list(shift_gaussian_kernel(1, 0.3), sinh_gaussian_kernel(1, c(0.2, 0, -0.1)))) {
+    for (decomposition in c("jordan", "phase")) {
+      map <- rff_map(k, 3, 25, decomposition = decomposition, seed = 1)
+      scaled <- askrff:::rescale_map(map, askrff:::scale_kernel(k, 2, 3), 2)
+      expect_equal(rff_features(scaled, x), rff_features(map, x / 2), tolerance = 1e-14)
+      expect_equal(rff_features(scaled, x, side = "right"), rff_features(map, x / 2, side = "right"), tolerance = 1e-14)
+      expect_equal(scaled$kernel$params$sigma, 2)
+    }
+  }
+  # for the Gaussian kernel the frequencies are N(0, I) / sigma: the draw
+  # of the rescaled kernel itself
+  map <- rff_map(gaussian_kernel(1), 3, 25, seed = 1)
+  s <- c(0.5, 2, 3)
+  scaled <- askrff:::rescale_map(map, askrff:::scale_kernel(gaussian_kernel(1), s, 3), s)
+  expect_equal(scaled$omega, rff_map(gaussian_kernel(s), 3, 25, seed = 1)$omega, tolerance = 1e-15)
+  expect_error(askrff:::rescale_map(nystrom_map(gaussian_kernel(1), x, 5), gaussian_kernel(2), 2),
+               "`scale` needs a map of random Fourier features", class = "askrff_error")
+})
+
+selection_data <- function(n = 300, seed = 7) {
+  set.seed(seed)
+  x <- matrix(runif(2 * n, -2, 2), n)
+  list(x = x, y = sin(2 * x[, 1]) + x[, 2] + rnorm(n, sd = 0.2))
+}
+
+test_that("candidate scales: each one's criterion is the fit of its rescaled kernel, and the best gives the fit", {
+  data <- selection_data()
+  scales <- c(0.25, 0.5, 1, 2)
+  chunks <- lapply(split(seq_len(300), rep(1:3, each = 100)), function(i) list(x = data$x[i, ], y = data$y[i]))
+  for (criterion in c("gcv", "evidence")) {
+    fit <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 40, seed = 1, criterion = criterion,
+                     scale = scales)
+    # the Gaussian kernel's frequencies are N(0, I) / sigma, so a map drawn
+    # for the rescaled kernel with the same seed has the same draws
+    each <- lapply(scales, function(s) {
+      rff_ridge(data$x, data$y, kernel = gaussian_kernel(s), n_features = 40, seed = 1, criterion = criterion)
+    })
+    value <- vapply(each, function(f) f$path[[criterion]][f$path$lambda == f$lambda], 1)
+    expect_equal(fit$selection$value, value, tolerance = 1e-10)
+    expect_equal(fit$selection$lambda, vapply(each, `[[`, 1, "lambda"), tolerance = 1e-10)
+    best <- if (criterion == "gcv") which.min(value) else which.max(value)
+    expect_identical(fit$selection$chosen, best)
+    expect_equal(coef(fit), coef(each[[best]]), tolerance = 1e-8)
+    expect_equal(fit$map$kernel, gaussian_kernel(scales[best]))
+    expect_equal(fit$selection$kernel, gaussian_kernel(1))
+    expect_equal(fitted(fit), predict(fit, data$x), tolerance = 1e-12)
+    streamed <- rff_ridge(chunks, kernel = gaussian_kernel(1), n_features = 40, seed = 1, criterion = criterion,
+                          scale = scales)
+    expect_equal(streamed$selection$value, fit$selection$value, tolerance = 1e-10)
+    # at GCV's tiny lambda the coefficients amplify the sums' rounding; the
+    # fitted values do not
+    expect_equal(predict(streamed, data$x), fitted(fit), tolerance = 1e-8)
+  }
+  expect_output(print(fit), "scale: 1 times the kernel's own, chosen among 4 candidates by evidence")
+  expect_error(rff_ridge(function() NULL, kernel = gaussian_kernel(1), n_features = 10, scale = 2),
+               "a function chunk source is read once", class = "askrff_error")
+  expect_error(rff_ridge(data$x, data$y, map = nystrom_map(gaussian_kernel(1), data$x[1:20, ], 10), scale = 2),
+               "needs a map of random Fourier features", class = "askrff_error")
+  # the formula method searches the same way
+  frame <- data.frame(y = data$y, a = data$x[, 1], b = data$x[, 2])
+  formula_fit <- rff_ridge(y ~ a + b, frame, kernel = gaussian_kernel(1), n_features = 40, seed = 1,
+                           criterion = "evidence", scale = scales)
+  expect_equal(formula_fit$selection$value, fit$selection$value, tolerance = 1e-10)
+})
+
+test_that("\"optimize\" finds the criterion's optimum over the scale", {
+  data <- selection_data()
+  for (criterion in c("gcv", "evidence")) {
+    fit <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 40, seed = 1, criterion = criterion,
+                     scale = "optimize")
+    s <- fit$selection
+    chosen <- s$scales[s$chosen, 1L]
+    # optimize() stops within 0.005 of the optimum of the log scale, so 2 %
+    # either side is worse
+    around <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 40, seed = 1, criterion = criterion,
+                        scale = chosen * exp(c(-0.02, 0.02)))
+    if (criterion == "gcv") {
+      expect_true(all(around$selection$value > s$value[s$chosen]))
+    } else {
+      expect_true(all(around$selection$value < s$value[s$chosen]))
+    }
+    expect_equal(fit$map$kernel, gaussian_kernel(chosen))
+    expect_identical(s$method, "optimize")
+    expect_identical(ncol(s$scales), 1L)
+  }
+  expect_output(print(fit), "optimized by evidence")
+  path <- tempfile(fileext = ".png")
+  grDevices::png(path, 900, 450)
+  expect_identical(plot(fit), fit)
+  grDevices::dev.off()
+  expect_true(file.size(path) > 0)
+})
+
+test_that("the fit's criterion, evidence and selection are validated like its other fields", {
+  data <- selection_data(n = 120)
+  fit <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, seed = 1, criterion = "evidence",
+                   scale = c(0.5, 1, 2))
+  edit <- function(change) {
+    edited <- fit
+    change(edited)
+  }
+  cases <- list(
+    list(function(f) { f$criterion <- "aic"; f }, "`x\\$criterion` must be \"gcv\" or \"evidence\""),
+    list(function(f) { f$path$evidence <- NULL; f }, "`x\\$path` must be a data frame"),
+    list(function(f) { f$path$evidence[2] <- Inf; f }, "`x\\$path` must be a data frame"),
+    list(function(f) { f$selection$scales[1] <- -1; f }, "`x\\$selection` must hold positive finite `scales`"),
+    list(function(f) { f$selection$chosen <- 9; f }, "`x\\$selection` must hold positive finite `scales`"),
+    list(function(f) { f$selection$value <- f$selection$value[-1]; f }, "`x\\$selection` must hold"),
+    list(function(f) { f$selection$kernel <- "gaussian"; f }, "`x\\$selection\\$kernel` must be"),
+    list(function(f) { f$selection$criterion <- "gcv"; f }, "`x\\$selection` must record the fit's criterion"),
+    list(function(f) { f$selection$chosen <- (f$selection$chosen %% 3L) + 1L; f }, "`x\\$selection` must agree with the fit"))
+  for (case in cases) {
+    expect_error(print(case[[1]](fit)), case[[2]], class = "askrff_error")
+  }
+  expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, criterion = "aic"),
+               "`criterion` must be one of \"gcv\", \"evidence\"", class = "askrff_error")
+  expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, scale = c(1, -1)),
+               "`scale` must be NULL, \"optimize\", or positive finite", class = "askrff_error")
+  expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, ard = TRUE),
+               "`ard = TRUE` needs `scale = \"optimize\"`", class = "askrff_error")
+  expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, scale = matrix(1, 2, 3), ard = TRUE),
+               "one column per coordinate of the data \\(2\\)", class = "askrff_error")
+  expect_error(rff_ridge(data$x, data$y, kernel = laplace_kernel(1), n_features = 20, scale = "optimize", ard = TRUE),
+               "takes `sigma` as a single number", class = "askrff_error")
+})
