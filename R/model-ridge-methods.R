@@ -98,7 +98,9 @@ validate_selection <- function(selection, fit, map, where) {
     fail("`%s` must hold positive finite `scales` (one row per candidate, one column or one per coordinate), each candidate's positive `lambda` and `value`, and the `chosen` row, as rff_ridge() makes.",
          where)
   }
-  chosen <- scale_kernel(kernel, scales[selection$chosen, ], map$d)
+  chosen <- tryCatch(scale_kernel(kernel, scales[selection$chosen, ], map$d), askrff_error = function(e) {
+    fail("`%s` must hold scales the kernel takes: %s", where, conditionMessage(e))
+  })
   if (!isTRUE(all.equal(chosen, map$kernel)) || selection$lambda[selection$chosen] != fit$lambda) {
     fail("`%s` must agree with the fit: the chosen row's scales give the map's kernel and its lambda is the fit's.", where)
   }

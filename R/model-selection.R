@@ -87,13 +87,15 @@ select_scale <- function(model, solve, search, criterion) {
                         value = vapply(tried, `[[`, 1, "value"), chosen = chosen))
 }
 
-# What optim() and optimize() minimize: log GCV, or minus the evidence; a
-# degenerate fit (no residual) counts as the worst.
+# What optim() and optimize() minimize: log GCV (a GCV of 0, no residual
+# left, as the least double), or minus the evidence. A fit without a finite
+# criterion (GCV infinite, evidence minus infinity) counts as 1e100: worse
+# than any other, and still finite in optim()'s differences.
 scale_objective <- function(evaluate, criterion) {
   function(log_scales) {
     value <- evaluate(exp(log_scales))
-    value <- if (criterion == "gcv") log(value) else -value
-    if (is.finite(value)) value else .Machine$double.xmax / 4
+    value <- if (criterion == "gcv") log(max(value, .Machine$double.xmin)) else -value
+    if (is.finite(value)) value else 1e100
   }
 }
 
@@ -129,8 +131,14 @@ optimize_common_scale <- function(objective) {
 # the first step is of a sensible size.
 optimize_coordinate_scales <- function(objective, start, d, criterion, n) {
   limits <- log(scale_limits)
-  stats::optim(rep(start, d), objective, method = "L-BFGS-B", lower = limits[1L], upper = limits[2L],
-               control = list(ndeps = rep(1e-3, d), factr = 1e9, maxit = 50L,
-                              fnscale = if (criterion == "gcv") 1 else n))
+  # every scale optim() tries is kept, so its failure leaves the best one tried
+  tryCatch(stats::optim(rep(start, d), objective, method = "L-BFGS-B", lower = limits[1L], upper = limits[2L],
+                        control = list(ndeps = rep(1e-3, d), factr = 1e9, maxit = 50L,
+                                       fnscale = if (criterion == "gcv") 1 else n)),
+           askrff_error = function(e) stop(e),
+           error = function(e) {
+             warn("The search of per-coordinate scales (`ard = TRUE`) stopped early (%s); the fit takes the best scales it tried.",
+                  conditionMessage(e))
+           })
   invisible(NULL)
 }
