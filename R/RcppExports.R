@@ -137,6 +137,10 @@
     .Call(`_askrff_cpp_ridge_posterior`, map, fun, x, vectors, values, z_mean, lambda, n_threads)
 }
 
+.cpp_ridge_loo <- function(map, fun, x, y, w, vectors, values, projections, z_mean, y_mean, weight, lambda, n_threads) {
+    .Call(`_askrff_cpp_ridge_loo`, map, fun, x, y, w, vectors, values, projections, z_mean, y_mean, weight, lambda, n_threads)
+}
+
 .cpp_sample_dither <- function(seed_words, m) {
     .Call(`_askrff_cpp_sample_dither`, seed_words, m)
 }

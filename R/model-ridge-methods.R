@@ -33,8 +33,15 @@ validate_ridge <- function(fit, arg) {
     fail("`%s` must be a data frame of positive `lambda`, finite `df`, nonnegative `gcv` and `evidence` below infinity, as rff_ridge() makes.",
          field(arg, "path"))
   }
-  if (!is.character(fit$criterion) || length(fit$criterion) != 1L || !fit$criterion %in% c("gcv", "evidence")) {
-    fail("`%s` must be \"gcv\" or \"evidence\".", field(arg, "criterion"))
+  if (!is.character(fit$criterion) || length(fit$criterion) != 1L || !fit$criterion %in% c("gcv", "evidence", "loo")) {
+    fail("`%s` must be \"gcv\", \"evidence\" or \"loo\".", field(arg, "criterion"))
+  }
+  if (!is.null(path$loo) && (!is.double(path$loo) || any(path$loo < 0, na.rm = TRUE) ||
+                             (fit$criterion == "loo" && nrow(path) > 1L && anyNA(path$loo)))) {
+    fail("`%s` must be nonnegative leave-one-out errors, as rff_ridge() makes.", field(arg, "path$loo"))
+  }
+  if (fit$criterion == "loo" && is.null(path$loo)) {
+    fail("`%s` must hold the leave-one-out errors `loo` of a fit whose criterion is \"loo\".", field(arg, "path"))
   }
   if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
     fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
@@ -124,8 +131,11 @@ print.askrff_ridge <- function(x, ...) {
   chosen <- which(x$path$lambda == x$lambda)[1L]
   how <- if (nrow(x$path) > 1L) sprintf("chosen by %s among %d values", criterion_label(x$criterion), nrow(x$path)) else "given"
   edge <- if (nrow(x$path) > 1L && chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
-  cat(sprintf("  lambda = %s, %s%s; df = %.1f, GCV = %s, log evidence = %s\n", format(x$lambda, digits = 3), how, edge,
-              x$path$df[chosen], format(x$path$gcv[chosen], digits = 4), format(x$path$evidence[chosen], digits = 6)))
+  loo <- if (is.null(x$path$loo) || is.na(x$path$loo[chosen])) "" else {
+    sprintf(", leave-one-out = %s", format(x$path$loo[chosen], digits = 4))
+  }
+  cat(sprintf("  lambda = %s, %s%s; df = %.1f, GCV = %s, log evidence = %s%s\n", format(x$lambda, digits = 3), how, edge,
+              x$path$df[chosen], format(x$path$gcv[chosen], digits = 4), format(x$path$evidence[chosen], digits = 6), loo))
   if (!is.null(x$selection)) {
     s <- x$selection
     scales <- s$scales[s$chosen, ]
@@ -147,7 +157,7 @@ print.askrff_ridge <- function(x, ...) {
   invisible(x)
 }
 
-criterion_label <- function(criterion) if (criterion == "gcv") "GCV" else "evidence"
+criterion_label <- function(criterion) c(gcv = "GCV", evidence = "evidence", loo = "leave-one-out")[[criterion]]
 
 #' @export
 coef.askrff_ridge <- function(object, ...) {
@@ -337,25 +347,28 @@ plot.askrff_ridge <- function(x, ...) {
 }
 
 plot_lambda_path <- function(x, user) {
-  gcv <- x$criterion == "gcv"
-  value <- x$path[[x$criterion]]
+  # a given lambda has no leave-one-out error (it chose nothing): GCV shows it
+  criterion <- if (x$criterion == "loo" && all(is.na(x$path$loo))) "gcv" else x$criterion
+  gcv <- criterion != "evidence"
+  value <- x$path[[criterion]]
   path <- x$path[is.finite(value), ]
   if (nrow(path) == 0L) {
-    fail("No lambda of this fit has a finite %s (%s).", criterion_label(x$criterion),
+    fail("No lambda of this fit has a finite %s (%s).", criterion_label(criterion),
          if (gcv) "the degrees of freedom reach n" else "the fit leaves no residual")
   }
-  value <- path[[x$criterion]]
+  value <- path[[criterion]]
   draw_with_defaults(graphics::plot, list(x = path$lambda, y = value, log = if (gcv && all(value > 0)) "xy" else "x",
                                           type = if (nrow(path) > 1L) "l" else "p", xlab = "lambda",
-                                          ylab = if (gcv) "GCV" else "log evidence",
-                                          main = if (gcv) "Generalized cross-validation" else "Evidence"), user)
+                                          ylab = c(gcv = "GCV", evidence = "log evidence", loo = "leave-one-out error")[[criterion]],
+                                          main = c(gcv = "Generalized cross-validation", evidence = "Evidence",
+                                                   loo = "Leave-one-out cross-validation")[[criterion]]), user)
   graphics::abline(v = x$lambda, lty = 2)
   graphics::mtext(sprintf("lambda = %s, df = %.1f", format(x$lambda, digits = 3), x$path$df[x$path$lambda == x$lambda][1L]),
                   side = 3, line = 0.3, cex = 0.8)
 }
 
 plot_scale_search <- function(selection, user) {
-  label <- if (selection$criterion == "gcv") "GCV" else "log evidence"
+  label <- c(gcv = "GCV", evidence = "log evidence", loo = "leave-one-out error")[[selection$criterion]]
   scales <- selection$scales
   chosen <- selection$chosen
   if (ncol(scales) == 1L) {

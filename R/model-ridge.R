@@ -52,8 +52,16 @@
 #'   integrating it against \eqn{d\sigma^2 / \sigma^2} would change it by a
 #'   term in \eqn{n} alone, so not the choice.
 #'
-#' Several responses share one \eqn{\lambda} (their RSS pooled for GCV, their
-#' evidences, each with its own \eqn{\sigma^2}, added). Both need only
+#' * `criterion = "loo"`: exact leave-one-out cross-validation, the mean of
+#'   \eqn{w_i (e_i / (1 - h_i))^2} with the residuals \eqn{e_i} and the
+#'   leverages \eqn{h_i = w_i (1 / \sum_j w_j + (z_i - \bar z)'(G + \lambda
+#'   I)^{-1}(z_i - \bar z))}, smallest wins. The leverages take a second
+#'   pass over the data (the eigendecomposition is not repeated), so chunk
+#'   sources must be lists; it is evaluated on the path's values without a
+#'   refinement of its own.
+#'
+#' Several responses share one \eqn{\lambda} (their RSS pooled for GCV and
+#' leave-one-out, their evidences, each with its own \eqn{\sigma^2}, added). Both need only
 #' \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps. Several values in
 #' `lambda` are compared by the criterion likewise; one value is used as it
 #' is. `fit$path` holds both criteria at every \eqn{\lambda}.
@@ -161,8 +169,8 @@
 #'   `predict()`), or a list of `center` and `scale`, one entry per column.
 #' @param lambda `NULL` (choose on the default grid by `criterion`), or one or
 #'   more positive penalties.
-#' @param criterion `"gcv"` or `"evidence"`: what chooses \eqn{\lambda} and the
-#'   scales (see Details).
+#' @param criterion `"gcv"`, `"evidence"` or `"loo"`: what chooses
+#'   \eqn{\lambda} and the scales (see Details).
 #' @param scale `NULL` (the kernel as given), a vector of candidate factors
 #'   for the kernel's length scales, or `"optimize"` (see Details). Needs a
 #'   `kernel` with `n_features`, or a map of [rff_map()].
@@ -176,7 +184,8 @@
 #' @return An object of class `"askrff_ridge"`: the `map`, `coefficients`
 #'   (feature columns by responses), `intercept`, the chosen `lambda`, the
 #'   `criterion` that chose it, the `path` (a data frame of `lambda`, `df`,
-#'   `gcv` and `evidence`), with a scale search the `selection` (the
+#'   `gcv`, `evidence`, and for `criterion = "loo"` the leave-one-out error
+#'   `loo`), with a scale search the `selection` (the
 #'   `criterion`, the `method`, the `kernel` as given, the candidates'
 #'   `scales`, one row each, their `lambda` and criterion `value`, and the
 #'   `chosen` row), `n`, the `response`
@@ -219,10 +228,10 @@ rff_ridge <- function(x, ...) UseMethod("rff_ridge")
 #' @export
 rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
                               n_features = NULL, method = "iid", seed = NULL, standardize = FALSE,
-                              criterion = c("gcv", "evidence"), scale = NULL, ard = FALSE, fun = NULL,
+                              criterion = c("gcv", "evidence", "loo"), scale = NULL, ard = FALSE, fun = NULL,
                               n_threads = NULL, ...) {
   check_no_dots(...)
-  criterion <- check_choice(criterion, c("gcv", "evidence"), "criterion")
+  criterion <- check_choice(criterion, c("gcv", "evidence", "loo"), "criterion")
   search <- check_scale_search(scale, ard)
   streamed <- is_chunk_source(x)
   if (streamed) {
@@ -240,10 +249,10 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
 #' @export
 rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
                               na.action, contrasts = NULL, standardize = FALSE, lambda = NULL,
-                              criterion = c("gcv", "evidence"), scale = NULL, ard = FALSE, method = "iid",
+                              criterion = c("gcv", "evidence", "loo"), scale = NULL, ard = FALSE, method = "iid",
                               seed = NULL, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
-  criterion <- check_choice(criterion, c("gcv", "evidence"), "criterion")
+  criterion <- check_choice(criterion, c("gcv", "evidence", "loo"), "criterion")
   search <- check_scale_search(scale, ard)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
@@ -275,6 +284,10 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   if (!is.null(search) && is.function(data$source)) {
     fail("`scale` needs data it can read once per candidate scale: data in memory or a list of chunks; a function chunk source is read once.")
   }
+  if (criterion == "loo" && length(lambda) != 1L && is.function(data$source)) {
+    # (with a scale search too, refused above)
+    fail("`criterion = \"loo\"` needs a second pass over the data: data in memory or a list of chunks; a function chunk source is read once (use \"evidence\" or \"gcv\").")
+  }
   threads_given <- !is.null(n_threads)
   n_threads <- resolve_threads(n_threads)
   streamed <- data$streamed
@@ -290,9 +303,9 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 4 * 8 * as.double(model$columns)^2)
   start <- ridge_chunk(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL)
   # a worker of a parallel plan shares its machine with others
-  pass <- ridge_passes(data, reader, first, start, n_threads,
-                       if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
-  solve <- function(model) ridge_solution(model, pass(model), lambda, criterion)
+  passes <- ridge_passes(data, reader, first, start, n_threads,
+                         if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
+  solve <- function(model) ridge_solution(model, passes, lambda, criterion, !is.null(search))
   if (is.null(search)) {
     best <- solve(model)
     selection <- NULL
@@ -310,18 +323,17 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   fit
 }
 
-# A function of a model (its map) that reads the data once and returns the
-# sums of its features and the shifts they were taken from. The first pass
-# goes on from the chunk already read; later ones read the source again.
-# Chunks are checked against each pass's map, the first one already encoded.
+# Passes over the data for a model (its map): `sums(model)` returns the sums
+# of its features and the shifts they were taken from, `loo(model, path)`
+# the leave-one-out sums along the path. The first pass goes on from the
+# chunk already read; later ones read the source again. Chunks are checked
+# against each pass's map, the first one already encoded.
 ridge_passes <- function(data, reader, first, start, n_threads, worker_threads) {
   streamed <- data$streamed
   steps <- if (!streamed) 1L else if (is.function(data$source)) NA else length(data$source)
   passes <- 0L
-  function(model) {
+  read <- function(model, work) {
     passes <<- passes + 1L
-    check_map_data(model$map, start$x, if (streamed) sprintf("`x` of chunk %d", first$index) else "x")
-    shifts <- ridge_shifts(model, start, n_threads)
     next_chunk <- if (passes == 1L) {
       pending_first <- TRUE
       function() {
@@ -338,20 +350,49 @@ ridge_passes <- function(data, reader, first, start, n_threads, worker_threads) 
       if (index == first$index) return(start)
       ridge_chunk(chunk, index, "x", model, start$response)
     }
-    work <- ridge_chunk_work(model, shifts, worker_threads)
     # data already in memory stay here, on this process's threads
-    sums <- map_reduce_chunks(next_chunk, prepare, work, add_sums, steps = steps, distribute = streamed)
-    if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight; the data have %d.", sums$n)
-    list(sums = sums, shifts = shifts)
+    map_reduce_chunks(next_chunk, prepare, work, add_sums, steps = steps, distribute = streamed)
   }
+  list(
+    sums = function(model) {
+      check_map_data(model$map, start$x, if (streamed) sprintf("`x` of chunk %d", first$index) else "x")
+      shifts <- ridge_shifts(model, start, n_threads)
+      sums <- read(model, ridge_chunk_work(model, shifts, worker_threads))
+      if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight; the data have %d.", sums$n)
+      list(sums = sums, shifts = shifts)
+    },
+    loo = function(model, path) read(model, ridge_loo_work(model, path, worker_threads)))
 }
 
-# The model's path from one pass's sums: every lambda's criteria, and the
-# coefficients at the lambda `criterion` prefers.
-ridge_solution <- function(model, summed, lambda, criterion) {
+# The model's path from a pass's sums: every lambda's criteria, and the
+# coefficients at the lambda `criterion` prefers. Leave-one-out takes a
+# second pass, over the path the core refined for GCV, when it chooses
+# something: lambda, or the scale (`searching`).
+ridge_solution <- function(model, passes, lambda, criterion, searching) {
+  summed <- passes$sums(model)
   path <- core(.cpp_ridge_path(summed$sums, summed$shifts$z, summed$shifts$y, if (is.null(lambda)) numeric() else lambda,
-                               criterion, eigen_progress(model$columns)))
+                               if (criterion == "loo") "gcv" else criterion, eigen_progress(model$columns)))
+  if (criterion == "loo") {
+    path$loo <- rep(NA_real_, length(path$lambda))
+    if (length(path$lambda) > 1L || searching) path <- choose_by_loo(path, passes$loo(model, path), summed$sums$n)
+  }
   list(model = model, sums = summed$sums, path = path, value = path[[criterion]][path$chosen])
+}
+
+# The path at the lambda of least leave-one-out error, PRESS / (n q) (the
+# largest lambda among ties): its coefficients b = V (c / (s + lambda)),
+# the intercept and the residual sums.
+choose_by_loo <- function(path, loo, n) {
+  path$loo <- loo$press / (n * ncol(path$projections))
+  chosen <- which.min(path$loo)
+  if (length(chosen) == 0L) chosen <- 1L
+  rank <- ncol(path$vectors)
+  shrink <- 1 / (path$eigenvalues[seq_len(rank)] + path$lambda[chosen])
+  path$coefficients <- path$vectors %*% (path$projections * shrink)
+  path$intercept <- drop(path$y_mean - crossprod(path$coefficients, path$z_mean))
+  path$rss <- pmax(loo$rss[, chosen], 0)
+  path$chosen <- chosen
+  path
 }
 
 # The fit object from the core's path.
@@ -363,11 +404,18 @@ ridge_fit <- function(model, path, sums, response, criterion) {
   structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
     intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
-    criterion = criterion, path = data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv, evidence = path$evidence),
+    criterion = criterion, path = ridge_path_frame(path),
     n = sums$n, response = response, rss = stats::setNames(path$rss, response$names),
     posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
                      weight = path$weight)
   ), class = "askrff_ridge")
+}
+
+# The path as the fit keeps it: leave-one-out only where it was computed.
+ridge_path_frame <- function(path) {
+  frame <- data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv, evidence = path$evidence)
+  if (!is.null(path$loo)) frame$loo <- path$loo
+  frame
 }
 
 # The map and, for random periodic maps, the function of its features.
@@ -470,6 +518,21 @@ ridge_chunk_work <- function(model, shifts, n_threads) {
   function(chunk) {
     input <- core_input(model$map, chunk$x, "left", n_threads)
     core(.cpp_cross_products(input$map, model$fun, input$x, chunk$y, chunk$w, shifts$z, shifts$y, n_threads))
+  }
+}
+
+# One chunk's leave-one-out sums along the path (.cpp_ridge_loo): what
+# travels to a worker is the model and the path's eigenvectors.
+ridge_loo_work <- function(model, path, n_threads) {
+  force(model)
+  force(n_threads)
+  rank <- ncol(path$vectors)
+  path <- list(vectors = path$vectors, values = path$eigenvalues[seq_len(rank)], projections = path$projections,
+               z_mean = path$z_mean, y_mean = path$y_mean, weight = path$weight, lambda = path$lambda)
+  function(chunk) {
+    input <- core_input(model$map, chunk$x, "left", n_threads)
+    core(.cpp_ridge_loo(input$map, model$fun, input$x, chunk$y, chunk$w, path$vectors, path$values, path$projections,
+                        path$z_mean, path$y_mean, path$weight, path$lambda, n_threads))
   }
 }
 

@@ -52,7 +52,7 @@ select_scale <- function(model, solve, search, criterion) {
   }
   # kernels and maps that cannot be rescaled are refused before any pass
   scaled_model(model, rep(1, width))
-  better <- if (criterion == "gcv") function(a, b) a < b else function(a, b) a > b
+  better <- if (criterion == "evidence") function(a, b) a > b else function(a, b) a < b
   progress <- if (requireNamespace("progressr", quietly = TRUE)) {
     progressr::progressor(steps = if (search$method == "grid") nrow(search$candidates) else NA)
   } else {
@@ -87,14 +87,15 @@ select_scale <- function(model, solve, search, criterion) {
                         value = vapply(tried, `[[`, 1, "value"), chosen = chosen))
 }
 
-# What optim() and optimize() minimize: log GCV (a GCV of 0, no residual
-# left, as the least double), or minus the evidence. A fit without a finite
-# criterion (GCV infinite, evidence minus infinity) counts as 1e100: worse
-# than any other, and still finite in optim()'s differences.
+# What optim() and optimize() minimize: log GCV or log leave-one-out error
+# (0, no residual left, as the least double), or minus the evidence. A fit
+# without a finite criterion (infinite errors, evidence minus infinity)
+# counts as 1e100: worse than any other, and still finite in optim()'s
+# differences.
 scale_objective <- function(evaluate, criterion) {
   function(log_scales) {
     value <- evaluate(exp(log_scales))
-    value <- if (criterion == "gcv") log(max(value, .Machine$double.xmin)) else -value
+    value <- if (criterion == "evidence") -value else log(max(value, .Machine$double.xmin))
     if (is.finite(value)) value else 1e100
   }
 }
@@ -134,7 +135,7 @@ optimize_coordinate_scales <- function(objective, start, d, criterion, n) {
   # every scale optim() tries is kept, so its failure leaves the best one tried
   tryCatch(stats::optim(rep(start, d), objective, method = "L-BFGS-B", lower = limits[1L], upper = limits[2L],
                         control = list(ndeps = rep(1e-3, d), factr = 1e9, maxit = 50L,
-                                       fnscale = if (criterion == "gcv") 1 else n)),
+                                       fnscale = if (criterion == "evidence") n else 1)),
            askrff_error = function(e) stop(e),
            error = function(e) {
              warn("The search of per-coordinate scales (`ard = TRUE`) stopped early (%s); the fit takes the best scales it tried.",

@@ -1,7 +1,8 @@
 # Benchmark of the choice of lambda in rff_ridge() (issue: models as
 # statisticians fit them): on four data sets, simulated and real, from 1,000
 # to 100,000 rows and up to 4,096 feature columns, the test RMSE of lambda
-# chosen by the evidence and by GCV on the fit's path, against
+# chosen by each criterion of rff_ridge() (evidence, exact leave-one-out, and
+# GCV on the leave-one-out fit's path), against
 #   the oracle: the best lambda of 400 log-spaced over the path's range
 #     (1e-11 to 10 times the largest eigenvalue of Z'Z), from the same
 #     eigendecomposition;
@@ -108,18 +109,19 @@ run_case <- function(name) {
   kernel <- gaussian_kernel(median_bandwidth(x, seed = 1))
   map <- rff_map(kernel, ncol(x), data$frequencies, seed = 1)
   seconds <- system.time(fit <- rff_ridge(x, data$y, map, criterion = "evidence", n_threads = 1))[["elapsed"]]
+  loo_seconds <- system.time(loo <- rff_ridge(x, data$y, map, criterion = "loo", n_threads = 1))[["elapsed"]]
   test_z <- rff_features(map, test_x, n_threads = 1)
-  path <- fit$path
-  gcv_lambda <- path$lambda[which.min(path$gcv)]
+  gcv_lambda <- loo$path$lambda[which.min(loo$path$gcv)]
   top <- fit$posterior$values[1L]
   grid <- top * 10^seq(1, -11, length.out = 400)
   oracle <- path_rmse(fit, test_z, data$test_y, grid)
-  chosen <- path_rmse(fit, test_z, data$test_y, c(fit$lambda, gcv_lambda))
+  chosen <- path_rmse(fit, test_z, data$test_y, c(fit$lambda, loo$lambda, gcv_lambda))
   sk <- sklearn_ridgecv(rff_features(map, x, n_threads = 1), data$y, test_z, data$test_y)
   data.frame(case = name, rows = nrow(x) + nrow(test_x), train = nrow(x), columns = ncol(test_z),
-             evidence = chosen[1L], gcv = chosen[2L], oracle = min(oracle), sklearn = sk$rmse,
-             lambda_evidence = fit$lambda, lambda_gcv = gcv_lambda, lambda_oracle = grid[which.min(oracle)],
-             alpha_sklearn = sk$alpha, askrff_s = seconds, sklearn_s = sk$seconds)
+             evidence = chosen[1L], loo = chosen[2L], gcv = chosen[3L], oracle = min(oracle), sklearn = sk$rmse,
+             lambda_evidence = fit$lambda, lambda_loo = loo$lambda, lambda_gcv = gcv_lambda,
+             lambda_oracle = grid[which.min(oracle)], alpha_sklearn = sk$alpha, evidence_s = seconds,
+             loo_s = loo_seconds, sklearn_s = sk$seconds)
 }
 
 chosen_cases <- commandArgs(trailingOnly = TRUE)
@@ -129,7 +131,8 @@ results <- do.call(rbind, lapply(chosen_cases, function(name) {
   print(row, digits = 4)
   row
 }))
-results$evidence_vs_oracle <- results$evidence / results$oracle
-results$gcv_vs_oracle <- results$gcv / results$oracle
-results$evidence_vs_sklearn <- results$evidence / results$sklearn
+for (criterion in c("evidence", "loo", "gcv")) {
+  results[[paste0(criterion, "_vs_oracle")]] <- results[[criterion]] / results$oracle
+  results[[paste0(criterion, "_vs_sklearn")]] <- results[[criterion]] / results$sklearn
+}
 print(results, digits = 4)

@@ -151,6 +151,8 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   path.vectors = v;
   path.z_mean = z_shift + z_mean;
   path.weight = total;
+  path.projections = c;
+  path.y_mean = y_shift + y_mean;
   // b0 = mean(y) - mean(z)'b, with the means of the unshifted values.
   path.intercept = (y_shift + y_mean) - path.coefficients.transpose() * path.z_mean;
   return path;

@@ -48,6 +48,10 @@ struct RidgePath {
   Eigen::MatrixXd vectors;
   Eigen::VectorXd z_mean;
   double weight = 0.0;
+  // For leave-one-out (ridge_loo.h): c = V' (centered weighted Z'y), rank by
+  // responses, and the weighted mean of the responses.
+  Eigen::MatrixXd projections;
+  Eigen::VectorXd y_mean;
 };
 
 // Grid used when no lambda is given: kGridSize values, log-spaced from
