@@ -47,6 +47,45 @@ test_that("the evidence is the dense marginal likelihood, weights and more colum
   expect_equal(fit$path$evidence, dense_evidence(rff_features(map, x)[-1, ], y[-1], w[-1], 0.3), tolerance = 1e-8)
 })
 
+test_that("leave-one-out is the brute-force refit without each row, weights and several responses included", {
+  set.seed(8)
+  n <- 30
+  x <- matrix(rnorm(2 * n), n)
+  y <- cbind(a = sin(x[, 1]) + rnorm(n, sd = 0.3), b = x[, 2] + rnorm(n))
+  w <- runif(n, 0.5, 2)
+  map <- rff_map(gaussian_kernel(1), 2, 10, seed = 1)
+  lambda <- c(0.01, 0.3, 3)
+  fit <- rff_ridge(x, y, map, weights = w, lambda = lambda, criterion = "loo")
+  brute <- vapply(sort(lambda, decreasing = TRUE), function(l) {
+    sum(vapply(seq_len(n), function(i) {
+      without <- rff_ridge(x[-i, ], y[-i, ], map, weights = w[-i], lambda = l)
+      w[i] * sum((y[i, ] - predict(without, x[i, , drop = FALSE]))^2)
+    }, 1)) / (2 * n)
+  }, 1)
+  # both exact: the leverage identity against n refits, up to rounding
+  expect_equal(fit$path$loo, brute, tolerance = 1e-10)
+  expect_identical(fit$lambda, fit$path$lambda[which.min(brute)])
+  # the coefficients, fitted values and residual sums at the chosen lambda
+  # are the fit at that lambda
+  given <- rff_ridge(x, y, map, weights = w, lambda = fit$lambda)
+  expect_equal(coef(fit), coef(given), tolerance = 1e-10)
+  expect_equal(fit$rss, given$rss, tolerance = 1e-10)
+  expect_equal(fitted(fit), fitted(given), tolerance = 1e-10)
+  expect_output(print(fit), "chosen by leave-one-out among 3 values.*leave-one-out = ")
+  # a second pass reads list chunks again, in any thread count; a function is read once
+  chunks <- lapply(split(seq_len(n), rep(1:3, each = 10)), function(i) list(x = x[i, ], y = y[i, ], w = w[i]))
+  expect_equal(rff_ridge(chunks, map = map, lambda = lambda, criterion = "loo")$path$loo, fit$path$loo, tolerance = 1e-12)
+  expect_identical(rff_ridge(x, y, map, weights = w, criterion = "loo", n_threads = 2)$path,
+                   rff_ridge(x, y, map, weights = w, criterion = "loo", n_threads = 1)$path)
+  expect_error(rff_ridge(function() NULL, map = map, criterion = "loo"), "a function chunk source is read once",
+               class = "askrff_error")
+  edited <- fit
+  edited$path$loo[1] <- -1
+  expect_error(print(edited), "`x\\$path\\$loo` must be nonnegative", class = "askrff_error")
+  edited$path$loo <- NULL
+  expect_error(print(edited), "`x\\$path` must hold the leave-one-out errors", class = "askrff_error")
+})
+
 test_that("each criterion chooses its own optimum on the refined grid, whatever the chunks", {
   set.seed(4)
   x <- matrix(rnorm(600), 300)
@@ -205,7 +244,7 @@ test_that("the fit's criterion, evidence and selection are validated like its ot
     change(edited)
   }
   cases <- list(
-    list(function(f) { f$criterion <- "aic"; f }, "`x\\$criterion` must be \"gcv\" or \"evidence\""),
+    list(function(f) { f$criterion <- "aic"; f }, "`x\\$criterion` must be \"gcv\", \"evidence\" or \"loo\""),
     list(function(f) { f$path$evidence <- NULL; f }, "`x\\$path` must be a data frame"),
     list(function(f) { f$path$evidence[2] <- Inf; f }, "`x\\$path` must be a data frame"),
     list(function(f) { f$selection$scales[1] <- -1; f }, "`x\\$selection` must hold positive finite `scales`"),
@@ -218,7 +257,7 @@ test_that("the fit's criterion, evidence and selection are validated like its ot
     expect_error(print(case[[1]](fit)), case[[2]], class = "askrff_error")
   }
   expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, criterion = "aic"),
-               "`criterion` must be one of \"gcv\", \"evidence\"", class = "askrff_error")
+               "`criterion` must be one of \"gcv\", \"evidence\", \"loo\"", class = "askrff_error")
   expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, scale = c(1, -1)),
                "`scale` must be NULL, \"optimize\", or positive finite", class = "askrff_error")
   expect_error(rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 20, ard = TRUE),
