@@ -25,8 +25,14 @@
 #' **Choosing \eqn{\lambda}.** With `lambda = NULL` it is chosen on 100
 #' values log-spaced from \eqn{10 s_1} down to \eqn{10^{-10} s_1} (over the
 #' eigenvalues \eqn{s_i}), the best of them refined by golden-section search
-#' between its neighbours (the path then has 101 values), by one of two
-#' criteria, both exact along the whole path from the one eigendecomposition:
+#' between its neighbours (the path then has 101 values), by one of three
+#' criteria, all exact along the whole path from the one eigendecomposition.
+#' The default is leave-one-out, which in a benchmark on four data sets (1,000
+#' to 100,000 rows, up to 4,096 columns; `bench/ridge-lambda.R`) came within
+#' 1.3 % of the test error of the best \eqn{\lambda} in hindsight and within
+#' 0.1 % of scikit-learn's `RidgeCV`, where GCV lost 17 % on one and a
+#' factor 9 on another and the evidence 7 % on one; for a function chunk
+#' source, which can be read only once, the default is the evidence.
 #' * `criterion = "gcv"`: generalized cross-validation, \eqn{GCV(\lambda) =
 #'   (RSS / n) / (1 - df / n)^2} with \eqn{df = 1 + \sum_i s_i / (s_i +
 #'   \lambda)}, smallest wins. Exact leave-one-out would need every row's
@@ -56,9 +62,11 @@
 #'   \eqn{w_i (e_i / (1 - h_i))^2} with the residuals \eqn{e_i} and the
 #'   leverages \eqn{h_i = w_i (1 / \sum_j w_j + (z_i - \bar z)'(G + \lambda
 #'   I)^{-1}(z_i - \bar z))}, smallest wins. The leverages take a second
-#'   pass over the data (the eigendecomposition is not repeated), so chunk
-#'   sources must be lists; it is evaluated on the path's values without a
-#'   refinement of its own.
+#'   pass over the data, about twice the cost of the first (the
+#'   eigendecomposition is not repeated), so chunk sources must be lists;
+#'   it is evaluated on the path's values (GCV's refined grid) without a
+#'   refinement of its own. Unlike GCV, which replaces every leverage by
+#'   their mean, it stays right when a few rows have large leverage.
 #'
 #' Several responses share one \eqn{\lambda} (their RSS pooled for GCV and
 #' leave-one-out, their evidences, each with its own \eqn{\sigma^2}, added). Both need only
@@ -169,8 +177,9 @@
 #'   `predict()`), or a list of `center` and `scale`, one entry per column.
 #' @param lambda `NULL` (choose on the default grid by `criterion`), or one or
 #'   more positive penalties.
-#' @param criterion `"gcv"`, `"evidence"` or `"loo"`: what chooses
-#'   \eqn{\lambda} and the scales (see Details).
+#' @param criterion `"loo"`, `"evidence"` or `"gcv"`: what chooses
+#'   \eqn{\lambda} and the scales (see Details). The default is `"loo"`, or
+#'   `"evidence"` for a function chunk source.
 #' @param scale `NULL` (the kernel as given), a vector of candidate factors
 #'   for the kernel's length scales, or `"optimize"` (see Details). Needs a
 #'   `kernel` with `n_features`, or a map of [rff_map()].
@@ -228,10 +237,12 @@ rff_ridge <- function(x, ...) UseMethod("rff_ridge")
 #' @export
 rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
                               n_features = NULL, method = "iid", seed = NULL, standardize = FALSE,
-                              criterion = c("gcv", "evidence", "loo"), scale = NULL, ard = FALSE, fun = NULL,
+                              criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, fun = NULL,
                               n_threads = NULL, ...) {
   check_no_dots(...)
-  criterion <- check_choice(criterion, c("gcv", "evidence", "loo"), "criterion")
+  # a function chunk source is read once, and leave-one-out needs a second pass
+  if (missing(criterion) && is.function(x)) criterion <- "evidence"
+  criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
   search <- check_scale_search(scale, ard)
   streamed <- is_chunk_source(x)
   if (streamed) {
@@ -249,10 +260,10 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
 #' @export
 rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
                               na.action, contrasts = NULL, standardize = FALSE, lambda = NULL,
-                              criterion = c("gcv", "evidence", "loo"), scale = NULL, ard = FALSE, method = "iid",
+                              criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, method = "iid",
                               seed = NULL, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
-  criterion <- check_choice(criterion, c("gcv", "evidence", "loo"), "criterion")
+  criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
   search <- check_scale_search(scale, ard)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
