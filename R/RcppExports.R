@@ -125,8 +125,8 @@
     .Call(`_askrff_cpp_cross_products`, map, fun, x, y, w, z_shift, y_shift, n_threads)
 }
 
-.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, progress) {
-    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, progress)
+.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, criterion, progress) {
+    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, criterion, progress)
 }
 
 .cpp_feature_products <- function(map, fun, x, coefficients_t, n_threads) {
@@ -135,6 +135,10 @@
 
 .cpp_ridge_posterior <- function(map, fun, x, vectors, values, z_mean, lambda, n_threads) {
     .Call(`_askrff_cpp_ridge_posterior`, map, fun, x, vectors, values, z_mean, lambda, n_threads)
+}
+
+.cpp_ridge_loo <- function(map, fun, x, y, w, vectors, values, projections, z_mean, y_mean, weight, lambda, n_threads) {
+    .Call(`_askrff_cpp_ridge_loo`, map, fun, x, y, w, vectors, values, projections, z_mean, y_mean, weight, lambda, n_threads)
 }
 
 .cpp_sample_dither <- function(seed_words, m) {

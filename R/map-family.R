@@ -66,8 +66,20 @@ map_gram <- function(map, x, y, n_threads) UseMethod("map_gram")
 # kind whose features are its own.
 ridge_function <- function(map, fun) UseMethod("ridge_function")
 
+# The map for the data divided by `scales` (one number, or one per
+# coordinate), with `kernel` the kernel for those units (scale_kernel()): the
+# same draws, rescaled, so that criteria compared across scales see common
+# random numbers.
+rescale_map <- function(map, kernel, scales) UseMethod("rescale_map")
+
 #' @export
 check_map_data.askrff_map <- function(map, x, name) check_on_sphere(map$kernel, x, name)
+
+#' @export
+rescale_map.askrff_map <- function(map, kernel, scales) {
+  fail("`scale` needs a map of random Fourier features (rff_map(), or `kernel` with `n_features`), whose frequencies it rescales; this map is of %s().",
+       class(map)[1L])
+}
 
 #' @export
 core_input.askrff_map <- function(map, x, side, n_threads) list(map = map, x = x)

@@ -26,10 +26,22 @@ validate_ridge <- function(fit, arg) {
     fail("`%s` must hold one finite number per response.", field(arg, "intercept"))
   }
   path <- fit$path
-  if (!is.data.frame(path) || !all(c("lambda", "df", "gcv") %in% names(path)) || nrow(path) < 1L ||
+  if (!is.data.frame(path) || !all(c("lambda", "df", "gcv", "evidence") %in% names(path)) || nrow(path) < 1L ||
       !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) || !is.double(path$gcv) ||
-      anyNA(path$gcv) || !is.double(path$df) || any(!is.finite(path$df))) {
-    fail("`%s` must be a data frame of positive `lambda`, finite `df` and `gcv`, as rff_ridge() makes.", field(arg, "path"))
+      anyNA(path$gcv) || any(path$gcv < 0) || !is.double(path$df) || any(!is.finite(path$df)) ||
+      !is.double(path$evidence) || anyNA(path$evidence) || any(path$evidence == Inf)) {
+    fail("`%s` must be a data frame of positive `lambda`, finite `df`, nonnegative `gcv` and `evidence` below infinity, as rff_ridge() makes.",
+         field(arg, "path"))
+  }
+  if (!is.character(fit$criterion) || length(fit$criterion) != 1L || !fit$criterion %in% c("gcv", "evidence", "loo")) {
+    fail("`%s` must be \"gcv\", \"evidence\" or \"loo\".", field(arg, "criterion"))
+  }
+  if (!is.null(path$loo) && (!is.double(path$loo) || any(path$loo < 0, na.rm = TRUE) ||
+                             (fit$criterion == "loo" && nrow(path) > 1L && anyNA(path$loo)))) {
+    fail("`%s` must be nonnegative leave-one-out errors, as rff_ridge() makes.", field(arg, "path$loo"))
+  }
+  if (fit$criterion == "loo" && is.null(path$loo)) {
+    fail("`%s` must hold the leave-one-out errors `loo` of a fit whose criterion is \"loo\".", field(arg, "path"))
   }
   if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
     fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
@@ -63,6 +75,7 @@ validate_ridge <- function(fit, arg) {
     }
   }
   validate_posterior(fit$posterior, model$columns, field(arg, "posterior"))
+  if (!is.null(fit$selection)) fit$selection <- validate_selection(fit$selection, fit, model$map, field(arg, "selection"))
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   fit$fun <- model$fun
   fit$map <- model$map
@@ -81,6 +94,35 @@ validate_posterior <- function(posterior, columns, where) {
   }
 }
 
+# The record of a scale search: its candidates' scales (one row each), the
+# lambda and the criterion's value each got, and the chosen one, whose
+# rescaled kernel is the fit's.
+validate_selection <- function(selection, fit, map, where) {
+  if (!is.list(selection) || !identical(selection$criterion, fit$criterion) ||
+      !is.character(selection$method) || length(selection$method) != 1L || !selection$method %in% c("grid", "optimize")) {
+    fail("`%s` must record the fit's criterion and the method, \"grid\" or \"optimize\", as rff_ridge() makes.", where)
+  }
+  kernel <- validate_kernel(selection$kernel, field(where, "kernel"))
+  scales <- selection$scales
+  tried <- if (is_matrix(scales)) nrow(scales) else 0L
+  if (tried < 1L || !is.double(scales) || !ncol(scales) %in% c(1L, map$d) || any(!is.finite(scales)) || any(scales <= 0) ||
+      !is.double(selection$lambda) || length(selection$lambda) != tried || any(!is.finite(selection$lambda)) ||
+      any(selection$lambda <= 0) || !is.double(selection$value) || length(selection$value) != tried ||
+      anyNA(selection$value) || !is_single_number(selection$chosen) || !selection$chosen %in% seq_len(tried)) {
+    fail("`%s` must hold positive finite `scales` (one row per candidate, one column or one per coordinate), each candidate's positive `lambda` and `value`, and the `chosen` row, as rff_ridge() makes.",
+         where)
+  }
+  chosen <- tryCatch(scale_kernel(kernel, scales[selection$chosen, ], map$d), askrff_error = function(e) {
+    fail("`%s` must hold scales the kernel takes: %s", where, conditionMessage(e))
+  })
+  if (!isTRUE(all.equal(chosen, map$kernel)) || selection$lambda[selection$chosen] != fit$lambda) {
+    fail("`%s` must agree with the fit: the chosen row's scales give the map's kernel and its lambda is the fit's.", where)
+  }
+  selection$kernel <- kernel
+  selection$chosen <- as.integer(selection$chosen)
+  selection
+}
+
 validate_design <- function(design, where) {
   if (!is.list(design) || !inherits(design$terms, "terms") || !is.list(design$xlevels) ||
       !(is.null(design$contrasts) || is.list(design$contrasts))) {
@@ -94,16 +136,35 @@ print.askrff_ridge <- function(x, ...) {
   kernel <- if (x$fun == "") kernel_label(x$map$kernel) else sprintf("%s (%s features)", kernel_label(x$map$kernel), x$fun)
   cat(sprintf("<askrff ridge> %s, %d feature columns, n = %s\n", kernel, nrow(x$coefficients), format(x$n, big.mark = ",")))
   chosen <- which(x$path$lambda == x$lambda)[1L]
-  how <- if (nrow(x$path) > 1L) sprintf("chosen by GCV among %d values", nrow(x$path)) else "given"
+  how <- if (nrow(x$path) > 1L) sprintf("chosen by %s among %d values", criterion_label(x$criterion), nrow(x$path)) else "given"
   edge <- if (nrow(x$path) > 1L && chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
-  cat(sprintf("  lambda = %s, %s%s; df = %.1f, GCV = %s\n", format(x$lambda, digits = 3), how, edge,
-              x$path$df[chosen], format(x$path$gcv[chosen], digits = 4)))
+  loo <- if (is.null(x$path$loo) || is.na(x$path$loo[chosen])) "" else {
+    sprintf(", leave-one-out = %s", format(x$path$loo[chosen], digits = 4))
+  }
+  cat(sprintf("  lambda = %s, %s%s; df = %.1f, GCV = %s, log evidence = %s%s\n", format(x$lambda, digits = 3), how, edge,
+              x$path$df[chosen], format(x$path$gcv[chosen], digits = 4), format(x$path$evidence[chosen], digits = 6), loo))
+  if (!is.null(x$selection)) {
+    s <- x$selection
+    scales <- s$scales[s$chosen, ]
+    tried <- nrow(s$scales)
+    edge <- if (s$method == "grid" && tried > 1L && ncol(s$scales) == 1L && scales %in% range(s$scales)) {
+      " (at the end of the candidates)"
+    } else {
+      ""
+    }
+    cat(sprintf("  scale%s: %s times the kernel's own, %s by %s%s (%d passes over the data)\n",
+                if (length(scales) > 1L) "s" else "", paste(format(scales, digits = 3), collapse = ", "),
+                if (s$method == "grid") sprintf("chosen among %d candidates", tried) else "optimized",
+                criterion_label(s$criterion), edge, tried))
+  }
   rmse <- sqrt(sum(x$rss) / (x$n * length(x$rss)))
   response <- switch(x$response$kind, numeric = "numeric", matrix = sprintf("%d numeric columns", length(x$response$names)),
                      factor = sprintf("factor with %d levels (one against the rest)", length(x$response$names)))
   cat(sprintf("  response: %s; training RMSE %s\n", response, format(rmse, digits = 4)))
   invisible(x)
 }
+
+criterion_label <- function(criterion) c(gcv = "GCV", evidence = "evidence", loo = "leave-one-out")[[criterion]]
 
 #' @export
 coef.askrff_ridge <- function(object, ...) {
@@ -278,25 +339,73 @@ residuals.askrff_ridge <- function(object, ...) {
   simplify_response(object, stats::naresid(object$design$na_action, object$residuals))
 }
 
-#' Plot the generalized cross-validation curve of a ridge fit
+#' Plot the criterion that chose a ridge fit's penalty and scales
 #'
-#' GCV against \eqn{\lambda} (log scale) over the fit's path, with the
-#' chosen \eqn{\lambda} marked.
+#' The criterion that chose \eqn{\lambda} (GCV, or the log evidence; see
+#' [rff_ridge()]) against \eqn{\lambda} (log scale) over the fit's path, with
+#' the chosen \eqn{\lambda} marked. A fit whose kernel scale was searched
+#' (`scale` in [rff_ridge()]) gets a second panel: the criterion, at each
+#' candidate's best \eqn{\lambda}, against the scale (one scale for every
+#' coordinate), or for per-coordinate scales (`ard = TRUE`) each coordinate's
+#' scale along the search, with the chosen one marked.
 #'
 #' @param x A fit of [rff_ridge()].
-#' @param ... Passed to [graphics::plot()].
+#' @param ... Graphical arguments passed to [graphics::plot()] for every panel.
 #' @return `x`, invisibly.
 #' @family models
 #' @export
 plot.askrff_ridge <- function(x, ...) {
   x <- validate_ridge(x, "x")
-  path <- x$path[is.finite(x$path$gcv), ]
-  if (nrow(path) == 0L) fail("No lambda of this fit has a finite GCV (the degrees of freedom reach n).")
-  draw_with_defaults(graphics::plot, list(x = path$lambda, y = path$gcv, log = if (all(path$gcv > 0)) "xy" else "x",
-                                          type = if (nrow(path) > 1L) "l" else "p", xlab = "lambda", ylab = "GCV",
-                                          main = "Generalized cross-validation"), list(...))
+  if (!is.null(x$selection)) {
+    old <- graphics::par(mfrow = c(1L, 2L))
+    on.exit(graphics::par(old))
+  }
+  plot_lambda_path(x, list(...))
+  if (!is.null(x$selection)) plot_scale_search(x$selection, list(...))
+  invisible(x)
+}
+
+plot_lambda_path <- function(x, user) {
+  # a given lambda has no leave-one-out error (it chose nothing): GCV shows it
+  criterion <- if (x$criterion == "loo" && all(is.na(x$path$loo))) "gcv" else x$criterion
+  gcv <- criterion != "evidence"
+  value <- x$path[[criterion]]
+  path <- x$path[is.finite(value), ]
+  if (nrow(path) == 0L) {
+    fail("No lambda of this fit has a finite %s (%s).", criterion_label(criterion),
+         if (gcv) "the degrees of freedom reach n" else "the fit leaves no residual")
+  }
+  value <- path[[criterion]]
+  draw_with_defaults(graphics::plot, list(x = path$lambda, y = value, log = if (gcv && all(value > 0)) "xy" else "x",
+                                          type = if (nrow(path) > 1L) "l" else "p", xlab = "lambda",
+                                          ylab = c(gcv = "GCV", evidence = "log evidence", loo = "leave-one-out error")[[criterion]],
+                                          main = c(gcv = "Generalized cross-validation", evidence = "Evidence",
+                                                   loo = "Leave-one-out cross-validation")[[criterion]]), user)
   graphics::abline(v = x$lambda, lty = 2)
   graphics::mtext(sprintf("lambda = %s, df = %.1f", format(x$lambda, digits = 3), x$path$df[x$path$lambda == x$lambda][1L]),
                   side = 3, line = 0.3, cex = 0.8)
-  invisible(x)
+}
+
+plot_scale_search <- function(selection, user) {
+  label <- c(gcv = "GCV", evidence = "log evidence", loo = "leave-one-out error")[[selection$criterion]]
+  scales <- selection$scales
+  chosen <- selection$chosen
+  if (ncol(scales) == 1L) {
+    finite <- is.finite(selection$value)
+    order <- order(scales[finite, 1L])
+    draw_with_defaults(graphics::plot, list(x = scales[finite, 1L][order], y = selection$value[finite][order], log = "x",
+                                            type = "b", pch = 20, xlab = "scale (times the kernel's)", ylab = label,
+                                            main = "Kernel scale"), user)
+    graphics::abline(v = scales[chosen, 1L], lty = 2)
+    graphics::mtext(sprintf("scale = %s", format(scales[chosen, 1L], digits = 3)), side = 3, line = 0.3, cex = 0.8)
+    return(invisible(NULL))
+  }
+  colours <- grDevices::hcl.colors(ncol(scales), "Dark 3")
+  draw_with_defaults(graphics::matplot, list(x = seq_len(nrow(scales)), y = scales, log = "y", type = "l", lty = 1,
+                                             col = colours, xlab = "pass", ylab = "scale (times the kernel's)",
+                                             main = "Per-coordinate scales"), user)
+  graphics::abline(v = chosen, lty = 2)
+  graphics::legend("topleft", legend = sprintf("x%d: %s", seq_len(ncol(scales)), format(scales[chosen, ], digits = 3)),
+                   col = colours, lty = 1, bty = "n", cex = 0.8)
+  invisible(NULL)
 }

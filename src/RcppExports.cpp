@@ -407,8 +407,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ridge_path
-Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, SEXP progress);
-RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP progressSEXP) {
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, std::string criterion, SEXP progress);
+RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -416,8 +416,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type criterion(criterionSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, criterion, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -451,6 +452,29 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_ridge_posterior(map, fun, x, vectors, values, z_mean, lambda, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_ridge_loo
+Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericMatrix projections, Rcpp::NumericVector z_mean, Rcpp::NumericVector y_mean, double weight, Rcpp::NumericVector lambda, int n_threads);
+RcppExport SEXP _askrff_cpp_ridge_loo(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP vectorsSEXP, SEXP valuesSEXP, SEXP projectionsSEXP, SEXP z_meanSEXP, SEXP y_meanSEXP, SEXP weightSEXP, SEXP lambdaSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type vectors(vectorsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type values(valuesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type projections(projectionsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_mean(z_meanSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_mean(y_meanSEXP);
+    Rcpp::traits::input_parameter< double >::type weight(weightSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_loo(map, fun, x, y, w, vectors, values, projections, z_mean, y_mean, weight, lambda, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -604,9 +628,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
-    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 5},
+    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 6},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_ridge_posterior", (DL_FUNC) &_askrff_cpp_ridge_posterior, 8},
+    {"_askrff_cpp_ridge_loo", (DL_FUNC) &_askrff_cpp_ridge_loo, 13},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},

@@ -92,8 +92,16 @@ Rcpp::List cpp_kernel_traits(Rcpp::List kernel) {
     setting_names[i] = traits.settings[i].name;
   }
   settings.names() = setting_names;
+  std::vector<std::string> scaled_names;
+  std::vector<int> scaled_powers;
+  for (const askrff::ScaledParam& p : traits.scaled_params) {
+    scaled_names.push_back(p.name);
+    scaled_powers.push_back(p.power);
+  }
   return Rcpp::List::create(
       Rcpp::Named("coordinate_params") = Rcpp::wrap(traits.coordinate_params),
+      Rcpp::Named("scaled_params") = Rcpp::List::create(Rcpp::Named("name") = Rcpp::wrap(scaled_names),
+                                                        Rcpp::Named("power") = Rcpp::wrap(scaled_powers)),
       Rcpp::Named("measure") = traits.measure, Rcpp::Named("radial") = traits.radial,
       Rcpp::Named("on_sphere") = traits.on_sphere, Rcpp::Named("periodic") = traits.periodic,
       Rcpp::Named("settings") = settings,

@@ -11,6 +11,7 @@
 #include "blocked_jobs.h"
 #include "core/models/cross_products.h"
 #include "core/models/ridge.h"
+#include "core/models/ridge_loo.h"
 #include "core/models/ridge_posterior.h"
 #include "guards.h"
 #include "progress.h"
@@ -71,7 +72,7 @@ Rcpp::List to_r(const askrff::CrossProducts& sums) {
   return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
                             Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
                             Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("weight") = sums.weight,
-                            Rcpp::Named("n") = sums.n);
+                            Rcpp::Named("log_weight") = sums.log_weight, Rcpp::Named("n") = sums.n);
 }
 
 }  // namespace
@@ -93,12 +94,13 @@ Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatr
 }
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over
-// chunks in R); `lambda` empty for the grid. The eigendecomposition stops
-// on a user interrupt and reports its percents to `progress` (see
-// progress.h).
+// chunks in R); `lambda` empty for the grid; `criterion` "gcv" or
+// "evidence". The eigendecomposition stops on a user interrupt and reports
+// its percents to `progress` (see progress.h).
 // [[Rcpp::export(.cpp_ridge_path)]]
 Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
-                          Rcpp::NumericVector lambda, SEXP progress) {
+                          Rcpp::NumericVector lambda, std::string criterion, SEXP progress) {
+  askrff::require(criterion == "gcv" || criterion == "evidence", "criterion must be \"gcv\" or \"evidence\"");
   const Rcpp::NumericMatrix zz = sums["zz"], zy = sums["zy"];
   const Rcpp::NumericVector z_sum = sums["z_sum"], y_sum = sums["y_sum"], y_squares = sums["y_squares"];
   const int columns = zz.ncol(), responses = zy.ncol();
@@ -113,20 +115,23 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
   c.y_sum = Eigen::Map<const Eigen::VectorXd>(y_sum.begin(), responses);
   c.y_squares = Eigen::Map<const Eigen::VectorXd>(y_squares.begin(), responses);
   c.weight = Rcpp::as<double>(sums["weight"]);
+  c.log_weight = Rcpp::as<double>(sums["log_weight"]);
   c.n = Rcpp::as<double>(sums["n"]);
   const askrff::RidgePath path =
       askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
                          Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
                          Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()),
+                         criterion == "gcv" ? askrff::Criterion::gcv : askrff::Criterion::evidence,
                          askrff::InterruptPoll(), askrff::RProgress(progress));
   return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("df") = to_r(path.df),
-                            Rcpp::Named("gcv") = to_r(path.gcv),
+                            Rcpp::Named("gcv") = to_r(path.gcv), Rcpp::Named("evidence") = to_r(path.evidence),
                             Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),
                             Rcpp::Named("chosen") = static_cast<int>(path.chosen) + 1,
                             Rcpp::Named("coefficients") = to_r(path.coefficients),
                             Rcpp::Named("intercept") = to_r(path.intercept), Rcpp::Named("rss") = to_r(path.rss),
                             Rcpp::Named("vectors") = to_r(path.vectors), Rcpp::Named("z_mean") = to_r(path.z_mean),
-                            Rcpp::Named("weight") = path.weight);
+                            Rcpp::Named("weight") = path.weight, Rcpp::Named("projections") = to_r(path.projections),
+                            Rcpp::Named("y_mean") = to_r(path.y_mean));
 }
 
 // Z(x) B for coefficients B (given as t(B), responses by columns), in blocks
@@ -183,4 +188,61 @@ Rcpp::NumericVector cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::N
     std::copy(q.data(), q.data() + q.size(), op + begin);
   });
   return out;
+}
+
+// The sums over the rows of x, y and w of ridge_loo.h's terms for every
+// lambda: list(press, one entry per lambda; rss, responses by lambdas). Rows go in blocks of 1024
+// whose features and terms are computed on n_threads threads; the blocks'
+// terms are added in row order, so the sums do not depend on the threads.
+// [[Rcpp::export(.cpp_ridge_loo)]]
+Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
+                         Rcpp::NumericVector w, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values,
+                         Rcpp::NumericMatrix projections, Rcpp::NumericVector z_mean, Rcpp::NumericVector y_mean,
+                         double weight, Rcpp::NumericVector lambda, int n_threads) {
+  askrff::require_threads(n_threads);
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
+  const int columns = left->n_columns(), responses = y.ncol();
+  askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
+  askrff::require(vectors.nrow() == columns && vectors.ncol() <= columns && values.size() == vectors.ncol() &&
+                      projections.nrow() == vectors.ncol() && projections.ncol() == responses &&
+                      z_mean.size() == columns && y_mean.size() == responses,
+                  "the path's eigenvectors, projections and means must match the features and responses");
+  askrff::require(std::isfinite(weight) && weight > 0.0, "the sum of the weights must be positive and finite");
+  for (const double l : lambda) askrff::require(std::isfinite(l) && l > 0.0, "lambda must be positive and finite");
+  askrff::RidgeLoo model;
+  model.vectors = Eigen::Map<const Eigen::MatrixXd>(vectors.begin(), columns, vectors.ncol());
+  model.values = Eigen::Map<const Eigen::VectorXd>(values.begin(), values.size());
+  model.projections = Eigen::Map<const Eigen::MatrixXd>(projections.begin(), projections.nrow(), responses);
+  model.z_mean = Eigen::Map<const Eigen::VectorXd>(z_mean.begin(), columns);
+  model.y_mean = Eigen::Map<const Eigen::VectorXd>(y_mean.begin(), responses);
+  model.weight = weight;
+  model.lambda = Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size());
+  const Eigen::Map<const Eigen::MatrixXd> y_all(y.begin(), y.nrow(), responses);
+  const Eigen::Map<const Eigen::VectorXd> w_all(w.begin(), w.size());
+  const std::size_t n = x.nrow(), block = 1024;
+  const Eigen::Index lambdas = lambda.size();
+  Eigen::VectorXd press = Eigen::VectorXd::Zero(lambdas), rss = Eigen::VectorXd::Zero(lambdas * responses);
+  const double row_cost = left->row_cost() + askrff::kProductWeight * 2.0 * columns * vectors.ncol() +
+                          askrff::kProductWeight * 2.0 * lambdas * vectors.ncol() * (responses + 1);
+  askrff::LooTerms terms;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    terms.press.resize(static_cast<Eigen::Index>(rows), lambdas);
+    terms.rss.resize(static_cast<Eigen::Index>(rows), lambdas * responses);
+    askrff::run_row_blocks(rows, row_cost, askrff::kGramBlockRows, n_threads, [&](std::size_t b, std::size_t e) {
+      const Eigen::Index count = static_cast<Eigen::Index>(e - b), first = static_cast<Eigen::Index>(begin + b);
+      Eigen::MatrixXd z(count, columns);
+      left->rows(x.begin(), n, begin + b, begin + e, z.data(), e - b);
+      const askrff::LooTerms part =
+          askrff::loo_terms(z, y_all.middleRows(first, count), w_all.segment(first, count), model);
+      terms.press.middleRows(static_cast<Eigen::Index>(b), count) = part.press;
+      terms.rss.middleRows(static_cast<Eigen::Index>(b), count) = part.rss;
+    });
+    press += terms.press.colwise().sum().transpose();
+    rss += terms.rss.colwise().sum().transpose();
+  }
+  Rcpp::NumericMatrix rss_matrix(responses, static_cast<int>(lambdas));
+  std::copy(rss.data(), rss.data() + rss.size(), rss_matrix.begin());
+  return Rcpp::List::create(Rcpp::Named("press") = to_r(press), Rcpp::Named("rss") = rss_matrix);
 }

@@ -692,3 +692,33 @@ test_that("the campaign is as large as it claims", {
   message("fuzz cases: ", paste(names(counts), counts, sep = " = ", collapse = ", "))
   expect_gt(length(fuzz_record$outcomes), 20000)
 })
+
+test_that("the selection's criterion, scales and ARD, and fits that record a search, end in a result or a named error", {
+  y <- x3[, 1] + x3[, 2]^2
+  args <- list(x = x3, y = y, kernel = gaussian_kernel(1), n_features = 4, seed = 1, criterion = "evidence",
+               scale = c(0.5, 2), ard = FALSE, n_threads = 1)
+  cases <- unlist(lapply(c("criterion", "scale", "ard"), function(arg) {
+    argument_cases("rff_ridge", rff_ridge, args, arg, bad_values)
+  }), recursive = FALSE)
+  optimizing <- modifyList(args, list(scale = "optimize", ard = TRUE, criterion = "gcv"))
+  cases <- c(cases, argument_cases("rff_ridge", rff_ridge, optimizing, "ard", bad_values),
+             argument_cases("rff_ridge", rff_ridge, optimizing, "scale", list(matrix = matrix(1, 2, 2), wide = matrix(1, 1, 4))),
+             list(case("a scale search with a sphere kernel", function() {
+               rff_ridge(sphere3, y, kernel = arccos_kernel(1), n_features = 4, scale = 2)
+             }, "scale"), case("ARD with the Laplace kernel", function() {
+               rff_ridge(x3, y, kernel = laplace_kernel(1), n_features = 4, scale = "optimize", ard = TRUE)
+             }, "ard")))
+  fit <- do.call(rff_ridge, optimizing)
+  consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
+                    predict = function(f) predict(f, x3), plot = function(f) plot(f), fitted = function(f) fitted(f))
+  cases <- c(cases, object_cases(fit, consumers, "fit", c("selection", "criterion", "path", "lambda", "map")))
+  edited <- fit
+  cases <- c(cases, unlist(lapply(names(fit$selection), function(field) {
+    lapply(names(corruptions), function(how) {
+      edited$selection[field] <- list(corruptions[[how]](fit$selection[[field]]))
+      case(sprintf("print on fit with selection$%s %s", field, how), function() utils::capture.output(print(edited)),
+           c("selection", field))
+    })
+  }), recursive = FALSE))
+  fuzz_check(cases)
+})

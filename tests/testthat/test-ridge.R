@@ -50,7 +50,7 @@ test_that("with more feature columns than rows, Z'Z of rank n - 1, the fit is st
 test_that("GCV is exact on the path and picks what brute force picks", {
   data <- ridge_data()
   map <- rff_map(gaussian_kernel(1), 3, 30, seed = 1)
-  fit <- rff_ridge(data$x, data$y, map)
+  fit <- rff_ridge(data$x, data$y, map, criterion = "gcv")
   z <- rff_features(map, data$x)
   n <- nrow(z)
   zc <- sweep(z, 2L, colMeans(z))
@@ -66,7 +66,7 @@ test_that("GCV is exact on the path and picks what brute force picks", {
   expect_equal(fit$lambda, fit$path$lambda[which.min(brute["gcv", ])])
   expect_equal(unname(coef(fit)), direct_ridge(z, data$y, fit$lambda)[, 1], tolerance = 1e-7)
   # a given set of values is compared the same way
-  several <- rff_ridge(data$x, data$y, map, lambda = c(10, 0.1, 1))
+  several <- rff_ridge(data$x, data$y, map, lambda = c(10, 0.1, 1), criterion = "gcv")
   expect_equal(several$path$lambda, c(10, 1, 0.1))
   expect_equal(several$lambda, several$path$lambda[which.min(several$path$gcv)])
 })
@@ -129,7 +129,7 @@ test_that("predictions are features times coefficients, and the methods agree", 
   expect_equal(fitted(fit), predict(fit, data$x), tolerance = 1e-12)
   expect_equal(residuals(fit), data$y - fitted(fit), tolerance = 1e-12)
   expect_equal(fit$rss, c(y = sum(residuals(fit)^2)), tolerance = 1e-8)
-  expect_output(print(fit), "chosen by GCV among 100 values")
+  expect_output(print(fit), "chosen by leave-one-out among 101 values")
   path <- tempfile(fileext = ".png")
   grDevices::png(path)
   expect_identical(plot(fit), fit)
@@ -249,18 +249,23 @@ test_that("rff_basis() is a formula term whose predictions reuse the map and the
                class = "askrff_error")
 })
 
-test_that("progress is signalled through progressr, a step per chunk", {
+test_that("progress is signalled through progressr, a step per chunk and pass", {
   skip_if_not_installed("progressr")
   data <- ridge_data(n = 100)
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
   chunks <- lapply(1:4, function(i) list(x = data$x[(25 * i - 24):(25 * i), ], y = data$y[(25 * i - 24):(25 * i)]))
   old <- options(progressr.enable = TRUE)
   on.exit(options(old))
-  steps <- 0L
-  withCallingHandlers(rff_ridge(chunks, map = map), progression = function(p) {
-    if (identical(p$type, "update")) steps <<- steps + 1L
-  })
-  expect_equal(steps, 4L)
+  steps <- function(criterion) {
+    count <- 0L
+    withCallingHandlers(rff_ridge(chunks, map = map, criterion = criterion), progression = function(p) {
+      if (identical(p$type, "update")) count <<- count + 1L
+    })
+    count
+  }
+  expect_equal(steps("evidence"), 4L)
+  # leave-one-out reads the chunks a second time
+  expect_equal(steps("loo"), 8L)
 })
 
 test_that("the eigendecomposition of a wide Z'Z reports its progress through progressr", {

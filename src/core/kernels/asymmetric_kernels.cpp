@@ -153,6 +153,8 @@ KernelTraits traits(const KernelSpec&) {
   KernelTraits t;
   const char* vector = family == Family::shift ? "shift" : "beta";
   t.coordinate_params = {vector};
+  // k(x / s, y / s): sigma and the shift grow with s, the skew beta shrinks
+  t.scaled_params = {ScaledParam{"sigma", 1}, ScaledParam{vector, family == Family::shift ? 1 : -1}};
   t.measure = "complex";
   // "jordan" samples the positive parts of the real and imaginary measures
   // (the paper's estimator); "phase" samples |mu| (SPEC 1.6).

@@ -286,6 +286,7 @@ KernelTraits mixture_traits(const KernelSpec& spec) {
   KernelTraits t;
   const bool positive = all_positive(spec.vector("weights"));
   t.measure = positive ? "positive" : "signed";
+  t.scaled_params = {ScaledParam{"sigmas", 1}};
   t.radial = true;
   t.periodic = positive;
   t.settings = {Setting{"decomposition", {"jordan", "components"}}};

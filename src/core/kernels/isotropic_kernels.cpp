@@ -54,6 +54,7 @@ class IsotropicKernel : public Kernel {
 KernelTraits isotropic_traits(const KernelSpec& spec) {
   KernelTraits t;
   t.coordinate_params = {"sigma"};
+  t.scaled_params = {ScaledParam{"sigma", 1}};
   t.measure = "positive";
   t.radial = spec.vector("sigma").size() == 1;
   return t;

@@ -25,8 +25,20 @@ struct Setting {
   std::vector<std::string> needs;
 };
 
+// A parameter measured in the data's units: the kernel of the data divided
+// by s, k(x / s, y / s), is the same family's with this parameter multiplied
+// by s^power (power 1 for length scales and shifts, -1 for rates). A
+// coordinate parameter takes a vector s, one scale per coordinate.
+struct ScaledParam {
+  std::string name;
+  int power = 1;
+};
+
 struct KernelTraits {
   std::vector<std::string> coordinate_params;  // vectors of one value per coordinate, or one for all
+  // What rescaling the data changes (see ScaledParam); empty for a kernel
+  // without a length scale. Expressions scale their terms.
+  std::vector<ScaledParam> scaled_params;
   std::string measure;         // "positive", "signed", "complex", or "none" (nothing to sample)
   bool radial = false;         // a rotation-invariant measure, with radial_density()
   bool on_sphere = false;      // the data must have rows of unit norm
@@ -47,7 +59,8 @@ struct KernelFamily {
 };
 
 // The traits of a kernel with a single positive part that does not increase
-// along rays (Gaussian, Laplace): open to random periodic features.
+// along rays (Gaussian, Laplace): open to random periodic features, with the
+// length scale `sigma`.
 KernelTraits scale_family_traits(bool radial);
 
 const std::vector<KernelFamily>& kernel_families();

@@ -62,6 +62,7 @@ KernelTraits scale_family_traits(bool radial) {
   t.measure = "positive";
   t.radial = radial;
   t.periodic = true;
+  t.scaled_params = {ScaledParam{"sigma", 1}};
   return t;
 }
 

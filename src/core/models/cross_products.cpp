@@ -31,6 +31,7 @@ void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y, const Eigen::V
   sums.y_squares.noalias() += y.array().square().matrix().transpose() * w;
   sums.weight += w.sum();
   sums.n += static_cast<double>((w.array() > 0.0).count());
+  sums.log_weight += (w.array() > 0.0).select(w.array().log(), 0.0).sum();
 }
 
 }  // namespace askrff

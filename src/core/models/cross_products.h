@@ -3,8 +3,9 @@
 // stored: with shifted features z - s and responses y - t (s and t fixed
 // before the first row, so centering later does not cancel) and row weights
 // w, the lower triangle of sum w (z - s)(z - s)', and sum w (z - s)(y - t)',
-// sum w (z - s), sum w (y - t), sum w (y - t)^2 per response, sum w, and the
-// number of rows of positive weight. Unweighted sums have w = 1.
+// sum w (z - s), sum w (y - t), sum w (y - t)^2 per response, sum w, the
+// sum of log w over the rows of positive weight (the marginal likelihood's
+// noise determinant), and the number of those rows. Unweighted sums have w = 1.
 #pragma once
 #include <Eigen/Dense>
 
@@ -16,6 +17,7 @@ struct CrossProducts {
   Eigen::MatrixXd zy;
   Eigen::VectorXd z_sum, y_sum, y_squares;
   double weight = 0.0;  // sum w
+  double log_weight = 0.0;  // sum log w over w > 0
   double n = 0.0;       // rows of positive weight
 };
 
@@ -33,7 +35,7 @@ void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::Matri
                const Eigen::MatrixXd& y, int panel);
 
 // Adds the block's responses with their weights w to y_sum, y_squares and
-// weight, and its rows of positive weight to n.
+// weight, and its rows of positive weight to log_weight and n.
 void add_responses(CrossProducts& sums, const Eigen::MatrixXd& y, const Eigen::VectorXd& w);
 
 }  // namespace askrff

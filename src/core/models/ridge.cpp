@@ -10,7 +10,7 @@
 namespace askrff {
 
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
-                     Eigen::VectorXd lambda, const Poll& poll, const Progress& progress) {
+                     Eigen::VectorXd lambda, Criterion criterion, const Poll& poll, const Progress& progress) {
   const double n = sums.n, total = sums.weight;
   if (!(n >= 2.0)) throw std::invalid_argument("ridge regression needs at least two rows of positive weight");
   if (!(total > 0.0) || !std::isfinite(total)) throw std::invalid_argument("the weights must have a positive finite sum");
@@ -45,42 +45,114 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   RidgePath path;
   path.eigenvalues = Eigen::VectorXd::Zero(d);
   path.eigenvalues.head(rank) = s.matrix();
-  if (lambda.size() == 0) {
+  const bool grid = lambda.size() == 0;
+  if (grid) {
     const double top = columns > 0 && s(0) > 0.0 ? s(0) : 1.0;
     lambda.resize(kGridSize);
     for (int i = 0; i < kGridSize; ++i) lambda(i) = top * std::pow(10.0, 1.0 - 11.0 * i / (kGridSize - 1));
   }
   std::sort(lambda.data(), lambda.data() + lambda.size(), std::greater<double>());
-  path.lambda = lambda;
-  path.df.resize(lambda.size());
-  path.gcv.resize(lambda.size());
   // RSS = unexplained + sum_resolved c^2 lambda^2 / (s (s + lambda)^2)
   //       - sum_unresolved c^2 (s + 2 lambda) / (s + lambda)^2,
   // n - df = (n - 1 - rank) + sum lambda / (s + lambda): the large terms are
-  // nonnegative, so neither cancels as df approaches n.
-  const auto rss_at = [&](double l) -> Eigen::VectorXd {
-    const Eigen::ArrayXd kept = (l / (sr + l)).square() / sr;
-    const Eigen::ArrayXd fitted = (su + 2.0 * l) / (su + l).square();
+  // nonnegative, so neither cancels as df approaches n. The evidence's
+  // P = RSS + lambda ||b||^2 likewise:
+  // P = unexplained + sum_resolved c^2 lambda / (s (s + lambda)) - sum_unresolved c^2 / (s + lambda).
+  const auto rss_at = [&](double l, bool penalized) -> Eigen::VectorXd {
+    const Eigen::ArrayXd kept = penalized ? (l / (sr * (sr + l))).eval() : ((l / (sr + l)).square() / sr).eval();
+    const Eigen::ArrayXd fitted = penalized ? (su + l).inverse().eval() : ((su + 2.0 * l) / (su + l).square()).eval();
     return (unexplained.array() + (c2.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
             (c2.bottomRows(columns - resolved).colwise() * fitted).colwise().sum().transpose())
         .cwiseMax(0.0)
         .matrix();
   };
   const double q = static_cast<double>(zy.cols());
-  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
-    const double l = lambda(i);
-    path.df(i) = 1.0 + (s / (s + l)).sum();
+  const double pi = 3.141592653589793238462643383279502884;
+  // the evidence's terms that depend on neither lambda nor y, per response
+  const double weight_term = 0.5 * (sums.log_weight - std::log(total)) - 0.5 * (n - 1.0);
+  struct Scores {
+    double df, gcv, evidence;
+  };
+  const auto score_at = [&](double l) {
+    Scores out;
+    out.df = 1.0 + (s / (s + l)).sum();
     const double slack = (n - 1.0 - static_cast<double>(rank)) + (l / (s + l)).sum();
-    const double rss = rss_at(l).sum();
-    path.gcv(i) = slack > 0.0 ? rss / (n * q) / ((slack / n) * (slack / n)) : std::numeric_limits<double>::infinity();
-    if (path.gcv(i) < path.gcv(path.chosen)) path.chosen = i;
+    const double rss = rss_at(l, false).sum();
+    out.gcv = slack > 0.0 ? rss / (n * q) / ((slack / n) * (slack / n)) : std::numeric_limits<double>::infinity();
+    const Eigen::ArrayXd penalized = rss_at(l, true).array();
+    out.evidence = (penalized > 0.0).all()
+                       ? q * (weight_term - 0.5 * (s / l).log1p().sum()) -
+                             0.5 * (n - 1.0) * (2.0 * pi * penalized / (n - 1.0)).log().sum()
+                       : -std::numeric_limits<double>::infinity();
+    return out;
+  };
+  // the criterion to maximize
+  const auto merit = [&](const Scores& x) { return criterion == Criterion::gcv ? -x.gcv : x.evidence; };
+  const auto best_of = [&](const Eigen::VectorXd& values) {
+    Eigen::Index best = 0;
+    double top = -std::numeric_limits<double>::infinity();
+    for (Eigen::Index i = 0; i < values.size(); ++i) {
+      const double m = merit(score_at(values(i)));
+      if (m > top || i == 0) {
+        top = m;
+        best = i;
+      }
+    }
+    return best;
+  };
+  if (grid) {
+    const Eigen::Index best = best_of(lambda);
+    if (best > 0 && best + 1 < lambda.size()) {
+      // golden-section search for the largest merit on log lambda between the
+      // neighbours, to 1e-4: closer, the merits differ by their rounding, and
+      // chunks or threads (which change that rounding) would change lambda
+      const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+      double a = std::log(lambda(best + 1)), b = std::log(lambda(best - 1));
+      double u = b - ratio * (b - a), v = a + ratio * (b - a);
+      double mu = merit(score_at(std::exp(u))), mv = merit(score_at(std::exp(v)));
+      while (b - a > 1e-4) {
+        if (mu >= mv) {
+          b = v;
+          v = u;
+          mv = mu;
+          u = b - ratio * (b - a);
+          mu = merit(score_at(std::exp(u)));
+        } else {
+          a = u;
+          u = v;
+          mu = mv;
+          v = a + ratio * (b - a);
+          mv = merit(score_at(std::exp(v)));
+        }
+      }
+      const double refined = std::exp(mu >= mv ? u : v);
+      if (std::max(mu, mv) > merit(score_at(lambda(best))) && refined != lambda(best)) {
+        Eigen::VectorXd longer(lambda.size() + 1);
+        const Eigen::Index at = refined > lambda(best) ? best : best + 1;
+        longer << lambda.head(at), refined, lambda.tail(lambda.size() - at);
+        lambda = longer;
+      }
+    }
   }
+  path.lambda = lambda;
+  path.df.resize(lambda.size());
+  path.gcv.resize(lambda.size());
+  path.evidence.resize(lambda.size());
+  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
+    const Scores x = score_at(lambda(i));
+    path.df(i) = x.df;
+    path.gcv(i) = x.gcv;
+    path.evidence(i) = x.evidence;
+  }
+  path.chosen = best_of(lambda);
   const double l = lambda(path.chosen);
   path.coefficients = v * (c.array().colwise() / (s + l)).matrix();
-  path.rss = rss_at(l);
+  path.rss = rss_at(l, false);
   path.vectors = v;
   path.z_mean = z_shift + z_mean;
   path.weight = total;
+  path.projections = c;
+  path.y_mean = y_shift + y_mean;
   // b0 = mean(y) - mean(z)'b, with the means of the unshifted values.
   path.intercept = (y_shift + y_mean) - path.coefficients.transpose() * path.z_mean;
   return path;

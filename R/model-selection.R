@@ -1,0 +1,145 @@
+# The scale search of rff_ridge(): the kernel's length scales chosen by the
+# fit's criterion (GCV or evidence, each at its best lambda). The map is
+# drawn once for the kernel as given, and every candidate rescales its
+# frequencies (rescale_map(), scale_kernel()): common random numbers, so the
+# criterion is a smooth function of the scales. Each candidate costs one
+# pass over the data and one eigendecomposition.
+
+# Bounds of the search, as multiples of the kernel's own scales.
+scale_limits <- c(1e-3, 1e3)
+
+# `scale` and `ard`, checked before any data are read: NULL for no search,
+# else the `method` ("grid" or "optimize"), `ard`, and for a grid the
+# `candidates`, one row each (one column, or one per coordinate with ARD).
+check_scale_search <- function(scale, ard) {
+  check_flag(ard, "ard")
+  if (is.null(scale)) {
+    if (ard) fail("`ard = TRUE` needs `scale = \"optimize\"`, or a matrix of candidate scales with one column per coordinate.")
+    return(NULL)
+  }
+  if (identical(scale, "optimize")) return(list(method = "optimize", ard = ard, candidates = NULL))
+  if (!is.numeric(scale) || is.object(scale) || length(scale) < 1L || anyNA(scale) || any(!is.finite(scale)) ||
+      any(scale <= 0) || !(is.null(dim(scale)) || is_matrix(scale))) {
+    fail("`scale` must be NULL, \"optimize\", or positive finite candidate scales (multiplying the kernel's own).")
+  }
+  if (ard && !is.matrix(scale)) {
+    fail("With `ard = TRUE`, `scale` must be \"optimize\" or a matrix of candidate scales, one row per candidate and one column per coordinate.")
+  }
+  if (!ard && is.matrix(scale) && ncol(scale) != 1L) {
+    fail("`scale` has %d columns: per-coordinate candidates need `ard = TRUE`.", ncol(scale))
+  }
+  candidates <- if (is.matrix(scale)) scale else matrix(scale)
+  storage.mode(candidates) <- "double"
+  list(method = "grid", ard = ard, candidates = unname(candidates))
+}
+
+# The model (map and standardization) for the data divided by `scales`.
+scaled_model <- function(model, scales) {
+  kernel <- scale_kernel(model$map$kernel, scales, model$d)
+  scaled <- ridge_map(rescale_map(model$map, kernel, scales), if (identical(model$fun, "")) NULL else model$fun)
+  scaled$scaling <- model$scaling
+  scaled
+}
+
+# Searches the scales of `model`'s kernel: `solve(model)` passes over the
+# data and returns the path with the criterion's `value` at its lambda.
+# Returns the `best` solution and the `selection` record of the fit.
+select_scale <- function(model, solve, search, criterion) {
+  d <- model$d
+  width <- if (search$ard) d else 1L
+  if (!is.null(search$candidates) && ncol(search$candidates) != width) {
+    fail("`scale` must have one column per coordinate of the data (%d) with `ard = TRUE`.", d)
+  }
+  # kernels and maps that cannot be rescaled are refused before any pass
+  scaled_model(model, rep(1, width))
+  better <- if (criterion == "evidence") function(a, b) a > b else function(a, b) a < b
+  progress <- if (requireNamespace("progressr", quietly = TRUE)) {
+    progressr::progressor(steps = if (search$method == "grid") nrow(search$candidates) else NA)
+  } else {
+    function(...) invisible(NULL)
+  }
+  tried <- list()
+  best <- NULL
+  chosen <- 0L
+  evaluate <- function(scales) {
+    solution <- solve(scaled_model(model, scales))
+    tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
+                                         value = solution$value)
+    if (is.null(best) || better(solution$value, best$value)) {
+      best <<- solution
+      chosen <<- length(tried)
+    }
+    progress(sprintf("scale %s: %s %s", paste(format(scales, digits = 3), collapse = ", "), criterion,
+                     format(solution$value, digits = 6)))
+    solution$value
+  }
+  if (search$method == "grid") {
+    for (i in seq_len(nrow(search$candidates))) evaluate(search$candidates[i, ])
+  } else {
+    objective <- scale_objective(evaluate, criterion)
+    common <- optimize_common_scale(objective)
+    if (search$ard) optimize_coordinate_scales(objective, common, d, criterion, best$sums$n)
+  }
+  scales <- do.call(rbind, lapply(tried, `[[`, "scales"))
+  list(best = best,
+       selection = list(criterion = criterion, method = search$method, kernel = model$map$kernel,
+                        scales = unname(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
+                        value = vapply(tried, `[[`, 1, "value"), chosen = chosen))
+}
+
+# What optim() and optimize() minimize: log GCV or log leave-one-out error
+# (0, no residual left, as the least double), or minus the evidence. A fit
+# without a finite criterion (infinite errors, evidence minus infinity)
+# counts as 1e100: worse than any other, and still finite in optim()'s
+# differences.
+scale_objective <- function(evaluate, criterion) {
+  function(log_scales) {
+    value <- evaluate(exp(log_scales))
+    value <- if (criterion == "evidence") -value else log(max(value, .Machine$double.xmin))
+    if (is.finite(value)) value else 1e100
+  }
+}
+
+# One scale for every coordinate: a coarse grid of factors of 4 (extended
+# while the best is at its edge, within scale_limits), refined by
+# stats::optimize() between the best's neighbours. Returns the best log-scale.
+optimize_common_scale <- function(objective) {
+  limits <- log(scale_limits)
+  step <- log(4)
+  grid <- step * (-2:2)
+  values <- vapply(grid, objective, 1)
+  repeat {
+    at <- which.min(values)
+    if (at == 1L && grid[1L] - step >= limits[1L]) {
+      grid <- c(grid[1L] - step, grid)
+      values <- c(objective(grid[1L]), values)
+    } else if (at == length(grid) && grid[at] + step <= limits[2L]) {
+      grid <- c(grid, grid[at] + step)
+      values <- c(values, objective(grid[at + 1L]))
+    } else {
+      break
+    }
+  }
+  at <- which.min(values)
+  if (at == 1L || at == length(grid)) return(grid[at])
+  refined <- stats::optimize(objective, c(grid[at - 1L], grid[at + 1L]), tol = 0.005)
+  if (refined$objective < values[at]) refined$minimum else grid[at]
+}
+
+# One scale per coordinate, from the common one: stats::optim() by L-BFGS-B
+# on the log-scales within scale_limits, with gradients by differences (2 d
+# + 1 passes per step). The evidence is divided by the rows `n`, so that
+# the first step is of a sensible size.
+optimize_coordinate_scales <- function(objective, start, d, criterion, n) {
+  limits <- log(scale_limits)
+  # every scale optim() tries is kept, so its failure leaves the best one tried
+  tryCatch(stats::optim(rep(start, d), objective, method = "L-BFGS-B", lower = limits[1L], upper = limits[2L],
+                        control = list(ndeps = rep(1e-3, d), factr = 1e9, maxit = 50L,
+                                       fnscale = if (criterion == "evidence") n else 1)),
+           askrff_error = function(e) stop(e),
+           error = function(e) {
+             warn("The search of per-coordinate scales (`ard = TRUE`) stopped early (%s); the fit takes the best scales it tried.",
+                  conditionMessage(e))
+           })
+  invisible(NULL)
+}
