@@ -62,6 +62,8 @@ select_scale <- function(model, solve, search, criterion) {
   best <- NULL
   chosen <- 0L
   evaluate <- function(scales) {
+    # with ARD every candidate has a scale per coordinate, the common ones too
+    scales <- rep_len(scales, width)
     solution <- solve(scaled_model(model, scales))
     tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
                                          value = solution$value)
