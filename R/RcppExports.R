@@ -33,6 +33,10 @@
     .Call(`_askrff_cpp_glm_solve`, reference, q, scale, lambda)
 }
 
+.cpp_cv_folds <- function(first_row, n, n_folds, fold_seed) {
+    .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
+}
+
 .cpp_kernel_matrix <- function(kernel, x, y, n_threads) {
     .Call(`_askrff_cpp_kernel_matrix`, kernel, x, y, n_threads)
 }

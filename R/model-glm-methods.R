@@ -33,13 +33,14 @@ validate_glm <- function(fit, arg) {
   if (!is.data.frame(path) || !all(c("lambda", "cv", "cv_se", "deviance", "converged") %in% names(path)) ||
       nrow(path) < 1L || !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) ||
       !is.double(path$cv) || any(is.nan(path$cv) | is.infinite(path$cv)) || any(path$cv < 0, na.rm = TRUE) ||
-      (nrow(path) > 1L && anyNA(path$cv)) || !is.double(path$cv_se) || any(is.infinite(path$cv_se)) ||
+      (nrow(path) > 1L && all(is.na(path$cv))) || !is.double(path$cv_se) || any(is.infinite(path$cv_se)) ||
       !is.double(path$deviance) || !is.logical(path$converged)) {
     fail("`%s` must be a data frame of positive `lambda`, nonnegative `cv`, `cv_se`, `deviance` and `converged`, as rff_glm() makes.",
          field(arg, "path"))
   }
-  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
-    fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
+  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda ||
+      (nrow(path) > 1L && anyNA(path$cv[path$lambda == fit$lambda]))) {
+    fail("`%s` must be one of the path's lambda values (one with a cross-validated deviance).", field(arg, "lambda"))
   }
   for (name in c("deviance", "null_deviance")) {
     if (!is_single_number(fit[[name]]) || !is.finite(fit[[name]]) || fit[[name]] < 0) {

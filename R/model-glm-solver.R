@@ -9,6 +9,8 @@
 glm_grid_size <- 25L
 # passes after which the references are taken again at the current fits
 glm_refresh_passes <- c(4L, 12L, 30L, 60L)
+# passes of the final fit that take its Hessian at the point tried
+glm_final_refresh_passes <- c(1L, 3L, 6L, 10L, 20L, 40L, 80L, 160L)
 glm_max_passes <- 200L
 glm_memory <- 8L
 
@@ -30,12 +32,13 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
   cv <- length(grid) > 1L
   if (cv) {
     models <- solver$models(rep(grid, each = nfolds + 1L), rep(0:nfolds, length(grid)), start)
-    models <- solver$run(models, list(null_reference), final = FALSE, reference_lambdas = glm_reference_lambdas(grid, top))
+    models <- solver$run(models, list(null_reference), final = FALSE, reference_lambdas = glm_reference_lambdas(grid, top),
+                         prune = function(state) glm_pruned(state, grid, nfolds))
     path <- glm_cv_path(models, grid, nfolds)
-    best <- which(path$cv == min(path$cv))[1L]
-    if (any(!path$converged)) {
+    best <- which(path$cv == min(path$cv, na.rm = TRUE))[1L]
+    if (any(!path$converged & !is.na(path$cv))) {
       warn("The cross-validation fits at %d of the %d values of `lambda` did not converge in %d passes; their `cv` in the fit's path is approximate.",
-           sum(!path$converged), length(grid), glm_max_passes)
+           sum(!path$converged & !is.na(path$cv)), length(grid), glm_max_passes)
     }
     full <- which(models$fold == 0L & models$lambda == grid[best])
     final <- solver$models(grid[best], 0L, models$beta[, solver$columns_of(full), drop = FALSE])
@@ -71,7 +74,7 @@ glm_reference_lambdas <- function(grid, top) {
 # not converged counts for the nearest (the intercept-only model's beyond ten
 # times the largest).
 glm_wanted_references <- function(state, reference_lambdas) {
-  moving <- state$lambda[!state$converged]
+  moving <- state$lambda[!state$converged & !state$pruned]
   if (length(reference_lambdas) == 0L || length(moving) == 0L) return(numeric())
   nearest <- vapply(moving, function(l) {
     if (l > 10 * max(reference_lambdas)) NA_real_ else reference_lambdas[which.min(abs(log(reference_lambdas) - log(l)))]
@@ -79,10 +82,25 @@ glm_wanted_references <- function(state, reference_lambdas) {
   unique(nearest[!is.na(nearest)])
 }
 
+# The models to leave: like glmnet's, the path stops early, once the
+# penalties from the largest down have converged and their cross-validated
+# deviance has risen at each of the last three past its minimum; the fits
+# at smaller penalties overfit more, and near-separable data make them the
+# slowest to converge.
+glm_pruned <- function(state, grid, nfolds) {
+  done <- vapply(grid, function(l) all(state$converged[state$lambda == l]), TRUE)
+  prefix <- if (all(done)) length(grid) else which(!done)[1L] - 1L
+  if (prefix < 4L || prefix == length(grid)) return(integer())
+  cv <- glm_cv_path(state, grid[seq_len(prefix)], nfolds)$cv
+  rising <- which.min(cv) <= prefix - 3L && all(diff(cv[(prefix - 3L):prefix]) > 0)
+  if (rising) which(state$lambda < grid[prefix] & !state$converged) else integer()
+}
+
 # The cross-validated deviance per unit weight at each lambda, with its
-# standard error across folds.
+# standard error across folds; NA where the path stopped before the lambda.
 glm_cv_path <- function(models, grid, nfolds) {
   rows <- lapply(grid, function(l) {
+    if (any(models$pruned[models$lambda == l])) return(c(cv = NA, cv_se = NA, deviance = NA, converged = FALSE))
     folds <- which(models$lambda == l & models$fold > 0L)
     per_fold <- 2 * models$heldout[folds] / models$heldout_weight[folds]
     c(cv = 2 * sum(models$heldout[folds]) / sum(models$heldout_weight[folds]),
@@ -110,9 +128,11 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
   # drives them there, and centering never raises the criterion
   center <- function(m) {
     if (classes == 1L) return(m)
-    k <- ncol(m) / classes
-    arr <- array(m, c(nrow(m), classes, k))
-    arr <- sweep(arr, c(1L, 3L), apply(arr, c(1L, 3L), mean))
+    arr <- array(m, c(nrow(m), classes, ncol(m) / classes))
+    means <- arr[, 1L, , drop = FALSE]
+    for (j in seq_len(classes)[-1L]) means <- means + arr[, j, , drop = FALSE]
+    means <- means / classes
+    for (j in seq_len(classes)) arr[, j, ] <- arr[, j, , drop = FALSE] - means
     matrix(arr, nrow(m))
   }
   models <- function(lambda, fold, start) {
@@ -122,7 +142,7 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
          objective = rep(Inf, m), gradient = beta * 0, step = rep(1, m), memory = rep(list(list()), m),
          converged = rep(FALSE, m), deviance = rep(NA_real_, m), heldout = rep(NA_real_, m),
          heldout_weight = rep(NA_real_, m), scale = ifelse(fold == 0L, 1, 1 - 1 / max(1L, max(fold))),
-         reference = rep(1L, m), null_half = rep(NA_real_, m))
+         reference = rep(1L, m), null_half = rep(NA_real_, m), pruned = rep(FALSE, m))
   }
   # (a H + lambda P)^{-1} q for the columns of models `ms`, each with its
   # reference: classes rotated into the reference's basis, solved class by
@@ -132,7 +152,7 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     for (r in unique(state$reference[ms])) {
       these <- ms[state$reference[ms] == r]
       ref <- references[[r]]
-      cols <- columns_of(these)
+      cols <- columns_of(match(these, ms))
       k <- length(these)
       rotated <- matrix(aperm(array(q[, cols, drop = FALSE], c(p, classes, k)), c(1L, 3L, 2L)), ncol = classes) %*%
         ref$rotation
@@ -185,9 +205,8 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     list(rotation = diag(classes), scale = rep(1, classes),
          eigens = lapply(hessians, function(h) core(.cpp_glm_reference(h, eigen_progress(columns)))), lambda = lambda)
   }
-  run <- function(state, references, final, reference_lambdas = numeric()) {
+  run <- function(state, references, final, reference_lambdas = numeric(), prune = function(state) integer()) {
     tolerance <- if (final) 1e-20 else 1e-8
-    memory_size <- if (final && classes == 1L) 0L else glm_memory
     passes <- 0L
     state$reference <- nearest_reference(state$lambda, references)
     active <- seq_along(state$lambda)
@@ -196,7 +215,9 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
       passes <- passes + 1L
       # the Hessians to take in this pass: at the trial point in the final
       # fit, at the full-data fits of the reference lambdas now and then
-      refresh <- if (final) active else if (!first && passes %in% glm_refresh_passes) {
+      refresh <- if (final) {
+        if (passes %in% glm_final_refresh_passes) active else integer()
+      } else if (!first && passes %in% glm_refresh_passes) {
         wanted <- glm_wanted_references(state, reference_lambdas)
         which(state$fold == 0L)[match(wanted, state$lambda[state$fold == 0L])]
       } else integer()
@@ -234,12 +255,12 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
         m <- active[i]
         mc <- columns_of(m)
         local_cols <- (i - 1L) * classes + seq_len(classes)
-        if (!first && memory_size > 0L) {
+        if (!first && glm_memory > 0L) {
           s <- state$trial[, mc, drop = FALSE] - state$beta[, mc, drop = FALSE]
           y <- gradient[, local_cols, drop = FALSE] - state$gradient[, mc, drop = FALSE]
           sy <- sum(s * y)
           if (sy > 1e-12 * sqrt(sum(s^2) * sum(y^2))) {
-            state$memory[[m]] <- utils::tail(c(state$memory[[m]], list(list(s = s, y = y, sy = sy))), memory_size)
+            state$memory[[m]] <- utils::tail(c(state$memory[[m]], list(list(s = s, y = y, sy = sy))), glm_memory)
           }
         }
         state$beta[, mc] <- state$trial[, mc]
@@ -277,7 +298,13 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
         state$step[good] <- 1
         state$trial[, columns_of(good)] <- state$beta[, columns_of(good)] + d
       }
-      active <- which(!state$converged)
+      pruned <- prune(state)
+      state$pruned[pruned] <- TRUE
+      active <- which(!state$converged & !state$pruned)
+      if (nzchar(Sys.getenv("ASKRFF_GLM_TRACE"))) {
+        message(sprintf("%s pass %d: %d active, %d references, refreshed %d", if (final) "final" else "cv", passes,
+                        length(active), length(references), length(refresh)))
+      }
       if (length(active) == 0L || passes >= glm_max_passes) break
     }
     state$passes <- passes

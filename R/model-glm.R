@@ -40,30 +40,35 @@
 #' same passes. A step from a Hessian taken elsewhere than at the model's
 #' own coefficients is not Newton's, so each model corrects it by the
 #' limited-memory BFGS update of its last steps and gradients and accepts it
-#' only when its criterion decreases enough (Armijo's rule), halving it
+#' only when its criterion decreases enough (Armijo's rule), shortening it
 #' otherwise; this converges from any start for these convex criteria. The
 #' first reference is the intercept-only model, whose Hessian is the
 #' weighted \eqn{Z'Z} times the variance (for several classes, times the
 #' matrix \eqn{\mathrm{diag}(p) - pp'} of their frequencies); after four
-#' passes the Hessians are taken again at the full-data fits of about one
-#' \eqn{\lambda} in a hundred, and each model uses the nearest. Exact Newton
+#' passes the Hessians are taken again at the full-data fits at penalties a
+#' factor 100 apart, and each model uses the nearest. Exact Newton
 #' at every \eqn{\lambda} and fold would cost a Hessian, \eqn{O(n D^2)}, per
 #' model and iteration; here a pass costs \eqn{O(n D)} per model and the
-#' Hessians are few. The fit at the chosen \eqn{\lambda} then continues with
-#' the Hessian at its own coefficients at each step (Newton's method; for
-#' several classes the Hessian's diagonal blocks, with the BFGS update for
-#' the rest) until the criterion stops decreasing, to about 1e-10 of the
-#' coefficients.
+#' Hessians are few. The fit at the chosen \eqn{\lambda} then continues from
+#' its cross-validation fit on all rows with the Hessian at its own
+#' coefficients (taken again after 3, 6, 10, ... passes), until the
+#' criterion stops decreasing: its coefficients agree with glmnet's to
+#' about 1e-9 when glmnet's threshold is tightened.
 #'
 #' **Choosing \eqn{\lambda}.** With `lambda = NULL`, by `nfolds`-fold
 #' cross-validated deviance on 25 values log-spaced from \eqn{10 s_1} down to
 #' \eqn{10^{-5} s_1}, with \eqn{s_1} the largest eigenvalue of the
 #' intercept-only model's Hessian; the fit is then the one on all rows at
-#' the \eqn{\lambda} of least mean held-out deviance per unit weight. Several
-#' values in `lambda` are compared likewise; one value is used as it is, with
-#' no cross-validation. The folds are fixed by each row's position in the
-#' data (consecutive groups of `nfolds` rows are spread over the folds by a
-#' random permutation drawn from `seed`), so chunks cut anywhere give the
+#' the \eqn{\lambda} of least mean held-out deviance per unit weight. Like
+#' glmnet's, the path stops early: once the penalties from the largest down
+#' have converged and the cross-validated deviance has risen at each of the
+#' last three past its minimum, the smaller penalties (which overfit more,
+#' and converge the slowest on nearly separable data) are left, with `NA`
+#' in the path. Several values in `lambda` are compared likewise; one value
+#' is used as it is, with no cross-validation. The folds are fixed by each
+#' row's position in the data (consecutive groups of `nfolds` rows are
+#' spread over the folds by a random permutation drawn from `seed`), so
+#' chunks cut anywhere give the
 #' same folds; all folds' models are fitted in the same passes. Five folds is
 #' the default: every fold's models are fitted in every pass, so ten would
 #' double the work of a pass for the gain of training on 90 % of the rows

@@ -125,6 +125,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_cv_folds
+Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::NumericVector fold_seed);
+RcppExport SEXP _askrff_cpp_cv_folds(SEXP first_rowSEXP, SEXP nSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type first_row(first_rowSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type n_folds(n_foldsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type fold_seed(fold_seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cv_folds(first_row, n, n_folds, fold_seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_kernel_matrix
 Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads);
 RcppExport SEXP _askrff_cpp_kernel_matrix(SEXP kernelSEXP, SEXP xSEXP, SEXP ySEXP, SEXP n_threadsSEXP) {
@@ -631,6 +645,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 14},
     {"_askrff_cpp_glm_reference", (DL_FUNC) &_askrff_cpp_glm_reference, 2},
     {"_askrff_cpp_glm_solve", (DL_FUNC) &_askrff_cpp_glm_solve, 4},
+    {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},

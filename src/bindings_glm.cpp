@@ -169,3 +169,16 @@ Rcpp::NumericMatrix cpp_glm_solve(Rcpp::List reference, Rcpp::NumericMatrix q, R
                                         Eigen::Map<const Eigen::VectorXd>(scale.begin(), scale.size()),
                                         Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size())));
 }
+
+// The folds (1..n_folds) of rows first_row, ..., first_row + n - 1 (counted
+// from 0) under the seed, as the passes assign them.
+// [[Rcpp::export(.cpp_cv_folds)]]
+Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::NumericVector fold_seed) {
+  askrff::require(std::isfinite(first_row) && first_row >= 0.0 && first_row == std::floor(first_row) && first_row < 9e15,
+                  "first_row must be a whole number");
+  askrff::require(n >= 0 && n_folds >= 2 && n_folds <= 1000, "n must be nonnegative and n_folds between 2 and 1000");
+  const std::uint64_t seed = askrff::seed_from_words(fold_seed);
+  Rcpp::IntegerVector out(n);
+  for (int i = 0; i < n; ++i) out[i] = askrff::cv_fold(seed, static_cast<std::uint64_t>(first_row) + i, n_folds);
+  return out;
+}
