@@ -8,9 +8,9 @@
 
 glm_grid_size <- 25L
 # passes after which the references are taken again at the current fits
-glm_refresh_passes <- c(4L, 12L, 30L, 60L)
+glm_refresh_passes <- c(5L, 20L, 60L)
 # passes of the final fit that take its Hessian at the point tried
-glm_final_refresh_passes <- c(1L, 3L, 6L, 10L, 20L, 40L, 80L, 160L)
+glm_final_refresh_passes <- c(1L, 5L, 15L, 40L, 100L)
 glm_max_passes <- 200L
 glm_memory <- 8L
 
@@ -84,7 +84,7 @@ glm_wanted_references <- function(state, reference_lambdas) {
 
 # The models to leave: like glmnet's, the path stops early, once the
 # penalties from the largest down have converged and their cross-validated
-# deviance has risen at each of the last three past its minimum; the fits
+# deviance has risen at each of the last two past its minimum; the fits
 # at smaller penalties overfit more, and near-separable data make them the
 # slowest to converge.
 glm_pruned <- function(state, grid, nfolds) {
@@ -92,7 +92,7 @@ glm_pruned <- function(state, grid, nfolds) {
   prefix <- if (all(done)) length(grid) else which(!done)[1L] - 1L
   if (prefix < 4L || prefix == length(grid)) return(integer())
   cv <- glm_cv_path(state, grid[seq_len(prefix)], nfolds)$cv
-  rising <- which.min(cv) <= prefix - 3L && all(diff(cv[(prefix - 3L):prefix]) > 0)
+  rising <- which.min(cv) <= prefix - 2L && all(diff(cv[(prefix - 2L):prefix]) > 0)
   if (rising) which(state$lambda < grid[prefix] & !state$converged) else integer()
 }
 
@@ -139,7 +139,11 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     m <- length(lambda)
     beta <- if (ncol(start) == classes * m) start else matrix(start, p, classes * m)
     list(lambda = lambda, fold = as.integer(fold), beta = beta, trial = beta, direction = beta * 0,
-         objective = rep(Inf, m), gradient = beta * 0, step = rep(1, m), memory = rep(list(list()), m),
+         objective = rep(Inf, m), gradient = beta * 0, step = rep(1, m),
+         # the last glm_memory steps s and gradient changes y of every model,
+         # newest last, with s'y, and how many each model has
+         memory_s = rep(list(beta * 0), glm_memory), memory_y = rep(list(beta * 0), glm_memory),
+         memory_sy = matrix(1, glm_memory, m), memory_count = integer(m),
          converged = rep(FALSE, m), deviance = rep(NA_real_, m), heldout = rep(NA_real_, m),
          heldout_weight = rep(NA_real_, m), scale = ifelse(fold == 0L, 1, 1 - 1 / max(1L, max(fold))),
          reference = rep(1L, m), null_half = rep(NA_real_, m), pruned = rep(FALSE, m))
@@ -167,30 +171,85 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     }
     center(out)
   }
-  # Limited-memory BFGS directions for models `ms` at their accepted points.
+  # Limited-memory BFGS directions for models `ms` at their accepted points:
+  # the two-loop recursion, each loop over the memory's slots for all
+  # models at once.
   directions <- function(state, ms, references) {
-    alphas <- vector("list", length(ms))
+    slots <- glm_memory
+    per_model <- p * classes
+    alpha <- matrix(0, slots, length(ms))
     q <- state$gradient[, columns_of(ms), drop = FALSE]
-    for (i in seq_along(ms)) {
-      memory <- state$memory[[ms[i]]]
-      cols <- (i - 1L) * classes + seq_len(classes)
-      a <- numeric(length(memory))
-      for (h in rev(seq_along(memory))) {
-        a[h] <- sum(memory[[h]]$s * q[, cols]) / memory[[h]]$sy
-        q[, cols] <- q[, cols] - a[h] * memory[[h]]$y
-      }
-      alphas[[i]] <- a
+    slot_models <- function(h) which(state$memory_count[ms] >= slots - h + 1L)
+    for (h in rev(seq_len(slots))) {
+      use <- slot_models(h)
+      if (length(use) == 0L) break
+      local <- columns_of(use)
+      global <- columns_of(ms[use])
+      a <- model_dot(state$memory_s[[h]][, global, drop = FALSE], q[, local, drop = FALSE]) / state$memory_sy[h, ms[use]]
+      alpha[h, use] <- a
+      q[, local] <- q[, local] - state$memory_y[[h]][, global, drop = FALSE] * rep(a, each = per_model)
     }
     r <- precondition(q, ms, state, references)
-    for (i in seq_along(ms)) {
-      memory <- state$memory[[ms[i]]]
-      cols <- (i - 1L) * classes + seq_len(classes)
-      for (h in seq_along(memory)) {
-        b <- sum(memory[[h]]$y * r[, cols]) / memory[[h]]$sy
-        r[, cols] <- r[, cols] + memory[[h]]$s * (alphas[[i]][h] - b)
-      }
+    for (h in seq_len(slots)) {
+      use <- slot_models(h)
+      if (length(use) == 0L) next
+      local <- columns_of(use)
+      global <- columns_of(ms[use])
+      b <- model_dot(state$memory_y[[h]][, global, drop = FALSE], r[, local, drop = FALSE]) / state$memory_sy[h, ms[use]]
+      r[, local] <- r[, local] + state$memory_s[[h]][, global, drop = FALSE] * rep(alpha[h, use] - b, each = per_model)
     }
     -r
+  }
+  # Adds the pairs (s, y) of models `ms` (columns in that order) to their memories.
+  remember <- function(state, ms, s, y) {
+    sy <- model_dot(s, y)
+    keep <- sy > 1e-12 * sqrt(model_dot(s, s) * model_dot(y, y))
+    if (!any(keep)) return(state)
+    ms <- ms[keep]
+    local <- columns_of(which(keep))
+    global <- columns_of(ms)
+    slots <- glm_memory
+    for (h in seq_len(slots - 1L)) {
+      state$memory_s[[h]][, global] <- state$memory_s[[h + 1L]][, global]
+      state$memory_y[[h]][, global] <- state$memory_y[[h + 1L]][, global]
+      state$memory_sy[h, ms] <- state$memory_sy[h + 1L, ms]
+    }
+    state$memory_s[[slots]][, global] <- s[, local]
+    state$memory_y[[slots]][, global] <- y[, local]
+    state$memory_sy[slots, ms] <- sy[keep]
+    state$memory_count[ms] <- pmin(state$memory_count[ms] + 1L, slots)
+    state
+  }
+  # The models of one fold differ only in lambda, so every accepted point of
+  # the fold's path is a point of each of its models, whose criterion there
+  # is known without a pass: half the deviance + lambda / 2 ||b||^2. A model
+  # moves to the best of them when that is lower than its own, so the small
+  # penalties, the slowest to converge, start from where the larger ones
+  # have got to.
+  shared_points <- function(state, active) {
+    moved <- integer()
+    # the points as they were before any model moves
+    points_of <- state[c("beta", "gradient", "deviance", "heldout", "heldout_weight", "objective", "lambda")]
+    norms <- model_dot(points_of$beta[-1L, , drop = FALSE], points_of$beta[-1L, , drop = FALSE])
+    for (f in unique(state$fold[active])) {
+      points <- which(state$fold == f & is.finite(points_of$objective))
+      for (m in active[state$fold[active] == f]) {
+        value <- points_of$deviance[points] + state$lambda[m] / 2 * norms[points]
+        best <- points[which.min(value)]
+        if (best == m || !(min(value) < state$objective[m] - 1e-12 * abs(state$objective[m]))) next
+        mc <- columns_of(m)
+        bc <- columns_of(best)
+        state$beta[, mc] <- points_of$beta[, bc]
+        state$gradient[, mc] <- points_of$gradient[, bc] +
+          penalty_gradient(points_of$beta[, bc, drop = FALSE], rep(state$lambda[m] - points_of$lambda[best], classes))
+        state$objective[m] <- min(value)
+        state$deviance[m] <- points_of$deviance[best]
+        state$heldout[m] <- points_of$heldout[best]
+        state$heldout_weight[m] <- points_of$heldout_weight[best]
+        moved <- c(moved, m)
+      }
+    }
+    list(state = state, models = moved)
   }
   nearest_reference <- function(lambda, references) {
     at <- vapply(references, `[[`, 0, "lambda")
@@ -200,7 +259,8 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
       finite[which.min(abs(log(at[finite]) - log(l)))]
     }, 1L)
   }
-  # A reference from the Hessian sums of one point (classes in a row).
+  # A reference from the Hessian sums of one point: its classes' diagonal
+  # blocks (the whole Hessian for one class), each eigendecomposed.
   reference_from <- function(hessians, lambda) {
     list(rotation = diag(classes), scale = rep(1, classes),
          eigens = lapply(hessians, function(h) core(.cpp_glm_reference(h, eigen_progress(columns)))), lambda = lambda)
@@ -251,29 +311,23 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
         }
       }
       good <- active[accepted]
-      for (i in which(accepted)) {
-        m <- active[i]
-        mc <- columns_of(m)
-        local_cols <- (i - 1L) * classes + seq_len(classes)
-        if (!first && glm_memory > 0L) {
-          s <- state$trial[, mc, drop = FALSE] - state$beta[, mc, drop = FALSE]
-          y <- gradient[, local_cols, drop = FALSE] - state$gradient[, mc, drop = FALSE]
-          sy <- sum(s * y)
-          if (sy > 1e-12 * sqrt(sum(s^2) * sum(y^2))) {
-            state$memory[[m]] <- utils::tail(c(state$memory[[m]], list(list(s = s, y = y, sy = sy))), glm_memory)
-          }
+      if (length(good)) {
+        kept <- columns_of(good)
+        local <- columns_of(which(accepted))
+        if (!first) {
+          state <- remember(state, good, state$trial[, kept, drop = FALSE] - state$beta[, kept, drop = FALSE],
+                            gradient[, local, drop = FALSE] - state$gradient[, kept, drop = FALSE])
         }
-        state$beta[, mc] <- state$trial[, mc]
-        state$gradient[, mc] <- gradient[, local_cols]
-        state$objective[m] <- objective[i]
-        state$deviance[m] <- sums$deviance[i]
-        state$heldout[m] <- sums$heldout[i]
-        state$heldout_weight[m] <- sums$heldout_weight[i]
+        state$beta[, kept] <- state$trial[, kept]
+        state$gradient[, kept] <- gradient[, local]
+        state$objective[good] <- objective[accepted]
+        state$deviance[good] <- sums$deviance[accepted]
+        state$heldout[good] <- sums$heldout[accepted]
+        state$heldout_weight[good] <- sums$heldout_weight[accepted]
       }
       if (length(refresh)) {
         new_refs <- lapply(seq_along(refresh), function(j) {
-          hessians <- sums$hessians[(j - 1L) * classes + seq_len(classes)]
-          reference_from(hessians, state$lambda[refresh[j]])
+          reference_from(sums$hessians[(j - 1L) * classes + seq_len(classes)], state$lambda[refresh[j]])
         })
         if (final) {
           if (accepted[1L]) {
@@ -289,10 +343,22 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
         }
       }
       first <- FALSE
+      if (!final) {
+        jumped <- shared_points(state, active)
+        state <- jumped$state
+        good <- union(good, jumped$models)
+      }
       if (length(good)) {
         d <- directions(state, good, references)
         state$direction[, columns_of(good)] <- d
         decrement <- -model_dot(state$gradient[, columns_of(good), drop = FALSE], d)
+        # rounding can spoil the memory's curvature; then start it again
+        lost <- !(decrement > 0) & state$memory_count[good] > 0L
+        if (any(lost)) {
+          state$memory_count[good[lost]] <- 0L
+          state$direction[, columns_of(good[lost])] <- d[, columns_of(which(lost))] <- directions(state, good[lost], references)
+          decrement[lost] <- -model_dot(state$gradient[, columns_of(good[lost]), drop = FALSE], d[, columns_of(which(lost)), drop = FALSE])
+        }
         done <- !(decrement > tolerance * pmax(1, abs(state$objective[good])))
         state$converged[good[done]] <- TRUE
         state$step[good] <- 1

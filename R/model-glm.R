@@ -62,7 +62,7 @@
 #' the \eqn{\lambda} of least mean held-out deviance per unit weight. Like
 #' glmnet's, the path stops early: once the penalties from the largest down
 #' have converged and the cross-validated deviance has risen at each of the
-#' last three past its minimum, the smaller penalties (which overfit more,
+#' last two past its minimum, the smaller penalties (which overfit more,
 #' and converge the slowest on nearly separable data) are left, with `NA`
 #' in the path. Several values in `lambda` are compared likewise; one value
 #' is used as it is, with no cross-validation. The folds are fixed by each
