@@ -7,8 +7,6 @@
 # features; a model of K classes has K consecutive columns.
 
 glm_grid_size <- 25L
-# passes after which the references are taken again at the current fits
-glm_refresh_passes <- c(5L, 20L, 60L)
 # passes of the final fit that take its Hessian at the point tried
 glm_final_refresh_passes <- c(1L, 5L, 15L, 40L, 100L)
 glm_max_passes <- 200L
@@ -32,6 +30,7 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
   cv <- length(grid) > 1L
   if (cv) {
     models <- solver$models(rep(grid, each = nfolds + 1L), rep(0:nfolds, length(grid)), start)
+    models$started <- models$lambda == grid[1L]
     models <- solver$run(models, list(null_reference), final = FALSE, reference_lambdas = glm_reference_lambdas(grid, top),
                          prune = function(state) glm_pruned(state, grid, nfolds))
     path <- glm_cv_path(models, grid, nfolds)
@@ -68,18 +67,6 @@ glm_reference_lambdas <- function(grid, top) {
   wanted <- min(grid) * 100^(0:20)
   wanted <- wanted[wanted <= max(min(grid), top / 10)]
   unique(vapply(wanted, function(l) grid[which.min(abs(log(grid) - log(l)))], 0))
-}
-
-# The reference lambdas whose models are still moving: each model that has
-# not converged counts for the nearest (the intercept-only model's beyond ten
-# times the largest).
-glm_wanted_references <- function(state, reference_lambdas) {
-  moving <- state$lambda[!state$converged & !state$pruned]
-  if (length(reference_lambdas) == 0L || length(moving) == 0L) return(numeric())
-  nearest <- vapply(moving, function(l) {
-    if (l > 10 * max(reference_lambdas)) NA_real_ else reference_lambdas[which.min(abs(log(reference_lambdas) - log(l)))]
-  }, 0)
-  unique(nearest[!is.na(nearest)])
 }
 
 # The models to leave: like glmnet's, the path stops early, once the
@@ -140,13 +127,15 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     beta <- if (ncol(start) == classes * m) start else matrix(start, p, classes * m)
     list(lambda = lambda, fold = as.integer(fold), beta = beta, trial = beta, direction = beta * 0,
          objective = rep(Inf, m), gradient = beta * 0, step = rep(1, m),
-         # the last glm_memory steps s and gradient changes y of every model,
-         # newest last, with s'y, and how many each model has
+         # the steps s and gradient changes y of the last glm_memory passes,
+         # a ring of slots whose newest is memory_head, with s'y (NA where a
+         # model has no pair from that pass)
          memory_s = rep(list(beta * 0), glm_memory), memory_y = rep(list(beta * 0), glm_memory),
-         memory_sy = matrix(1, glm_memory, m), memory_count = integer(m),
+         memory_sy = matrix(NA_real_, glm_memory, m), memory_head = 1L,
          converged = rep(FALSE, m), deviance = rep(NA_real_, m), heldout = rep(NA_real_, m),
          heldout_weight = rep(NA_real_, m), scale = ifelse(fold == 0L, 1, 1 - 1 / max(1L, max(fold))),
-         reference = rep(1L, m), null_half = rep(NA_real_, m), pruned = rep(FALSE, m))
+         reference = rep(1L, m), null_half = rep(NA_real_, m), pruned = rep(FALSE, m), started = rep(TRUE, m),
+         age = integer(m), decrement = rep(Inf, m))
   }
   # (a H + lambda P)^{-1} q for the columns of models `ms`, each with its
   # reference: classes rotated into the reference's basis, solved class by
@@ -175,49 +164,46 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
   # the two-loop recursion, each loop over the memory's slots for all
   # models at once.
   directions <- function(state, ms, references) {
-    slots <- glm_memory
+    slots <- (state$memory_head - seq_len(glm_memory)) %% glm_memory + 1L  # newest first
     per_model <- p * classes
-    alpha <- matrix(0, slots, length(ms))
+    alpha <- matrix(0, glm_memory, length(ms))
     q <- state$gradient[, columns_of(ms), drop = FALSE]
-    slot_models <- function(h) which(state$memory_count[ms] >= slots - h + 1L)
-    for (h in rev(seq_len(slots))) {
-      use <- slot_models(h)
-      if (length(use) == 0L) break
+    for (k in seq_len(glm_memory)) {
+      h <- slots[k]
+      use <- which(!is.na(state$memory_sy[h, ms]))
+      if (length(use) == 0L) next
       local <- columns_of(use)
       global <- columns_of(ms[use])
       a <- model_dot(state$memory_s[[h]][, global, drop = FALSE], q[, local, drop = FALSE]) / state$memory_sy[h, ms[use]]
-      alpha[h, use] <- a
+      alpha[k, use] <- a
       q[, local] <- q[, local] - state$memory_y[[h]][, global, drop = FALSE] * rep(a, each = per_model)
     }
     r <- precondition(q, ms, state, references)
-    for (h in seq_len(slots)) {
-      use <- slot_models(h)
+    for (k in rev(seq_len(glm_memory))) {
+      h <- slots[k]
+      use <- which(!is.na(state$memory_sy[h, ms]))
       if (length(use) == 0L) next
       local <- columns_of(use)
       global <- columns_of(ms[use])
       b <- model_dot(state$memory_y[[h]][, global, drop = FALSE], r[, local, drop = FALSE]) / state$memory_sy[h, ms[use]]
-      r[, local] <- r[, local] + state$memory_s[[h]][, global, drop = FALSE] * rep(alpha[h, use] - b, each = per_model)
+      r[, local] <- r[, local] + state$memory_s[[h]][, global, drop = FALSE] * rep(alpha[k, use] - b, each = per_model)
     }
     -r
   }
-  # Adds the pairs (s, y) of models `ms` (columns in that order) to their memories.
+  # The pairs (s, y) of this pass for models `ms` (columns in that order),
+  # in the next slot of the ring, which every other model leaves empty.
   remember <- function(state, ms, s, y) {
     sy <- model_dot(s, y)
     keep <- sy > 1e-12 * sqrt(model_dot(s, s) * model_dot(y, y))
+    h <- state$memory_head %% glm_memory + 1L
+    state$memory_head <- h
+    state$memory_sy[h, ] <- NA_real_
     if (!any(keep)) return(state)
-    ms <- ms[keep]
+    global <- columns_of(ms[keep])
     local <- columns_of(which(keep))
-    global <- columns_of(ms)
-    slots <- glm_memory
-    for (h in seq_len(slots - 1L)) {
-      state$memory_s[[h]][, global] <- state$memory_s[[h + 1L]][, global]
-      state$memory_y[[h]][, global] <- state$memory_y[[h + 1L]][, global]
-      state$memory_sy[h, ms] <- state$memory_sy[h + 1L, ms]
-    }
-    state$memory_s[[slots]][, global] <- s[, local]
-    state$memory_y[[slots]][, global] <- y[, local]
-    state$memory_sy[slots, ms] <- sy[keep]
-    state$memory_count[ms] <- pmin(state$memory_count[ms] + 1L, slots)
+    state$memory_s[[h]][, global] <- s[, local]
+    state$memory_y[[h]][, global] <- y[, local]
+    state$memory_sy[h, ms[keep]] <- sy[keep]
     state
   }
   # The models of one fold differ only in lambda, so every accepted point of
@@ -251,6 +237,43 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     }
     list(state = state, models = moved)
   }
+  # The next penalty of the path starts once the models of the smallest
+  # started one are near their minimum (a relative decrease of 1e-3 left):
+  # each of its models from the point, the curvature memory and the
+  # reference of the same fold's model there. Started all at once from the
+  # intercept-only fit, the small penalties would spend many passes far
+  # from their minimum.
+  start_next <- function(state, references) {
+    lambdas <- sort(unique(state$lambda), decreasing = TRUE)
+    started <- lambdas %in% state$lambda[state$started]
+    frontier <- max(which(started))
+    if (frontier == length(lambdas)) return(state)
+    from <- which(state$lambda == lambdas[frontier])
+    ready <- state$converged[from] | state$pruned[from] | state$decrement[from] < 1e-3
+    to <- which(state$lambda == lambdas[frontier + 1L] & !state$pruned)
+    if (!all(ready) || length(to) == 0L) return(state)
+    from <- from[match(state$fold[to], state$fold[from])]
+    tc <- columns_of(to)
+    fc <- columns_of(from)
+    state$beta[, tc] <- state$beta[, fc]
+    state$gradient[, tc] <- state$gradient[, fc] +
+      penalty_gradient(state$beta[, fc, drop = FALSE], rep(state$lambda[to] - state$lambda[from], each = classes))
+    state$objective[to] <- state$deviance[from] + state$lambda[to] / 2 *
+      model_dot(state$beta[-1L, fc, drop = FALSE], state$beta[-1L, fc, drop = FALSE])
+    for (name in c("deviance", "heldout", "heldout_weight")) state[[name]][to] <- state[[name]][from]
+    for (h in seq_len(glm_memory)) {
+      state$memory_s[[h]][, tc] <- state$memory_s[[h]][, fc]
+      state$memory_y[[h]][, tc] <- state$memory_y[[h]][, fc]
+    }
+    state$memory_sy[, to] <- state$memory_sy[, from]
+    state$reference[to] <- nearest_reference(state$lambda[to], references)
+    state$started[to] <- TRUE
+    d <- directions(state, to, references)
+    state$direction[, tc] <- d
+    state$step[to] <- 1
+    state$trial[, tc] <- state$beta[, tc] + d
+    state
+  }
   nearest_reference <- function(lambda, references) {
     at <- vapply(references, `[[`, 0, "lambda")
     vapply(lambda, function(l) {
@@ -269,7 +292,7 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     tolerance <- if (final) 1e-20 else 1e-8
     passes <- 0L
     state$reference <- nearest_reference(state$lambda, references)
-    active <- seq_along(state$lambda)
+    active <- which(state$started)
     first <- TRUE
     repeat {
       passes <- passes + 1L
@@ -277,10 +300,12 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
       # fit, at the full-data fits of the reference lambdas now and then
       refresh <- if (final) {
         if (passes %in% glm_final_refresh_passes) active else integer()
-      } else if (!first && passes %in% glm_refresh_passes) {
-        wanted <- glm_wanted_references(state, reference_lambdas)
-        which(state$fold == 0L)[match(wanted, state$lambda[state$fold == 0L])]
-      } else integer()
+      } else {
+        # at each reference lambda's full-data fit three passes after it
+        # starts, and again twelve passes later if it still moves
+        which(state$fold == 0L & state$lambda %in% reference_lambdas & !state$pruned &
+                (state$age == 3L | (state$age == 15L & !state$converged)))
+      }
       at <- if (final) state$trial[, columns_of(refresh), drop = FALSE] else state$beta[, columns_of(refresh), drop = FALSE]
       sums <- pass(state$trial[, columns_of(active), drop = FALSE], state$fold[active],
                    if (length(refresh)) at else matrix(0, p, 0))
@@ -290,10 +315,12 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
         model_dot(state$trial[-1L, cols, drop = FALSE], state$trial[-1L, cols, drop = FALSE])
       gradient <- -sums$gradient + penalty_gradient(state$trial[, cols, drop = FALSE], lambda_columns)
       if (first) {
-        state$null_half[active] <- sums$deviance
-        held <- state$fold[active] > 0L
-        state$scale[active[held]] <- (total_weight - sums$heldout_weight[held]) / total_weight
+        # every model starts at the intercept-only fit of its fold
+        at_fold <- match(state$fold, state$fold[active])
+        state$null_half <- sums$deviance[at_fold]
+        state$scale <- ifelse(state$fold == 0L, 1, (total_weight - sums$heldout_weight[at_fold]) / total_weight)
       }
+      state$age[state$started] <- state$age[state$started] + 1L
       slope <- model_dot(state$gradient[, cols, drop = FALSE], state$direction[, cols, drop = FALSE])
       accepted <- is.finite(objective) & (first | objective <= state$objective[active] + 1e-4 * state$step[active] * slope)
       retry <- active[!accepted]
@@ -353,20 +380,22 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
         state$direction[, columns_of(good)] <- d
         decrement <- -model_dot(state$gradient[, columns_of(good), drop = FALSE], d)
         # rounding can spoil the memory's curvature; then start it again
-        lost <- !(decrement > 0) & state$memory_count[good] > 0L
+        lost <- !(decrement > 0) & colSums(!is.na(state$memory_sy[, good, drop = FALSE])) > 0L
         if (any(lost)) {
-          state$memory_count[good[lost]] <- 0L
+          state$memory_sy[, good[lost]] <- NA_real_
           state$direction[, columns_of(good[lost])] <- d[, columns_of(which(lost))] <- directions(state, good[lost], references)
           decrement[lost] <- -model_dot(state$gradient[, columns_of(good[lost]), drop = FALSE], d[, columns_of(which(lost)), drop = FALSE])
         }
-        done <- !(decrement > tolerance * pmax(1, abs(state$objective[good])))
+        state$decrement[good] <- decrement / pmax(1, abs(state$objective[good]))
+        done <- !(state$decrement[good] > tolerance)
         state$converged[good[done]] <- TRUE
         state$step[good] <- 1
         state$trial[, columns_of(good)] <- state$beta[, columns_of(good)] + d
       }
       pruned <- prune(state)
       state$pruned[pruned] <- TRUE
-      active <- which(!state$converged & !state$pruned)
+      if (!final) state <- start_next(state, references)
+      active <- which(state$started & !state$converged & !state$pruned)
       if (nzchar(Sys.getenv("ASKRFF_GLM_TRACE"))) {
         message(sprintf("%s pass %d: %d active, %d references, refreshed %d", if (final) "final" else "cv", passes,
                         length(active), length(references), length(refresh)))
