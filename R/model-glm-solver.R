@@ -3,6 +3,9 @@
 # ||b||^2 by limited-memory BFGS whose initial inverse Hessian is
 # (a H + lambda P)^{-1} for a reference Hessian H (glm_solve.h), with
 # Armijo's rule; all models are evaluated in the same passes over the data.
+# Exact Newton for each model would need its own Hessian, O(n D^2), at
+# every step; a reference eigendecomposed once serves every lambda and
+# fold, and the BFGS memory makes up for its being taken elsewhere.
 # Coefficients are columns of (1 + D) rows, intercept first, on the shifted
 # features; a model of K classes has K consecutive columns.
 

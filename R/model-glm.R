@@ -27,33 +27,38 @@
 #'
 #' **Fitting.** No feature matrix is stored: each pass over the data
 #' computes the features of a block of rows once and sums, for every model
-#' being fitted, the gradient \eqn{Z'W(y - \mu)} and the deviance, and at a
-#' few reference coefficients the Hessian \eqn{Z'WVZ} (with \eqn{V} the
-#' variances \eqn{\mu(1 - \mu)} or \eqn{\mu}; for several classes, each
-#' class's own), on `n_threads` threads in an order that does not depend on
-#' their number. The memory is \eqn{O(D^2)} per reference and \eqn{O(D)} per
-#' model for \eqn{D} feature columns, whatever the number of rows. One
-#' eigendecomposition of a reference Hessian \eqn{H} gives the Newton-type
-#' step \eqn{(aH + \lambda I)^{-1} g} for every \eqn{\lambda} and every fold
-#' (whose rows carry a share \eqn{a} of the weight) at the cost of two
-#' products with its eigenvectors, so all the models of a path move in the
-#' same passes. A step from a Hessian taken elsewhere than at the model's
-#' own coefficients is not Newton's, so each model corrects it by the
-#' limited-memory BFGS update of its last steps and gradients and accepts it
-#' only when its criterion decreases enough (Armijo's rule), shortening it
-#' otherwise; this converges from any start for these convex criteria. The
-#' first reference is the intercept-only model, whose Hessian is the
+#' being fitted (each \eqn{\lambda}, on all rows or without one fold), the
+#' gradient \eqn{Z'W(y - \mu)} and the deviance, and at a few reference
+#' coefficients the Hessian \eqn{Z'WVZ} (\eqn{V} the variances \eqn{\mu(1 -
+#' \mu)} or \eqn{\mu}; for several classes, each class's diagonal block), on
+#' `n_threads` threads in an order that does not depend on their number. The
+#' memory is \eqn{O(D^2)} per reference and \eqn{O(D)} per model for \eqn{D}
+#' feature columns, whatever the number of rows. Exact Newton at every
+#' \eqn{\lambda} and fold would cost a Hessian, \eqn{O(n D^2)}, per model
+#' and iteration. Instead one eigendecomposition of a reference Hessian
+#' \eqn{H} gives the step \eqn{(aH + \lambda I)^{-1} g} for every
+#' \eqn{\lambda} and fold (whose rows carry a share \eqn{a} of the weight)
+#' at the cost of two products with its eigenvectors, and each model
+#' corrects that step by the limited-memory BFGS update of its last eight
+#' steps and gradients (the reference was taken elsewhere than at its own
+#' coefficients) and accepts it only when its criterion decreases enough
+#' (Armijo's rule), shortening it otherwise, which converges from any start
+#' for these convex criteria; a pass then costs \eqn{O(n D)} per model. The
+#' first reference is the intercept-only model, whose Hessian is exactly the
 #' weighted \eqn{Z'Z} times the variance (for several classes, times the
-#' matrix \eqn{\mathrm{diag}(p) - pp'} of their frequencies); after four
-#' passes the Hessians are taken again at the full-data fits at penalties a
-#' factor 100 apart, and each model uses the nearest. Exact Newton
-#' at every \eqn{\lambda} and fold would cost a Hessian, \eqn{O(n D^2)}, per
-#' model and iteration; here a pass costs \eqn{O(n D)} per model and the
-#' Hessians are few. The fit at the chosen \eqn{\lambda} then continues from
-#' its cross-validation fit on all rows with the Hessian at its own
-#' coefficients (taken again after 3, 6, 10, ... passes), until the
-#' criterion stops decreasing: its coefficients agree with glmnet's to
-#' about 1e-9 when glmnet's threshold is tightened.
+#' matrix \eqn{\mathrm{diag}(p) - pp'} of their frequencies); the others are
+#' the full-data fits at penalties a factor 100 apart, taken three passes
+#' after that penalty starts and again twelve passes later if it still
+#' moves, and each model uses the nearest. The penalties start one after
+#' another from the largest, each from the points and curvature memory of
+#' the one before once those are within a relative decrease of 1e-3 of their
+#' minimum, and a model moves to any point of its fold's path where its own
+#' criterion is lower; the fits stop at a relative decrease of 1e-8. The fit
+#' at the chosen \eqn{\lambda} then continues from its cross-validation fit
+#' on all rows, with the Hessian at its own coefficients (taken again after
+#' 5, 15, 40, ... passes), until the criterion stops decreasing: its
+#' coefficients agree with glmnet's to about 1e-9 when glmnet's threshold is
+#' tightened.
 #'
 #' **Choosing \eqn{\lambda}.** With `lambda = NULL`, by `nfolds`-fold
 #' cross-validated deviance on 25 values log-spaced from \eqn{10 s_1} down to
@@ -77,7 +82,7 @@
 #' **Data larger than memory.** As for [rff_ridge()], `x` may be a chunk
 #' source with `y = NULL`, each chunk `list(x = , y = )` (and `w` for
 #' weights); chunks may be processed on the workers of a future plan. The
-#' data are read once per pass (about 10 to 60 passes), so a function source
+#' data are read once per pass (about 30 to 100 passes), so a function source
 #' must start again from its first chunk after it has returned `NULL`, and
 #' give the same rows every time.
 #'

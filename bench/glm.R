@@ -13,7 +13,11 @@
 #            standardized; bus, opel, saab, van), 600 rows to fit, 246 to test;
 #            mlbench's Satellite restricted to its four soil classes (red,
 #            grey, damp grey, very damp grey soil: 5,025 pixels, 36 values
-#            scaled to [0, 1]), 3,500 rows to fit, 1,525 to test.
+#            scaled to [0, 1]), 3,500 rows to fit, 1,525 to test;
+#            a simulation at scale (no real 4-class data of that size ships
+#            with the packages here): x ~ N(0, I_5), class probabilities the
+#            softmax of 2 (2 sin(2 x1) + x2, x2 x3, cos(x1 + x4), 0), 12,000
+#            rows to fit, 8,000 to test.
 # Gaussian kernel at the median distance (median_bandwidth()), 256
 # frequencies (512 feature columns). rff_glm chooses lambda by its default
 # 5-fold CV; cv.glmnet by its default 10-fold CV, predicting at lambda.min
@@ -57,6 +61,12 @@ problem <- function(name) {
     x <- scale(as.matrix(Vehicle[, 1:18]))
     y <- Vehicle$Class
     train <- sample(nrow(x), 600)
+  } else if (name == "simulated") {
+    x <- matrix(stats::rnorm(20000 * 5), 20000, 5)
+    scores <- 2 * cbind(2 * sin(2 * x[, 1]) + x[, 2], x[, 2] * x[, 3], cos(x[, 1] + x[, 4]), 0)
+    p <- exp(scores) / rowSums(exp(scores))
+    y <- factor(apply(p, 1, function(q) sample(4, 1, prob = q)), labels = c("a", "b", "c", "d"))
+    train <- 1:12000
   } else {
     data(Satellite, package = "mlbench", envir = environment())
     soil <- grepl("soil", Satellite$classes)
@@ -92,5 +102,5 @@ run <- function(name) {
              glmnet_lambda_min = theirs$value$lambda.min * nrow(data$x), passes = fit$passes)
 }
 
-results <- do.call(rbind, lapply(c("spam", "letters", "vehicle", "satellite"), run))
+results <- do.call(rbind, lapply(c("spam", "letters", "vehicle", "satellite", "simulated"), run))
 print(results, digits = 4, row.names = FALSE)
