@@ -15,7 +15,7 @@ model_map <- function(map, kernel, n_features, method, seed) {
     }
     return(function(d) {
       map <- validate_map(map)
-      if (map$d != d) fail("`map` is for %d columns, but the data have %d.", map$d, d)
+      if (map$d != d) fail("`map` is for %d columns, but the data (`x`) have %d.", map$d, d)
       map
     })
   }

@@ -30,17 +30,19 @@ validate_glm <- function(fit, arg) {
     fail("`%s` must hold %d finite number%s.", field(arg, "intercept"), classes, if (classes > 1L) "s, one per class" else "")
   }
   path <- fit$path
-  if (!is.data.frame(path) || !all(c("lambda", "cv", "cv_se", "deviance", "converged") %in% names(path)) ||
-      nrow(path) < 1L || !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) ||
-      !is.double(path$cv) || any(is.nan(path$cv) | is.infinite(path$cv)) || any(path$cv < 0, na.rm = TRUE) ||
-      (nrow(path) > 1L && all(is.na(path$cv))) || !is.double(path$cv_se) || any(is.infinite(path$cv_se)) ||
-      !is.double(path$deviance) || !is.logical(path$converged)) {
-    fail("`%s` must be a data frame of positive `lambda`, nonnegative `cv`, `cv_se`, `deviance` and `converged`, as rff_glm() makes.",
+  cross_validated <- is.data.frame(path) && all(c("cv", "cv_se") %in% names(path))
+  if (!is.data.frame(path) || !all(c("lambda", "deviance", "converged") %in% names(path)) || nrow(path) < 1L ||
+      !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) || anyDuplicated(path$lambda) > 0L ||
+      !is.double(path$deviance) || any(!is.finite(path$deviance)) || any(path$deviance < 0) ||
+      !is.logical(path$converged) || anyNA(path$converged) ||
+      (cross_validated && (!is.double(path$cv) || !is.double(path$cv_se) || any(!is.finite(path$cv)) || any(path$cv < 0) ||
+                           any(!is.finite(path$cv_se)) || any(path$cv_se < 0))) ||
+      (!cross_validated && (nrow(path) != 1L || any(c("cv", "cv_se") %in% names(path))))) {
+    fail("`%s` must be a data frame of distinct positive `lambda`, finite nonnegative `deviance`, `converged` and, when lambda was cross-validated, finite nonnegative `cv` and `cv_se`, as rff_glm() makes.",
          field(arg, "path"))
   }
-  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda ||
-      (nrow(path) > 1L && anyNA(path$cv[path$lambda == fit$lambda]))) {
-    fail("`%s` must be one of the path's lambda values (one with a cross-validated deviance).", field(arg, "lambda"))
+  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
+    fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
   }
   for (name in c("deviance", "null_deviance")) {
     if (!is_single_number(fit[[name]]) || !is.finite(fit[[name]]) || fit[[name]] < 0) {
@@ -71,6 +73,11 @@ validate_glm <- function(fit, arg) {
       fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
     }
   }
+  if (is.null(fit$fold_seed)) fail("`%s` must be the two seed words of the folds.", field(arg, "fold_seed"))
+  check_seed_words(fit$fold_seed, field(arg, "fold_seed"))
+  if (!is_single_number(fit$passes) || !is.finite(fit$passes) || fit$passes < 1 || fit$passes != round(fit$passes)) {
+    fail("`%s` must be the number of passes over the data, a positive whole number.", field(arg, "passes"))
+  }
   if (!is.null(fit$design)) validate_design(fit$design, field(arg, "design"))
   fit$fun <- model$fun
   fit$map <- model$map
@@ -89,7 +96,7 @@ print.askrff_glm <- function(x, ...) {
   cat(sprintf("<askrff glm> %s on %s, %d feature columns, n = %s\n", glm_family_text(x), kernel, nrow(x$coefficients),
               format(x$n, big.mark = ",")))
   chosen <- which(x$path$lambda == x$lambda)[1L]
-  if (nrow(x$path) > 1L) {
+  if ("cv" %in% names(x$path)) {
     edge <- if (chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
     cat(sprintf("  lambda = %s, chosen by %d-fold cross-validation among %d values%s; CV deviance %s (se %s)\n",
                 format(x$lambda, digits = 3), x$nfolds, nrow(x$path), edge, format(x$path$cv[chosen], digits = 4),
@@ -187,9 +194,9 @@ fitted.askrff_glm <- function(object, ...) {
 #' @export
 plot.askrff_glm <- function(x, ...) {
   x <- validate_glm(x, "x")
-  path <- x$path[is.finite(x$path$cv), ]
-  if (nrow(path) == 0L) fail("This fit's `lambda` was given, not chosen by cross-validation, so it has no curve to plot.")
-  se <- ifelse(is.finite(path$cv_se), path$cv_se, 0)
+  path <- x$path
+  if (!"cv" %in% names(path)) fail("This fit's `lambda` was given, not chosen by cross-validation, so it has no curve to plot.")
+  se <- path$cv_se
   draw_with_defaults(graphics::plot, list(x = path$lambda, y = path$cv, log = "x", type = if (nrow(path) > 1L) "b" else "p",
                                           pch = 20, ylim = range(c(path$cv - se, path$cv + se)), xlab = "lambda",
                                           ylab = "CV deviance per unit weight",

@@ -37,16 +37,19 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
     models <- solver$run(models, list(null_reference), final = FALSE, reference_lambdas = glm_reference_lambdas(grid, top),
                          prune = function(state) glm_pruned(state, grid, nfolds))
     path <- glm_cv_path(models, grid, nfolds)
-    best <- which(path$cv == min(path$cv, na.rm = TRUE))[1L]
-    if (any(!path$converged & !is.na(path$cv))) {
+    # the penalties past where the path stopped have no cross-validation
+    path <- path[!is.na(path$cv), , drop = FALSE]
+    rownames(path) <- NULL
+    best <- which(path$cv == min(path$cv))[1L]
+    if (any(!path$converged)) {
       warn("The cross-validation fits at %d of the %d values of `lambda` did not converge in %d passes; their `cv` in the fit's path is approximate.",
-           sum(!path$converged & !is.na(path$cv)), length(grid), glm_max_passes)
+           sum(!path$converged), length(grid), glm_max_passes)
     }
-    full <- which(models$fold == 0L & models$lambda == grid[best])
-    final <- solver$models(grid[best], 0L, models$beta[, solver$columns_of(full), drop = FALSE])
+    full <- which(models$fold == 0L & models$lambda == path$lambda[best])
+    final <- solver$models(path$lambda[best], 0L, models$beta[, solver$columns_of(full), drop = FALSE])
     null_deviance <- 2 * models$null_half[1L]
   } else {
-    path <- data.frame(lambda = grid, cv = NA_real_, cv_se = NA_real_, deviance = NA_real_, converged = NA)
+    path <- data.frame(lambda = grid, deviance = 0, converged = FALSE)
     best <- 1L
     final <- solver$models(grid, 0L, start)
     null_deviance <- NULL
@@ -54,11 +57,11 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
   final <- solver$run(final, list(null_reference), final = TRUE)
   if (!final$converged) {
     warn("The fit at `lambda` = %s did not converge in %d passes; its coefficients are approximate.",
-         format(grid[best], digits = 3), glm_max_passes)
+         format(path$lambda[best], digits = 3), glm_max_passes)
   }
   path$deviance[best] <- 2 * final$deviance
   path$converged[best] <- if (cv) path$converged[best] && final$converged else final$converged
-  list(coefficients = matrix(final$beta, ncol = classes), lambda = grid[best], path = path,
+  list(coefficients = matrix(final$beta, ncol = classes), lambda = path$lambda[best], path = path,
        deviance = 2 * final$deviance, null_deviance = if (is.null(null_deviance)) 2 * final$null_half else null_deviance)
 }
 

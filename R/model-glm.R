@@ -68,8 +68,8 @@
 #' glmnet's, the path stops early: once the penalties from the largest down
 #' have converged and the cross-validated deviance has risen at each of the
 #' last two past its minimum, the smaller penalties (which overfit more,
-#' and converge the slowest on nearly separable data) are left, with `NA`
-#' in the path. Several values in `lambda` are compared likewise; one value
+#' and converge the slowest on nearly separable data) are left out of the
+#' path. Several values in `lambda` are compared likewise; one value
 #' is used as it is, with no cross-validation. The folds are fixed by each
 #' row's position in the data (consecutive groups of `nfolds` rows are
 #' spread over the folds by a random permutation drawn from `seed`), so
@@ -107,10 +107,10 @@
 #' @return An object of class `"askrff_glm"`: the `map`, `family`,
 #'   `response` (its kind and levels), `coefficients` (feature columns by
 #'   classes; one column for binomial and Poisson), `intercept`, the chosen
-#'   `lambda`, the `path` (a data frame of `lambda`, the cross-validated
-#'   deviance `cv` per unit weight and its standard error `cv_se` across
-#'   folds, the full-data fit's `deviance`, and whether every fit at that
-#'   `lambda` `converged`), `deviance` and `null_deviance` of the fit, `n`,
+#'   `lambda`, the `path` (a data frame of `lambda`, the full-data fit's
+#'   `deviance`, whether every fit at that `lambda` `converged`, and when
+#'   `lambda` was cross-validated the deviance `cv` per unit weight and its
+#'   standard error `cv_se` across folds), `deviance` and `null_deviance` of the fit, `n`,
 #'   `weight` (the sum of the weights), `nfolds`, `passes` over the data, the
 #'   `scaling` of the predictors, and for data in memory the
 #'   `linear_predictors` of the rows fitted; formula fits also keep the `call` and

@@ -146,7 +146,7 @@ test_that("predictions: probabilities sum to 1, classes are the most probable, l
   # the deviance the fit reports is that of its fitted probabilities
   y <- outer(as.integer(data$classes), 1:4, "==")
   expect_equal(fit$deviance, -2 * sum(y * log(fitted(fit))), tolerance = 1e-10)
-  expect_output(print(fit), "multinomial, 4 classes.*chosen by 5-fold cross-validation among 25 values")
+  expect_output(print(fit), "multinomial, 4 classes.*chosen by 5-fold cross-validation among [0-9]+ values")
   path <- tempfile(fileext = ".png")
   grDevices::png(path)
   expect_identical(plot(fit), fit)
