@@ -31,6 +31,9 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
   start <- rbind(null$intercept, matrix(0, columns, classes))
   solver <- glm_solver(pass, family, classes, columns, setup$weight)
   cv <- length(grid) > 1L
+  if (cv && nfolds > setup$n) {
+    fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
+  }
   if (cv) {
     models <- solver$models(rep(grid, each = nfolds + 1L), rep(0:nfolds, length(grid)), start)
     models$started <- models$lambda == grid[1L]
@@ -95,9 +98,11 @@ glm_cv_path <- function(models, grid, nfolds) {
   rows <- lapply(grid, function(l) {
     if (any(models$pruned[models$lambda == l])) return(c(cv = NA, cv_se = NA, deviance = NA, converged = FALSE))
     folds <- which(models$lambda == l & models$fold > 0L)
-    per_fold <- 2 * models$heldout[folds] / models$heldout_weight[folds]
-    c(cv = 2 * sum(models$heldout[folds]) / sum(models$heldout_weight[folds]),
-      cv_se = stats::sd(per_fold) / sqrt(nfolds),
+    # folds whose rows all have zero weight hold nothing out
+    held <- folds[models$heldout_weight[folds] > 0]
+    per_fold <- 2 * models$heldout[held] / models$heldout_weight[held]
+    c(cv = 2 * sum(models$heldout[held]) / sum(models$heldout_weight[held]),
+      cv_se = if (length(held) > 1L) stats::sd(per_fold) / sqrt(length(held)) else 0,
       deviance = 2 * models$deviance[models$lambda == l & models$fold == 0L],
       converged = all(models$converged[models$lambda == l]))
   })

@@ -194,6 +194,8 @@ test_that("bad arguments give errors that name them", {
   expect_error(rff_glm(data$x, factor(data$classes, levels = c(levels(data$classes), "e")), map,
                        family = "multinomial"), "Level \"e\"", class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary, map, nfolds = 1), "`nfolds`", class = "askrff_error")
+  expect_error(rff_glm(data$x[1:4, ], c(0, 1, 0, 1), map, nfolds = 5), "`nfolds` \\(5\\) must be at most the number of rows",
+               class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary, map, lambda = -1), "`lambda`", class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary[-1], map), "`y` must have one entry per row", class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary, gaussian_kernel(1)), "`map` is a kernel", class = "askrff_error")
