@@ -37,6 +37,14 @@
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
+.cpp_lbfgs_first <- function(q, memory_s, memory_y, memory_sy, order, models, classes) {
+    .Call(`_askrff_cpp_lbfgs_first`, q, memory_s, memory_y, memory_sy, order, models, classes)
+}
+
+.cpp_lbfgs_second <- function(r, memory_s, memory_y, memory_sy, order, models, classes, alpha) {
+    .Call(`_askrff_cpp_lbfgs_second`, r, memory_s, memory_y, memory_sy, order, models, classes, alpha)
+}
+
 .cpp_kernel_matrix <- function(kernel, x, y, n_threads) {
     .Call(`_askrff_cpp_kernel_matrix`, kernel, x, y, n_threads)
 }

@@ -172,34 +172,14 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
     center(out)
   }
   # Limited-memory BFGS directions for models `ms` at their accepted points:
-  # the two-loop recursion, each loop over the memory's slots for all
-  # models at once.
+  # the two loops of the recursion in the core (lbfgs.h), the initial
+  # inverse Hessian of each model's reference between them.
   directions <- function(state, ms, references) {
-    slots <- (state$memory_head - seq_len(glm_memory)) %% glm_memory + 1L  # newest first
-    per_model <- p * classes
-    alpha <- matrix(0, glm_memory, length(ms))
-    q <- state$gradient[, columns_of(ms), drop = FALSE]
-    for (k in seq_len(glm_memory)) {
-      h <- slots[k]
-      use <- which(!is.na(state$memory_sy[h, ms]))
-      if (length(use) == 0L) next
-      local <- columns_of(use)
-      global <- columns_of(ms[use])
-      a <- model_dot(state$memory_s[[h]][, global, drop = FALSE], q[, local, drop = FALSE]) / state$memory_sy[h, ms[use]]
-      alpha[k, use] <- a
-      q[, local] <- q[, local] - state$memory_y[[h]][, global, drop = FALSE] * rep(a, each = per_model)
-    }
-    r <- precondition(q, ms, state, references)
-    for (k in rev(seq_len(glm_memory))) {
-      h <- slots[k]
-      use <- which(!is.na(state$memory_sy[h, ms]))
-      if (length(use) == 0L) next
-      local <- columns_of(use)
-      global <- columns_of(ms[use])
-      b <- model_dot(state$memory_y[[h]][, global, drop = FALSE], r[, local, drop = FALSE]) / state$memory_sy[h, ms[use]]
-      r[, local] <- r[, local] + state$memory_s[[h]][, global, drop = FALSE] * rep(alpha[k, use] - b, each = per_model)
-    }
-    -r
+    order <- (state$memory_head - seq_len(glm_memory)) %% glm_memory + 1L  # newest first
+    first_loop <- core(.cpp_lbfgs_first(state$gradient[, columns_of(ms), drop = FALSE], state$memory_s, state$memory_y,
+                                        state$memory_sy, order, ms, classes))
+    r <- precondition(first_loop$q, ms, state, references)
+    -core(.cpp_lbfgs_second(r, state$memory_s, state$memory_y, state$memory_sy, order, ms, classes, first_loop$alpha))
   }
   # The pairs (s, y) of this pass for models `ms` (columns in that order),
   # in the next slot of the ring, which every other model leaves empty.

@@ -139,6 +139,41 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_lbfgs_first
+Rcpp::List cpp_lbfgs_first(Rcpp::NumericMatrix q, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes);
+RcppExport SEXP _askrff_cpp_lbfgs_first(SEXP qSEXP, SEXP memory_sSEXP, SEXP memory_ySEXP, SEXP memory_sySEXP, SEXP orderSEXP, SEXP modelsSEXP, SEXP classesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_s(memory_sSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_y(memory_ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type memory_sy(memory_sySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type models(modelsSEXP);
+    Rcpp::traits::input_parameter< int >::type classes(classesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lbfgs_first(q, memory_s, memory_y, memory_sy, order, models, classes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_lbfgs_second
+Rcpp::NumericMatrix cpp_lbfgs_second(Rcpp::NumericMatrix r, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes, Rcpp::NumericMatrix alpha);
+RcppExport SEXP _askrff_cpp_lbfgs_second(SEXP rSEXP, SEXP memory_sSEXP, SEXP memory_ySEXP, SEXP memory_sySEXP, SEXP orderSEXP, SEXP modelsSEXP, SEXP classesSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type r(rSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_s(memory_sSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_y(memory_ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type memory_sy(memory_sySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type models(modelsSEXP);
+    Rcpp::traits::input_parameter< int >::type classes(classesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lbfgs_second(r, memory_s, memory_y, memory_sy, order, models, classes, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_kernel_matrix
 Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads);
 RcppExport SEXP _askrff_cpp_kernel_matrix(SEXP kernelSEXP, SEXP xSEXP, SEXP ySEXP, SEXP n_threadsSEXP) {
@@ -646,6 +681,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_glm_reference", (DL_FUNC) &_askrff_cpp_glm_reference, 2},
     {"_askrff_cpp_glm_solve", (DL_FUNC) &_askrff_cpp_glm_solve, 4},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
+    {"_askrff_cpp_lbfgs_first", (DL_FUNC) &_askrff_cpp_lbfgs_first, 7},
+    {"_askrff_cpp_lbfgs_second", (DL_FUNC) &_askrff_cpp_lbfgs_second, 8},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},

@@ -1,6 +1,6 @@
 // Penalized generalized linear models on features that are never stored:
 // one pass over a block of rows for many models at once, the reference
-// Hessians' eigendecompositions, and the steps they give.
+// Hessians' eigendecompositions, the steps they give, and the L-BFGS loops.
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "core/models/cv_folds.h"
 #include "core/models/glm_pass.h"
 #include "core/models/glm_solve.h"
+#include "core/models/lbfgs.h"
 #include "guards.h"
 #include "model_glue.h"
 #include "progress.h"
@@ -181,4 +182,71 @@ Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::Num
   Rcpp::IntegerVector out(n);
   for (int i = 0; i < n; ++i) out[i] = askrff::cv_fold(seed, static_cast<std::uint64_t>(first_row) + i, n_folds);
   return out;
+}
+
+namespace {
+
+// The memory of lbfgs.h from R's lists of slots (each rows x (models *
+// classes)) and its s'y (slots x models), with the slots' order newest
+// first (1-based).
+askrff::LbfgsMemory lbfgs_memory(const Rcpp::List& s, const Rcpp::List& y, const Rcpp::NumericMatrix& sy,
+                                 const Rcpp::IntegerVector& order, int classes, Eigen::Index rows) {
+  askrff::require(s.size() == y.size() && sy.nrow() == s.size() && classes >= 1, "the memory's slots must agree");
+  askrff::LbfgsMemory memory;
+  memory.classes = classes;
+  const Eigen::Index columns = static_cast<Eigen::Index>(sy.ncol()) * classes;
+  for (R_xlen_t h = 0; h < s.size(); ++h) {
+    const Rcpp::NumericMatrix sh = s[h], yh = y[h];
+    askrff::require_whole(sh, "a memory slot");
+    askrff::require_whole(yh, "a memory slot");
+    askrff::require(sh.nrow() == rows && yh.nrow() == rows && sh.ncol() == columns && yh.ncol() == columns,
+                    "each memory slot must have the coefficients' rows and every model's columns");
+    memory.s.emplace_back(sh.begin(), rows, columns);
+    memory.y.emplace_back(yh.begin(), rows, columns);
+  }
+  memory.sy = Eigen::Map<const Eigen::MatrixXd>(sy.begin(), sy.nrow(), sy.ncol());
+  for (const int h : order) {
+    askrff::require(h >= 1 && h <= s.size(), "the slots' order must name slots");
+    memory.order.push_back(h - 1);
+  }
+  return memory;
+}
+
+std::vector<int> model_indices(const Rcpp::IntegerVector& models, int n_models) {
+  std::vector<int> out;
+  for (const int m : models) {
+    askrff::require(m >= 1 && m <= n_models, "the models must be among the memory's");
+    out.push_back(m - 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+// The first loop of lbfgs.h for the columns of q (models' gradients, in
+// the order of `models`, 1-based): list(q, alpha).
+// [[Rcpp::export(.cpp_lbfgs_first)]]
+Rcpp::List cpp_lbfgs_first(Rcpp::NumericMatrix q, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy,
+                           Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes) {
+  askrff::require_whole(q, "q");
+  const askrff::LbfgsMemory memory = lbfgs_memory(memory_s, memory_y, memory_sy, order, classes, q.nrow());
+  askrff::require(q.ncol() == models.size() * classes, "q must have one block of columns per model");
+  Eigen::MatrixXd out = Eigen::Map<const Eigen::MatrixXd>(q.begin(), q.nrow(), q.ncol());
+  const Eigen::MatrixXd alpha = askrff::lbfgs_first_loop(memory, model_indices(models, memory_sy.ncol()), out);
+  return Rcpp::List::create(Rcpp::Named("q") = askrff::to_r(out), Rcpp::Named("alpha") = askrff::to_r(alpha));
+}
+
+// The second loop of lbfgs.h: r becomes minus the search directions.
+// [[Rcpp::export(.cpp_lbfgs_second)]]
+Rcpp::NumericMatrix cpp_lbfgs_second(Rcpp::NumericMatrix r, Rcpp::List memory_s, Rcpp::List memory_y,
+                                     Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models,
+                                     int classes, Rcpp::NumericMatrix alpha) {
+  askrff::require_whole(r, "r");
+  const askrff::LbfgsMemory memory = lbfgs_memory(memory_s, memory_y, memory_sy, order, classes, r.nrow());
+  askrff::require(r.ncol() == models.size() * classes && alpha.nrow() == order.size() && alpha.ncol() == models.size(),
+                  "r and alpha must have one block of columns per model");
+  Eigen::MatrixXd out = Eigen::Map<const Eigen::MatrixXd>(r.begin(), r.nrow(), r.ncol());
+  askrff::lbfgs_second_loop(memory, model_indices(models, memory_sy.ncol()),
+                            Eigen::Map<const Eigen::MatrixXd>(alpha.begin(), alpha.nrow(), alpha.ncol()), out);
+  return askrff::to_r(out);
 }
