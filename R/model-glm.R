@@ -9,7 +9,7 @@
 #' Fits the generalized linear model with canonical link on the left
 #' features \eqn{Z} of a map, with an unpenalized intercept and a ridge
 #' penalty, minimising
-#' \deqn{\mathrm{Dev}(b_0, b) + \lambda \|b\|^2,}
+#' \deqn{Dev(b_0, b) + \lambda \|b\|^2,}
 #' the deviance (twice the negative log-likelihood, up to a constant) plus
 #' \eqn{\lambda} times the sum of squares of the feature coefficients; with
 #' the Gaussian deviance this is the criterion of [rff_ridge()]. The
@@ -46,7 +46,7 @@
 #' for these convex criteria; a pass then costs \eqn{O(n D)} per model. The
 #' first reference is the intercept-only model, whose Hessian is exactly the
 #' weighted \eqn{Z'Z} times the variance (for several classes, times the
-#' matrix \eqn{\mathrm{diag}(p) - pp'} of their frequencies); the others are
+#' matrix \eqn{diag(p) - pp'} of their frequencies); the others are
 #' the full-data fits at penalties a factor 100 apart, taken three passes
 #' after that penalty starts and again twelve passes later if it still
 #' moves, and each model uses the nearest. The penalties start one after
