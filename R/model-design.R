@@ -13,7 +13,7 @@ model_map <- function(map, kernel, n_features, method, seed) {
     if (inherits(map, "askrff_kernel")) {
       fail("`map` is a kernel, not a map: pass it as `kernel = ` with `n_features` (the map is then drawn for the data's columns), or draw a map with rff_map(kernel, d, n_features).")
     }
-    return(function(d, what) {
+    return(function(d, what = "the data (`x`) have") {
       map <- validate_map(map)
       if (map$d != d) fail("`map` is for %d columns, but %s %d.", map$d, what, d)
       map
@@ -23,7 +23,7 @@ model_map <- function(map, kernel, n_features, method, seed) {
     fail("Give a `kernel` with `n_features` (the map is then drawn for the data's columns), or a `map` from rff_map() and its kin.")
   }
   if (is.null(n_features)) fail("`n_features` must be given with `kernel`: the number of frequencies of the map to draw.")
-  function(d, what) rff_map(kernel, d, n_features, method, seed = seed)
+  function(d, what = NULL) rff_map(kernel, d, n_features, method, seed = seed)
 }
 
 # NULL for no standardization, else the center and scale of each column of

@@ -75,6 +75,105 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_glm_pass
+Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, int n_threads);
+RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< double >::type first_row(first_rowSEXP);
+    Rcpp::traits::input_parameter< int >::type n_folds(n_foldsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type fold_seed(fold_seedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type coefficients(coefficientsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type model_fold(model_foldSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type references(referencesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, first_row, n_folds, fold_seed, z_shift, family, coefficients, model_fold, references, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_glm_reference
+Rcpp::List cpp_glm_reference(Rcpp::List sums, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_reference(SEXP sumsSEXP, SEXP progressSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type sums(sumsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_reference(sums, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_glm_solve
+Rcpp::NumericMatrix cpp_glm_solve(Rcpp::List reference, Rcpp::NumericMatrix q, Rcpp::NumericVector scale, Rcpp::NumericVector lambda);
+RcppExport SEXP _askrff_cpp_glm_solve(SEXP referenceSEXP, SEXP qSEXP, SEXP scaleSEXP, SEXP lambdaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type reference(referenceSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type scale(scaleSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_solve(reference, q, scale, lambda));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cv_folds
+Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::NumericVector fold_seed);
+RcppExport SEXP _askrff_cpp_cv_folds(SEXP first_rowSEXP, SEXP nSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type first_row(first_rowSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type n_folds(n_foldsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type fold_seed(fold_seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cv_folds(first_row, n, n_folds, fold_seed));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_lbfgs_first
+Rcpp::List cpp_lbfgs_first(Rcpp::NumericMatrix q, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes);
+RcppExport SEXP _askrff_cpp_lbfgs_first(SEXP qSEXP, SEXP memory_sSEXP, SEXP memory_ySEXP, SEXP memory_sySEXP, SEXP orderSEXP, SEXP modelsSEXP, SEXP classesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type q(qSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_s(memory_sSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_y(memory_ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type memory_sy(memory_sySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type models(modelsSEXP);
+    Rcpp::traits::input_parameter< int >::type classes(classesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lbfgs_first(q, memory_s, memory_y, memory_sy, order, models, classes));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_lbfgs_second
+Rcpp::NumericMatrix cpp_lbfgs_second(Rcpp::NumericMatrix r, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes, Rcpp::NumericMatrix alpha);
+RcppExport SEXP _askrff_cpp_lbfgs_second(SEXP rSEXP, SEXP memory_sSEXP, SEXP memory_ySEXP, SEXP memory_sySEXP, SEXP orderSEXP, SEXP modelsSEXP, SEXP classesSEXP, SEXP alphaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type r(rSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_s(memory_sSEXP);
+    Rcpp::traits::input_parameter< Rcpp::List >::type memory_y(memory_ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type memory_sy(memory_sySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type models(modelsSEXP);
+    Rcpp::traits::input_parameter< int >::type classes(classesSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type alpha(alphaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_lbfgs_second(r, memory_s, memory_y, memory_sy, order, models, classes, alpha));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_kernel_matrix
 Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads);
 RcppExport SEXP _askrff_cpp_kernel_matrix(SEXP kernelSEXP, SEXP xSEXP, SEXP ySEXP, SEXP n_threadsSEXP) {
@@ -602,6 +701,12 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_simd_level", (DL_FUNC) &_askrff_cpp_simd_level, 1},
+    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 14},
+    {"_askrff_cpp_glm_reference", (DL_FUNC) &_askrff_cpp_glm_reference, 2},
+    {"_askrff_cpp_glm_solve", (DL_FUNC) &_askrff_cpp_glm_solve, 4},
+    {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
+    {"_askrff_cpp_lbfgs_first", (DL_FUNC) &_askrff_cpp_lbfgs_first, 7},
+    {"_askrff_cpp_lbfgs_second", (DL_FUNC) &_askrff_cpp_lbfgs_second, 8},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},

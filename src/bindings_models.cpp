@@ -14,22 +14,13 @@
 #include "core/models/ridge_loo.h"
 #include "core/models/ridge_posterior.h"
 #include "guards.h"
+#include "model_glue.h"
 #include "progress.h"
 
 namespace {
 
-Rcpp::NumericMatrix to_r(const Eigen::MatrixXd& m) {
-  Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
-  std::copy(m.data(), m.data() + m.size(), out.begin());
-  return out;
-}
-
-Rcpp::NumericVector to_r(const Eigen::VectorXd& v) { return Rcpp::NumericVector(v.data(), v.data() + v.size()); }
-
-// Rows per block: at most about 32 MB of features, and at most 1024 rows.
-std::size_t block_rows(int columns) {
-  return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
-}
+using askrff::block_rows;
+using askrff::to_r;
 
 // Adds the rows of x and y with their weights w, a block at a time, to sums:
 // the features of the block computed on n_threads threads and shifted by
@@ -52,11 +43,7 @@ askrff::CrossProducts sum_cross_products(const askrff::FeatureMap& map, const Rc
   Eigen::VectorXd w_block;
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);
-    z.resize(static_cast<Eigen::Index>(rows), columns);
-    double* zp = z.data();
-    askrff::run_row_blocks(rows, map.row_cost(), askrff::kFeatureBlockRows, n_threads,
-                           [&](std::size_t b, std::size_t e) { map.rows(x.begin(), n, begin + b, begin + e, zp + b, rows); });
-    z.rowwise() -= zs.transpose();
+    askrff::shifted_features(map, x.begin(), n, begin, rows, zs, n_threads, z);
     y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows)).rowwise() - ys.transpose();
     w_block = w_all.segment(static_cast<Eigen::Index>(begin), static_cast<Eigen::Index>(rows));
     weighted_z = z.array().colwise() * w_block.array();
@@ -66,13 +53,6 @@ askrff::CrossProducts sum_cross_products(const askrff::FeatureMap& map, const Rc
     askrff::add_responses(sums, y_block, w_block);
   }
   return sums;
-}
-
-Rcpp::List to_r(const askrff::CrossProducts& sums) {
-  return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
-                            Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),
-                            Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("weight") = sums.weight,
-                            Rcpp::Named("log_weight") = sums.log_weight, Rcpp::Named("n") = sums.n);
 }
 
 }  // namespace

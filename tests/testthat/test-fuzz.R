@@ -720,5 +720,55 @@ test_that("the selection's criterion, scales and ARD, and fits that record a sea
            c("selection", field))
     })
   }), recursive = FALSE))
+
+test_that("penalized GLM fits, their arguments and edited fits end in a result or a named error", {
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  y <- c(0, 1, 0, 1, 1)
+  fit <- rff_glm(x3, y, map, lambda = c(1, 0.1), nfolds = 2)
+  frame <- data.frame(y = factor(c("a", "b", "a", "b", "b")), u = x3[, 1], v = x3[, 2], g = factor(c("p", "q", "p", "q", "p")))
+  calls <- list(
+    rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", lambda = 1, nfolds = 2,
+                                             weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
+                                             standardize = FALSE, fun = NULL, n_threads = 1)),
+    rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
+                           args = list(formula = y ~ u + v + g, data = frame, family = "binomial",
+                                       kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
+                                       contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, method = "iid",
+                                       seed = 1, fun = NULL, n_threads = 1)),
+    predict = list(fun = getS3method("predict", "askrff_glm"),
+                   args = list(object = fit, newdata = x3, type = "response", n_threads = 1)))
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "y", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      # a row of newdata with a missing value predicts NA, as predict.lm() does
+      if (arg == "newdata") values[c("na", "nan")] <- NULL
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  # data without the formula's variables leave the model frame unbuilt, which the error says naming `formula`
+  cases <- lapply(cases, function(x) {
+    if (startsWith(x$label, "rff_glm_formula(data =")) x$targets <- c(x$targets, "formula")
+    x
+  })
+  # responses each family refuses, and the cross-validated path of each
+  families <- list(binomial = factor(c("a", "b", "c", "a", "b")), multinomial = c(0.5, 1, 2, 0, 1),
+                   poisson = c(-1, 2, 0, 1, 3))
+  for (family in names(families)) {
+    cases <- c(cases, list(
+      case(sprintf("rff_glm(family = \"%s\") with a response it refuses", family),
+           function() rff_glm(x3, families[[family]], map, family = family, lambda = 1), "y"),
+      case(sprintf("rff_glm(family = \"%s\") choosing lambda", family), function() {
+        response <- switch(family, binomial = y, multinomial = factor(c("a", "b", "c", "a", "b")), poisson = c(0, 2, 1, 1, 3))
+        rff_glm(x3, response, map, family = family, nfolds = 2)
+      }, "lambda")))
+  }
+  consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
+                    predict = function(f) predict(f, x3, type = "response"),
+                    classes = function(f) predict(f, x3, type = "class"), plot = function(f) plot(f),
+                    fitted = function(f) fitted(f))
+  cases <- c(cases, object_cases(fit, consumers, "fit",
+                                 c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance",
+                                   "n", "weight", "nfolds", "fun", "linear_predictors", "fold_seed", "passes")))
   fuzz_check(cases)
 })

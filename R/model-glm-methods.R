@@ -1,0 +1,208 @@
+# Methods of rff_glm() fits. A fit is a plain list that users save and
+# share, so each method checks it first.
+
+validate_glm <- function(fit, arg) {
+  if (!is.list(fit) || !inherits(fit, "askrff_glm")) fail("`%s` must be a fit of rff_glm().", arg)
+  model <- tryCatch(ridge_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
+    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
+  })
+  family <- fit$family
+  if (!is.character(family) || length(family) != 1L || !family %in% glm_families) {
+    fail("`%s` must be one of %s.", field(arg, "family"), paste0('"', glm_families, '"', collapse = ", "))
+  }
+  response <- fit$response
+  kinds <- switch(family, poisson = "counts", binomial = c("factor", "logical", "numeric"), multinomial = "factor")
+  levels_ok <- is.list(response) && is.character(response$levels) && !anyNA(response$levels) &&
+    anyDuplicated(response$levels) == 0L &&
+    (if (family == "poisson") length(response$levels) == 0L else if (family == "binomial") length(response$levels) == 2L
+     else length(response$levels) >= 2L)
+  if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L || !response$kind %in% kinds) {
+    fail("`%s` must describe the response's kind and levels as rff_glm() does for the \"%s\" family.",
+         field(arg, "response"), family)
+  }
+  classes <- if (family == "multinomial") length(response$levels) else 1L
+  b <- fit$coefficients
+  if (!is_matrix(b) || !is.double(b) || nrow(b) != model$columns || ncol(b) != classes || any(!is.finite(b))) {
+    fail("`%s` must be a finite matrix with one row per feature column (%d) and %d column%s.",
+         field(arg, "coefficients"), model$columns, classes, if (classes > 1L) "s (one per class)" else "")
+  }
+  if (!is.double(fit$intercept) || length(fit$intercept) != classes || any(!is.finite(fit$intercept))) {
+    fail("`%s` must hold %d finite number%s.", field(arg, "intercept"), classes, if (classes > 1L) "s, one per class" else "")
+  }
+  path <- fit$path
+  cross_validated <- is.data.frame(path) && all(c("cv", "cv_se") %in% names(path))
+  if (!is.data.frame(path) || !all(c("lambda", "deviance", "converged") %in% names(path)) || nrow(path) < 1L ||
+      !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) || anyDuplicated(path$lambda) > 0L ||
+      !is.double(path$deviance) || any(!is.finite(path$deviance)) || any(path$deviance < 0) ||
+      !is.logical(path$converged) || anyNA(path$converged) ||
+      (cross_validated && (!is.double(path$cv) || !is.double(path$cv_se) || any(!is.finite(path$cv)) || any(path$cv < 0) ||
+                           any(!is.finite(path$cv_se)) || any(path$cv_se < 0))) ||
+      (!cross_validated && (nrow(path) != 1L || any(c("cv", "cv_se") %in% names(path))))) {
+    fail("`%s` must be a data frame of distinct positive `lambda`, finite nonnegative `deviance`, `converged` and, when lambda was cross-validated, finite nonnegative `cv` and `cv_se`, as rff_glm() makes.",
+         field(arg, "path"))
+  }
+  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
+    fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
+  }
+  for (name in c("deviance", "null_deviance")) {
+    if (!is_single_number(fit[[name]]) || !is.finite(fit[[name]]) || fit[[name]] < 0) {
+      fail("`%s` must be a finite nonnegative number.", field(arg, name))
+    }
+  }
+  if (!is_single_number(fit$n) || !is.finite(fit$n) || fit$n < 2 || fit$n != round(fit$n)) {
+    fail("`%s` must be the number of rows fitted, at least 2.", field(arg, "n"))
+  }
+  if (!is_single_number(fit$weight) || !is.finite(fit$weight) || fit$weight <= 0) {
+    fail("`%s` must be the positive sum of the weights.", field(arg, "weight"))
+  }
+  if (!is_single_number(fit$nfolds) || !is.finite(fit$nfolds) || fit$nfolds < 2 || fit$nfolds > 50 ||
+      fit$nfolds != round(fit$nfolds)) {
+    fail("`%s` must be a whole number of folds from 2 to 50.", field(arg, "nfolds"))
+  }
+  eta <- fit$linear_predictors
+  if (!is.null(eta) && (!is_matrix(eta) || !is.double(eta) || nrow(eta) < 1L || ncol(eta) != classes ||
+                        any(!is.finite(eta)))) {
+    fail("`%s` must be NULL (streamed data) or a finite matrix of one row per row fitted and %d column%s.",
+         field(arg, "linear_predictors"), classes, if (classes > 1L) "s" else "")
+  }
+  if (!is.null(fit$scaling)) {
+    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
+    })
+    if (length(fit$scaling$center) != model$d) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
+    }
+  }
+  if (is.null(fit$fold_seed)) fail("`%s` must be the two seed words of the folds.", field(arg, "fold_seed"))
+  check_seed_words(fit$fold_seed, field(arg, "fold_seed"))
+  if (!is_single_number(fit$passes) || !is.finite(fit$passes) || fit$passes < 1 || fit$passes != round(fit$passes)) {
+    fail("`%s` must be the number of passes over the data, a positive whole number.", field(arg, "passes"))
+  }
+  if (!is.null(fit$design)) validate_design(fit$design, field(arg, "design"))
+  fit$fun <- model$fun
+  fit$map <- model$map
+  fit
+}
+
+glm_family_text <- function(fit) {
+  switch(fit$family, binomial = sprintf("logistic (P(%s))", fit$response$levels[2L]),
+         multinomial = sprintf("multinomial, %d classes", length(fit$response$levels)), poisson = "Poisson")
+}
+
+#' @export
+print.askrff_glm <- function(x, ...) {
+  x <- validate_glm(x, "x")
+  kernel <- if (x$fun == "") kernel_label(x$map$kernel) else sprintf("%s (%s features)", kernel_label(x$map$kernel), x$fun)
+  cat(sprintf("<askrff glm> %s on %s, %d feature columns, n = %s\n", glm_family_text(x), kernel, nrow(x$coefficients),
+              format(x$n, big.mark = ",")))
+  chosen <- which(x$path$lambda == x$lambda)[1L]
+  if ("cv" %in% names(x$path)) {
+    edge <- if (chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
+    cat(sprintf("  lambda = %s, chosen by %d-fold cross-validation among %d values%s; CV deviance %s (se %s)\n",
+                format(x$lambda, digits = 3), x$nfolds, nrow(x$path), edge, format(x$path$cv[chosen], digits = 4),
+                format(x$path$cv_se[chosen], digits = 2)))
+  } else {
+    cat(sprintf("  lambda = %s, given\n", format(x$lambda, digits = 3)))
+  }
+  cat(sprintf("  deviance %s, null deviance %s (%.1f %% explained)\n", format(x$deviance, digits = 5),
+              format(x$null_deviance, digits = 5), 100 * (1 - x$deviance / max(x$null_deviance, .Machine$double.xmin))))
+  invisible(x)
+}
+
+#' @export
+coef.askrff_glm <- function(object, ...) {
+  object <- validate_glm(object, "object")
+  b <- rbind(`(Intercept)` = object$intercept, object$coefficients)
+  if (object$family == "multinomial") b else b[, 1L]
+}
+
+#' Predictions of a penalized GLM on random features
+#'
+#' The linear predictors \eqn{b_0 + z(x)'b} of a fit of [rff_glm()] for new
+#' data, computed a block of rows at a time without storing the features,
+#' or their means (probabilities, or the Poisson rate), or the most probable
+#' class.
+#'
+#' @param object A fit of [rff_glm()].
+#' @param newdata For a formula fit, a data frame with the predictors of the
+#'   formula; else a numeric matrix or data frame with the fit's columns.
+#'   Rows with a missing predictor get NA. Omitted: the fitted values (data
+#'   in memory only; with NA for the rows [na.exclude()] left out).
+#' @param type `"link"` for the linear predictors, `"response"` for the
+#'   probability of the second level (binomial), the probabilities of every
+#'   class (multinomial: a matrix whose rows sum to 1) or the mean count
+#'   (Poisson), `"class"` for the most probable level (a factor).
+#' @param ... Not used.
+#' @inheritParams kernel_matrix
+#' @return A vector with one entry per row of `newdata` (a matrix with one
+#'   column per class for the multinomial family's `"link"` and
+#'   `"response"`), or a factor for `"class"`.
+#' @family models
+#' @examples
+#' x <- as.matrix(iris[, 1:4])
+#' fit <- rff_glm(x, iris$Species == "virginica", family = "binomial", kernel = gaussian_kernel(1),
+#'                n_features = 32, standardize = TRUE, seed = 1)
+#' predict(fit, x[c(1, 51, 101), ], type = "response")
+#' @export
+predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class"), n_threads = NULL, ...) {
+  object <- validate_glm(object, "object")
+  type <- check_choice(type, c("link", "response", "class"), "type")
+  if (type == "class" && object$family == "poisson") fail("`type = \"class\"` needs a binomial or multinomial fit.")
+  if (missing(newdata) || is.null(newdata)) {
+    if (is.null(object$linear_predictors)) {
+      fail("This fit streamed its data, so it keeps no fitted values; use predict(fit, newdata) on the data instead.")
+    }
+    eta <- stats::naresid(object$design$na_action, object$linear_predictors)
+    mean <- glm_mean(object$family, eta)
+  } else {
+    rows <- ridge_newdata(object, newdata)
+    eta <- pad_rows(glm_link(object, rows$x, resolve_threads(n_threads)), rows$complete)
+    rownames(eta) <- rownames(newdata)
+    mean <- glm_mean(object$family, eta)
+  }
+  if (object$family == "poisson" && any(is.infinite(mean))) {
+    fail("The predicted means overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
+         format(max(eta, na.rm = TRUE), digits = 3))
+  }
+  if (type == "class") {
+    p <- if (object$family == "binomial") cbind(1 - mean, mean) else mean
+    classes <- object$response$levels[max.col(replace(p, is.na(p), 0), ties.method = "first")]
+    classes[!stats::complete.cases(p)] <- NA
+    return(stats::setNames(factor(classes, levels = object$response$levels), rownames(p)))
+  }
+  values <- if (type == "link") eta else mean
+  if (object$family == "multinomial") values else stats::setNames(values[, 1L], rownames(values))
+}
+
+#' @export
+fitted.askrff_glm <- function(object, ...) {
+  object <- validate_glm(object, "object")
+  predict(object, type = "response")
+}
+
+#' Plot the cross-validation curve of a penalized GLM
+#'
+#' The cross-validated deviance per unit weight against \eqn{\lambda} (log
+#' scale), with bars of one standard error across folds and the chosen
+#' \eqn{\lambda} marked.
+#'
+#' @param x A fit of [rff_glm()] whose \eqn{\lambda} was chosen by
+#'   cross-validation.
+#' @param ... Passed to [graphics::plot()].
+#' @return `x`, invisibly.
+#' @family models
+#' @export
+plot.askrff_glm <- function(x, ...) {
+  x <- validate_glm(x, "x")
+  path <- x$path
+  if (!"cv" %in% names(path)) fail("This fit's `lambda` was given, not chosen by cross-validation, so it has no curve to plot.")
+  se <- path$cv_se
+  draw_with_defaults(graphics::plot, list(x = path$lambda, y = path$cv, log = "x", type = if (nrow(path) > 1L) "b" else "p",
+                                          pch = 20, ylim = range(c(path$cv - se, path$cv + se)), xlab = "lambda",
+                                          ylab = "CV deviance per unit weight",
+                                          main = sprintf("%d-fold cross-validation", x$nfolds)), list(...))
+  graphics::segments(path$lambda, path$cv - se, path$lambda, path$cv + se, col = "grey50")
+  graphics::abline(v = x$lambda, lty = 2)
+  graphics::mtext(sprintf("lambda = %s", format(x$lambda, digits = 3)), side = 3, line = 0.3, cex = 0.8)
+  invisible(x)
+}

@@ -1,0 +1,403 @@
+# Ridge-penalized generalized linear models on the left features of a map:
+# passes over blocks of rows (src/core/models/glm_pass.*) give every model's
+# gradient and deviances, and at a few reference points the Hessians, whose
+# eigendecompositions (src/core/models/glm_solve.*) give the steps of every
+# lambda and fold; the optimizer is in R/model-glm-solver.R.
+
+#' Penalized logistic, multinomial and Poisson regression on random features
+#'
+#' Fits the generalized linear model with canonical link on the left
+#' features \eqn{Z} of a map, with an unpenalized intercept and a ridge
+#' penalty, minimising
+#' \deqn{Dev(b_0, b) + \lambda \|b\|^2,}
+#' the deviance (twice the negative log-likelihood, up to a constant) plus
+#' \eqn{\lambda} times the sum of squares of the feature coefficients; with
+#' the Gaussian deviance this is the criterion of [rff_ridge()]. The
+#' `"binomial"` family is logistic regression, `"multinomial"` the full
+#' K-class softmax with every class's coefficients penalized (as in glmnet,
+#' which makes them identifiable: they sum to zero over the classes), and
+#' `"poisson"` log-linear regression for counts.
+#'
+#' **Relation to glmnet.** glmnet minimises \eqn{-\ell / N + \lambda_g
+#' \|b\|^2 / 2} with the weights scaled to sum to \eqn{N}; both criteria have
+#' the same minimiser when \eqn{\lambda = \lambda_g \sum_i w_i} (\eqn{N
+#' \lambda_g} without weights). So `rff_glm(x, y, map, lambda = N * s)`
+#' equals `glmnet(rff_features(map, x), y, alpha = 0, lambda = s,
+#' standardize = FALSE)` (the tests check it to 1e-6).
+#'
+#' **Fitting.** No feature matrix is stored: each pass over the data
+#' computes the features of a block of rows once and sums, for every model
+#' being fitted (each \eqn{\lambda}, on all rows or without one fold), the
+#' gradient \eqn{Z'W(y - \mu)} and the deviance, and at a few reference
+#' coefficients the Hessian \eqn{Z'WVZ} (\eqn{V} the variances \eqn{\mu(1 -
+#' \mu)} or \eqn{\mu}; for several classes, each class's diagonal block), on
+#' `n_threads` threads in an order that does not depend on their number. The
+#' memory is \eqn{O(D^2)} per reference and \eqn{O(D)} per model for \eqn{D}
+#' feature columns, whatever the number of rows. Exact Newton at every
+#' \eqn{\lambda} and fold would cost a Hessian, \eqn{O(n D^2)}, per model
+#' and iteration. Instead one eigendecomposition of a reference Hessian
+#' \eqn{H} gives the step \eqn{(aH + \lambda I)^{-1} g} for every
+#' \eqn{\lambda} and fold (whose rows carry a share \eqn{a} of the weight)
+#' at the cost of two products with its eigenvectors, and each model
+#' corrects that step by the limited-memory BFGS update of its last eight
+#' steps and gradients (the reference was taken elsewhere than at its own
+#' coefficients) and accepts it only when its criterion decreases enough
+#' (Armijo's rule), shortening it otherwise, which converges from any start
+#' for these convex criteria; a pass then costs \eqn{O(n D)} per model. The
+#' first reference is the intercept-only model, whose Hessian is exactly the
+#' weighted \eqn{Z'Z} times the variance (for several classes, times the
+#' matrix \eqn{diag(p) - pp'} of their frequencies); the others are
+#' the full-data fits at penalties a factor 100 apart, taken three passes
+#' after that penalty starts and again twelve passes later if it still
+#' moves, and each model uses the nearest. The penalties start one after
+#' another from the largest, each from the points and curvature memory of
+#' the one before once those are within a relative decrease of 1e-3 of their
+#' minimum, and a model moves to any point of its fold's path where its own
+#' criterion is lower; the fits stop at a relative decrease of 1e-8. The fit
+#' at the chosen \eqn{\lambda} then continues from its cross-validation fit
+#' on all rows, with the Hessian at its own coefficients (taken again after
+#' 5, 15, 40, ... passes), until the criterion stops decreasing: its
+#' coefficients agree with glmnet's to about 1e-9 when glmnet's threshold is
+#' tightened.
+#'
+#' **Choosing \eqn{\lambda}.** With `lambda = NULL`, by `nfolds`-fold
+#' cross-validated deviance on 25 values log-spaced from \eqn{10 s_1} down to
+#' \eqn{10^{-5} s_1}, with \eqn{s_1} the largest eigenvalue of the
+#' intercept-only model's Hessian; the fit is then the one on all rows at
+#' the \eqn{\lambda} of least mean held-out deviance per unit weight. Like
+#' glmnet's, the path stops early: once the penalties from the largest down
+#' have converged and the cross-validated deviance has risen at each of the
+#' last two past its minimum, the smaller penalties (which overfit more,
+#' and converge the slowest on nearly separable data) are left out of the
+#' path. Several values in `lambda` are compared likewise; one value
+#' is used as it is, with no cross-validation. The folds are fixed by each
+#' row's position in the data (consecutive groups of `nfolds` rows are
+#' spread over the folds by a random permutation drawn from `seed`), so
+#' chunks cut anywhere give the
+#' same folds; all folds' models are fitted in the same passes. Five folds is
+#' the default: every fold's models are fitted in every pass, so ten would
+#' double the work of a pass for the gain of training on 90 % of the rows
+#' instead of 80 %, which moves the chosen \eqn{\lambda} little.
+#'
+#' **Data larger than memory.** As for [rff_ridge()], `x` may be a chunk
+#' source with `y = NULL`, each chunk `list(x = , y = )` (and `w` for
+#' weights); chunks may be processed on the workers of a future plan. The
+#' data are read once per pass (about 30 to 100 passes), so a function source
+#' must start again from its first chunk after it has returned `NULL`, and
+#' give the same rows every time.
+#'
+#' **Formula and data frame.** As for [rff_ridge()]: `rff_glm(y ~ ., data,
+#' family = , kernel = , n_features = )` with `subset`, `weights`,
+#' `na.action` and `contrasts`; `predict()` rebuilds the columns from a data
+#' frame and gives NA for rows with a missing predictor.
+#'
+#' @param x Numeric matrix or data frame of numeric columns, or a chunk
+#'   source; for the formula method, see `formula`.
+#' @param y The response: for `"binomial"` a factor of two levels (the second
+#'   is the event, as in [glm()]), a logical or a 0/1 numeric vector; for
+#'   `"multinomial"` a factor (every level must occur); for `"poisson"`
+#'   nonnegative counts. `NULL` when `x` is a chunk source.
+#' @param family `"binomial"`, `"multinomial"` or `"poisson"`.
+#' @param lambda `NULL` (choose by cross-validation), or one or more positive
+#'   penalties in the scale of the criterion above.
+#' @param nfolds The number of cross-validation folds, from 2 to 50.
+#' @param seed The seed of the map drawn from `kernel` and of the folds;
+#'   `NULL` draws them from R's random number generator.
+#' @inheritParams rff_ridge
+#' @return An object of class `"askrff_glm"`: the `map`, `family`,
+#'   `response` (its kind and levels), `coefficients` (feature columns by
+#'   classes; one column for binomial and Poisson), `intercept`, the chosen
+#'   `lambda`, the `path` (a data frame of `lambda`, the full-data fit's
+#'   `deviance`, whether every fit at that `lambda` `converged`, and when
+#'   `lambda` was cross-validated the deviance `cv` per unit weight and its
+#'   standard error `cv_se` across folds), `deviance` and `null_deviance` of the fit, `n`,
+#'   `weight` (the sum of the weights), `nfolds`, `passes` over the data, the
+#'   `scaling` of the predictors, and for data in memory the
+#'   `linear_predictors` of the rows fitted; formula fits also keep the `call` and
+#'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
+#'   cross-validation curve) and `fitted`.
+#' @family models
+#' @examples
+#' x <- as.matrix(iris[, 1:4])
+#' fit <- rff_glm(x, iris$Species, family = "multinomial", kernel = gaussian_kernel(1),
+#'                n_features = 32, standardize = TRUE, seed = 1)
+#' fit
+#' head(predict(fit, x, type = "response"))
+#' table(predict(fit, x, type = "class"), iris$Species)
+#' plot(fit)
+#' # a formula with a factor, logistic regression
+#' fit <- rff_glm(am ~ mpg + hp + factor(cyl), mtcars, family = "binomial",
+#'                kernel = gaussian_kernel(2), n_features = 16, standardize = TRUE, seed = 1)
+#' predict(fit, mtcars[1:3, ], type = "response")
+#' @export
+rff_glm <- function(x, ...) UseMethod("rff_glm")
+
+#' @rdname rff_glm
+#' @export
+rff_glm.default <- function(x, y = NULL, map = NULL, family = c("binomial", "multinomial", "poisson"), lambda = NULL,
+                            nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
+                            standardize = FALSE, fun = NULL, n_threads = NULL, ...) {
+  check_no_dots(...)
+  streamed <- is_chunk_source(x)
+  if (streamed) {
+    if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
+    if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
+    data <- list(source = x, streamed = TRUE, what = "the chunks' `x` have")
+  } else {
+    data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
+  }
+  fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
+          n_threads)
+}
+
+#' @rdname rff_glm
+#' @export
+rff_glm.formula <- function(formula, data = NULL, family = c("binomial", "multinomial", "poisson"), kernel = NULL,
+                            n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
+                            standardize = FALSE, lambda = NULL, nfolds = 5, method = "iid", seed = NULL, fun = NULL,
+                            n_threads = NULL, ...) {
+  check_no_dots(...)
+  call <- match.call()
+  frame <- formula_design(call, parent.frame(), formula, contrasts)
+  source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
+  fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
+                 standardize, lambda, nfolds, seed, fun, n_threads)
+  fit$call <- call
+  fit$design <- frame$design
+  fit
+}
+
+glm_families <- c("binomial", "multinomial", "poisson")
+
+# Fits the model on the chunks of `data` (one chunk for data in memory): the
+# first chunk fixes the map, the standardization, the response's kind and
+# the shifts; a first pass sums the weighted Z'Z (the intercept-only
+# model's Hessian up to a factor) and the responses, then the optimizer of
+# R/model-glm-solver.R runs its passes.
+fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads) {
+  family <- check_choice(family, glm_families, "family")
+  lambda <- check_lambda(lambda)
+  nfolds <- check_count(nfolds, "nfolds", max = 50)
+  if (nfolds < 2L) fail("`nfolds` must be at least 2.")
+  threads_given <- !is.null(n_threads)
+  n_threads <- resolve_threads(n_threads)
+  streamed <- data$streamed
+  reader <- chunk_reader(data$source, if (streamed) "x" else "x and y")
+  first <- reader()
+  if (is.null(first)) fail("`x` returned no chunk: a chunk source must give at least one chunk before NULL.")
+  columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL)$x else check_data(first$chunk$x, "x")
+  first$chunk$x <- columns
+  scaling <- column_scaling(standardize, if (streamed) NULL else columns)
+  model <- ridge_map(map_of(ncol(columns), data$what), fun)
+  model$scaling <- scaling
+  fold_seed <- resolve_seed(seed)
+  # Z'Z, and per reference its Hessians and their eigenvectors
+  check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 10 * 8 * as.double(model$columns)^2)
+  start <- glm_chunk(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL, family)
+  response <- start$response
+  shifts <- ridge_shifts(model, start, n_threads)
+  threads <- if (streamed && chunks_distributed() && !threads_given) 1L else n_threads
+  steps <- if (!streamed) 1L else if (is.function(data$source)) NA else length(data$source)
+  pending_first <- TRUE
+  rows <- NULL
+  pass_number <- 0L
+  # One pass of `work` over every chunk, reduced in chunk order. Data in
+  # memory stay prepared; a source is read again, its rows counted from 0.
+  run_pass <- function(work) {
+    pass_number <<- pass_number + 1L
+    offset <- 0
+    next_chunk <- if (pending_first) {
+      pending_first <<- FALSE
+      again <- TRUE
+      function() if (again) {
+        again <<- FALSE
+        first
+      } else reader()
+    } else if (streamed) {
+      chunk_reader(data$source, "x")
+    } else {
+      local({
+        done <- FALSE
+        function() if (done) NULL else {
+          done <<- TRUE
+          first
+        }
+      })
+    }
+    prepare <- function(chunk, index) {
+      prepared <- if (!streamed || (index == first$index && pass_number == 1L)) start else
+        glm_chunk(chunk, index, "x", model, response, family)
+      prepared$first_row <- offset
+      offset <<- offset + nrow(prepared$x)
+      prepared
+    }
+    sums <- map_reduce_chunks(next_chunk, prepare, work, add_glm_sums, steps = steps, distribute = streamed,
+                              unit = sprintf("pass %d, chunk", pass_number))
+    if (is.null(rows)) rows <<- offset
+    if (offset != rows) {
+      fail("`x` gave %s rows on pass %d but %s on the first: rff_glm() reads the data once per pass, so a function chunk source must start again from its first chunk after returning NULL and give the same rows.",
+           format_count(offset), pass_number, format_count(rows))
+    }
+    sums
+  }
+  setup <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads))
+  null <- glm_null(family, setup, response)
+  pass <- function(coefficients, model_fold, references) {
+    run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads))
+  }
+  solved <- glm_solve_path(pass, setup, null, family, lambda, nfolds, model$columns)
+  fit <- glm_fit(model, family, response, solved, shifts$z, setup, nfolds, fold_seed, pass_number)
+  if (!streamed) fit$linear_predictors <- glm_link(fit, start$x, n_threads)
+  fit
+}
+
+# A chunk's data, checked and standardized, its response encoded for the
+# family (`response` NULL for the first chunk, which sets the kind and
+# levels the others must match) and its weights.
+glm_chunk <- function(chunk, index, arg, model, response, family) {
+  if (is.null(arg)) {
+    x <- check_data(chunk$x, "x", model$d)
+    where <- "`y`"
+    w_where <- "`weights`"
+  } else {
+    checked <- check_chunk(chunk, index, arg, model$d)
+    x <- checked$x
+    where <- sprintf("`y` of %s", checked$where)
+    w_where <- sprintf("`w` of %s", checked$where)
+  }
+  x <- apply_scaling(x, model$scaling)
+  check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
+  encoded <- glm_response(chunk$y, nrow(x), where, response, family)
+  list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
+       where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
+}
+
+# The response as the core reads it: a 0/1 column (binomial), the classes'
+# indicator columns (multinomial) or the counts (Poisson).
+glm_response <- function(y, n, where, response, family) {
+  if (is.null(y) || !is.null(dim(y)) && !(is.matrix(y) && ncol(y) == 1L)) {
+    fail("%s must be a vector with one entry per row of x.", where)
+  }
+  if (is.matrix(y)) y <- y[, 1L]
+  if (length(y) != n) fail("%s must have one entry per row of x (%d), not %d.", where, n, length(y))
+  if (anyNA(y)) fail("%s must not contain NA.", where)
+  if (family == "poisson") {
+    if (!is.numeric(y) || is.object(y) || any(!is.finite(y)) || any(y < 0) || any(y > 1e100)) {
+      fail("%s must be nonnegative finite counts (at most 1e100) for the \"poisson\" family.", where)
+    }
+    return(list(y = matrix(as.double(y)), response = list(kind = "counts", levels = character())))
+  }
+  if (is.character(y) && is.null(response)) y <- factor(y)
+  if (is.factor(y)) {
+    kind <- "factor"
+    levels <- levels(y)
+    codes <- as.integer(y)
+  } else if (family == "binomial" && is.logical(y)) {
+    kind <- "logical"
+    levels <- c("FALSE", "TRUE")
+    codes <- as.integer(y) + 1L
+  } else if (family == "binomial" && is.numeric(y) && !is.object(y) && all(y %in% c(0, 1))) {
+    kind <- "numeric"
+    levels <- c("0", "1")
+    codes <- as.integer(y) + 1L
+  } else {
+    fail("%s must be %s for the \"%s\" family.", where,
+         if (family == "binomial") "a factor of two levels, a logical or a 0/1 numeric vector" else "a factor", family)
+  }
+  if (family == "binomial" && length(levels) != 2L) {
+    fail("%s must have two levels for the \"binomial\" family, not %d; use family = \"multinomial\" for more.", where,
+         length(levels))
+  }
+  if (is.null(response)) {
+    if (length(levels) < 2L) fail("%s must have at least two levels.", where)
+    if (anyDuplicated(levels) > 0L) fail("%s must have distinct levels.", where)
+    response <- list(kind = kind, levels = levels)
+  } else if (!identical(response$kind, kind) || !identical(response$levels, levels)) {
+    fail("%s must be a %s with the levels of the first chunk's.", where, response$kind)
+  }
+  y <- if (family == "binomial") matrix(as.double(codes == 2L)) else outer(codes, seq_along(levels), "==") + 0
+  list(y = y, response = response)
+}
+
+# The intercept-only model from the first pass's sums: its coefficients and
+# the matrix A that makes its Hessian A (x) [weighted Z'Z] (the variance, or
+# diag(p) - pp' for several classes).
+glm_null <- function(family, setup, response) {
+  if (setup$n < 2) fail("A model needs at least two rows of positive weight; the data have %d.", setup$n)
+  mean_y <- setup$y_sum / setup$weight
+  if (family == "poisson") {
+    if (!(mean_y > 0)) fail("The counts `y` are all zero (where the weight is positive): the model has no rate to fit.")
+    return(list(intercept = log(mean_y), a = matrix(mean_y)))
+  }
+  absent <- mean_y <= 0 | (family == "binomial" & mean_y >= 1)
+  if (any(absent)) {
+    shown <- if (family == "binomial") response$levels[if (mean_y <= 0) 2L else 1L] else response$levels[absent]
+    fail("Level %s of `y` does not occur among the rows of positive weight; every class needs rows to fit.",
+         paste0("\"", shown, "\"", collapse = ", "))
+  }
+  if (family == "binomial") return(list(intercept = stats::qlogis(mean_y), a = matrix(mean_y * (1 - mean_y))))
+  log_p <- log(mean_y)
+  list(intercept = log_p - mean(log_p), a = diag(mean_y, length(mean_y)) - tcrossprod(mean_y))
+}
+
+# One chunk's pass sums. Made here so that what travels to a worker is the
+# model, the shift and the coefficients, not the caller's data.
+glm_pass_work <- function(model, shift, family, nfolds, fold_seed, coefficients, model_fold, references, n_threads) {
+  force(model)
+  force(shift)
+  force(coefficients)
+  force(references)
+  function(chunk) {
+    input <- core_input(model$map, chunk$x, "left", n_threads)
+    core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, chunk$first_row, nfolds, fold_seed, shift,
+                       family, coefficients, model_fold, references, n_threads))
+  }
+}
+
+add_glm_sums <- function(total, sums) {
+  if (is.null(total)) return(sums)
+  for (name in setdiff(names(total), "hessians")) total[[name]] <- total[[name]] + sums[[name]]
+  total$hessians <- Map(add_sums, total$hessians, sums$hessians)
+  total
+}
+
+# The fit object from the solver's result, with the intercepts of the
+# unshifted features.
+glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_seed, passes) {
+  classes <- if (family == "multinomial") response$levels else "y"
+  coefficients <- solved$coefficients[-1L, , drop = FALSE]
+  dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
+  intercept <- stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)
+  structure(list(
+    map = model$map, fun = model$fun, scaling = model$scaling, family = family, response = response,
+    coefficients = coefficients, intercept = intercept, lambda = solved$lambda, path = solved$path,
+    deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
+    nfolds = nfolds, fold_seed = fold_seed, passes = passes
+  ), class = "askrff_glm")
+}
+
+# b0 + Z(x) B, a block of rows at a time (rows by classes).
+glm_link <- function(fit, x, n_threads) {
+  input <- core_input(fit$map, x, "left", n_threads)
+  eta <- core(.cpp_feature_products(input$map, fit$fun, input$x, t(fit$coefficients), n_threads))
+  eta <- sweep(eta, 2L, fit$intercept, "+")
+  if (!all(is.finite(eta))) {
+    fail("The predictions overflow: the fit's `coefficients` (up to %s) or `intercept` are too large for these features; fit the model again with rff_glm().",
+         format(max(abs(fit$coefficients)), digits = 3))
+  }
+  dimnames(eta) <- list(rownames(x), colnames(fit$coefficients))
+  eta
+}
+
+# The mean of the response from the linear predictors: probabilities (of
+# the second level, or of each class) or the Poisson mean.
+glm_mean <- function(family, eta) {
+  switch(family,
+         binomial = stats::plogis(eta),
+         poisson = exp(eta),
+         multinomial = {
+           top <- eta[cbind(seq_len(nrow(eta)), max.col(eta, ties.method = "first"))]
+           p <- exp(eta - top)
+           p / rowSums(p)
+         })
+}

@@ -1,0 +1,37 @@
+// The Newton-type steps of a ridge-penalized generalized linear model from a
+// reference Hessian. With weights w v at reference coefficients, the
+// Hessian of half the deviance in (b0, b) is
+//   H = [h, h m'; h m, G + h m m'],
+// h = sum w v, m the weighted mean of the shifted features and G the
+// centered weighted cross-products. One eigendecomposition G = V S V' then
+// solves (a H + lambda P) d = q, P = diag(0, I) (the intercept is not
+// penalized), for any scale a >= 0 and lambda > 0 at the cost of two
+// products with V:
+//   (a G + lambda I) d_b = q_b - m q_0,   d_0 = q_0 / (a h) - m'd_b,
+// so one reference serves every lambda of a path and every fold (whose
+// training rows carry a share a of the weight).
+#pragma once
+#include <Eigen/Dense>
+
+#include "core/models/cross_products.h"
+#include "core/numerics/poll.h"
+
+namespace askrff {
+
+struct GlmReference {
+  Eigen::MatrixXd vectors;  // V, D x D
+  Eigen::VectorXd values;   // S, nonnegative, decreasing
+  Eigen::VectorXd mean;     // m
+  double weight = 0.0;      // h
+};
+
+// From sums of cross_products.h with the weights w v; h must be positive.
+// The eigendecomposition polls and reports its progress.
+GlmReference glm_reference(const CrossProducts& sums, const Poll& poll = no_poll, const Progress& progress = no_progress);
+
+// d for each column of q ((1 + D) x columns), with its scale a (a = 0: only
+// the penalty, and d_0 = 0) and its lambda.
+Eigen::MatrixXd glm_solve(const GlmReference& reference, const Eigen::MatrixXd& q, const Eigen::VectorXd& scale,
+                          const Eigen::VectorXd& lambda);
+
+}  // namespace askrff
