@@ -152,10 +152,13 @@ print.askrff_ridge <- function(x, ...) {
     } else {
       ""
     }
-    cat(sprintf("  scale%s: %s times the kernel's own, %s by %s%s (%d passes over the data)\n",
-                if (length(scales) > 1L) "s" else "", paste(format(scales, digits = 3), collapse = ", "),
-                if (s$method == "grid") sprintf("chosen among %d candidates", tried) else "optimized",
-                criterion_label(s$criterion), edge, tried))
+    how <- if (s$method == "grid") {
+      sprintf("chosen among %d candidates by %s", tried, criterion_label(s$criterion))
+    } else {
+      sprintf("optimized by %s over %d candidates", criterion_label(s$criterion), tried)
+    }
+    cat(sprintf("  scale%s: %s times the kernel's own, %s%s\n", if (length(scales) > 1L) "s" else "",
+                paste(format(scales, digits = 3), collapse = ", "), how, edge))
   }
   rmse <- sqrt(sum(x$rss) / (x$n * length(x$rss)))
   response <- switch(x$response$kind, numeric = "numeric", matrix = sprintf("%d numeric columns", length(x$response$names)),
