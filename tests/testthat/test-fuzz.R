@@ -720,6 +720,8 @@ test_that("the selection's criterion, scales and ARD, and fits that record a sea
            c("selection", field))
     })
   }), recursive = FALSE))
+  fuzz_check(cases)
+})
 
 test_that("penalized GLM fits, their arguments and edited fits end in a result or a named error", {
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
