@@ -293,9 +293,8 @@ glm_solver <- function(pass, classes, columns, total_weight) {
         if (passes %in% glm_final_refresh_passes) active else integer()
       } else {
         # at each reference lambda's full-data fit three passes after it
-        # starts, and again twelve passes later if it still moves
-        which(state$fold == 0L & state$lambda %in% reference_lambdas & !state$pruned &
-                (state$age == 3L | (state$age == 15L & !state$converged)))
+        # starts (taking it again later changed no run's passes)
+        which(state$fold == 0L & state$lambda %in% reference_lambdas & !state$pruned & state$age == 3L)
       }
       at <- if (final) state$trial[, columns_of(refresh), drop = FALSE] else state$beta[, columns_of(refresh), drop = FALSE]
       sums <- pass(state$trial[, columns_of(active), drop = FALSE], state$fold[active],

@@ -48,8 +48,7 @@
 #' weighted \eqn{Z'Z} times the variance (for several classes, times the
 #' matrix \eqn{diag(p) - pp'} of their frequencies); the others are
 #' the full-data fits at penalties a factor 100 apart, taken three passes
-#' after that penalty starts and again twelve passes later if it still
-#' moves, and each model uses the nearest. The penalties start one after
+#' after that penalty starts, and each model uses the nearest. The penalties start one after
 #' another from the largest, each from the points and curvature memory of
 #' the one before once those are within a relative decrease of 1e-3 of their
 #' minimum, and a model moves to any point of its fold's path where its own
