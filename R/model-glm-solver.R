@@ -10,7 +10,9 @@
 # features; a model of K classes has K consecutive columns.
 
 glm_grid_size <- 25L
-# passes of the final fit that take its Hessian at the point tried
+# passes of the final fit that take its Hessian at the point tried, for
+# several classes (for one, every pass does: Newton's method, whose few
+# steps each cost one Hessian)
 glm_final_refresh_passes <- c(1L, 5L, 15L, 40L, 100L)
 glm_max_passes <- 200L
 glm_memory <- 8L
@@ -290,7 +292,7 @@ glm_solver <- function(pass, classes, columns, total_weight) {
       # the Hessians to take in this pass: at the trial point in the final
       # fit, at the full-data fits of the reference lambdas now and then
       refresh <- if (final) {
-        if (passes %in% glm_final_refresh_passes) active else integer()
+        if (classes == 1L || passes %in% glm_final_refresh_passes) active else integer()
       } else {
         # at each reference lambda's full-data fit three passes after it
         # starts (taking it again later changed no run's passes)
@@ -313,6 +315,14 @@ glm_solver <- function(pass, classes, columns, total_weight) {
       state$age[state$started] <- state$age[state$started] + 1L
       slope <- model_dot(state$gradient[, cols, drop = FALSE], state$direction[, cols, drop = FALSE])
       accepted <- is.finite(objective) & (first | objective <= state$objective[active] + 1e-4 * state$step[active] * slope)
+      if (final && !first) {
+        # near the minimum the criterion's rounding hides a decrease that
+        # the gradient still shows: a step that halves the gradient's norm
+        # is taken too
+        norm_new <- model_dot(gradient, gradient)
+        norm_old <- model_dot(state$gradient[, cols, drop = FALSE], state$gradient[, cols, drop = FALSE])
+        accepted <- accepted | (is.finite(objective) & norm_new < norm_old / 4)
+      }
       for (i in which(!accepted)) {
         m <- active[i]
         t <- state$step[m]

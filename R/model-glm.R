@@ -54,8 +54,9 @@
 #' minimum, and a model moves to any point of its fold's path where its own
 #' criterion is lower; the fits stop at a relative decrease of 1e-8. The fit
 #' at the chosen \eqn{\lambda} then continues from its cross-validation fit
-#' on all rows, with the Hessian at its own coefficients (taken again after
-#' 5, 15, 40, ... passes), until the criterion stops decreasing: its
+#' on all rows, with the Hessian at its own coefficients (at every pass for
+#' one predictor, Newton's method; after 5, 15, 40, ... passes for several
+#' classes), until the criterion stops decreasing: its
 #' coefficients agree with glmnet's to about 1e-9 when glmnet's threshold is
 #' tightened.
 #'
