@@ -395,10 +395,6 @@ glm_solver <- function(pass, classes, columns, total_weight) {
       state$pruned[pruned] <- TRUE
       if (!final) state <- start_next(state, references)
       active <- which(state$started & !state$converged & !state$pruned)
-      if (nzchar(Sys.getenv("ASKRFF_GLM_TRACE"))) {
-        message(sprintf("%s pass %d: %d active, %d references, refreshed %d", if (final) "final" else "cv", passes,
-                        length(active), length(references), length(refresh)))
-      }
       if (length(active) == 0L || passes >= glm_max_passes) break
     }
     state$passes <- passes
