@@ -10,7 +10,9 @@
 # features; a model of K classes has K consecutive columns.
 
 glm_grid_size <- 25L
-# passes of the final fit that take its Hessian at the point tried
+# passes of the final fit that take its Hessian at the point tried, for
+# several classes (for one, every pass does: Newton's method, whose few
+# steps each cost one Hessian)
 glm_final_refresh_passes <- c(1L, 5L, 15L, 40L, 100L)
 glm_max_passes <- 200L
 glm_memory <- 8L
@@ -19,7 +21,7 @@ glm_memory <- 8L
 # chosen) and then the chosen lambda's fit on all rows to convergence.
 # `pass(coefficients, model_fold, references)` runs one pass of
 # .cpp_glm_pass over the data.
-glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
+glm_solve_path <- function(pass, setup, null, lambda, nfolds, columns) {
   classes <- ncol(null$a)
   gram <- core(.cpp_glm_reference(setup, eigen_progress(columns)))
   a <- eigen(null$a, symmetric = TRUE)
@@ -29,7 +31,7 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
   if (!(top > 0)) top <- 1
   grid <- if (is.null(lambda)) top * 10^seq(1, -5, length.out = glm_grid_size) else sort(lambda, decreasing = TRUE)
   start <- rbind(null$intercept, matrix(0, columns, classes))
-  solver <- glm_solver(pass, family, classes, columns, setup$weight)
+  solver <- glm_solver(pass, classes, columns, setup$weight)
   cv <- length(grid) > 1L
   if (cv && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
@@ -38,8 +40,8 @@ glm_solve_path <- function(pass, setup, null, family, lambda, nfolds, columns) {
     models <- solver$models(rep(grid, each = nfolds + 1L), rep(0:nfolds, length(grid)), start)
     models$started <- models$lambda == grid[1L]
     models <- solver$run(models, list(null_reference), final = FALSE, reference_lambdas = glm_reference_lambdas(grid, top),
-                         prune = function(state) glm_pruned(state, grid, nfolds))
-    path <- glm_cv_path(models, grid, nfolds)
+                         prune = function(state) glm_pruned(state, grid))
+    path <- glm_cv_path(models, grid)
     # the penalties past where the path stopped have no cross-validation
     path <- path[!is.na(path$cv), , drop = FALSE]
     rownames(path) <- NULL
@@ -83,18 +85,18 @@ glm_reference_lambdas <- function(grid, top) {
 # deviance has risen at each of the last two past its minimum; the fits
 # at smaller penalties overfit more, and near-separable data make them the
 # slowest to converge.
-glm_pruned <- function(state, grid, nfolds) {
+glm_pruned <- function(state, grid) {
   done <- vapply(grid, function(l) all(state$converged[state$lambda == l]), TRUE)
   prefix <- if (all(done)) length(grid) else which(!done)[1L] - 1L
   if (prefix < 4L || prefix == length(grid)) return(integer())
-  cv <- glm_cv_path(state, grid[seq_len(prefix)], nfolds)$cv
+  cv <- glm_cv_path(state, grid[seq_len(prefix)])$cv
   rising <- which.min(cv) <= prefix - 2L && all(diff(cv[(prefix - 2L):prefix]) > 0)
   if (rising) which(state$lambda < grid[prefix] & !state$converged) else integer()
 }
 
 # The cross-validated deviance per unit weight at each lambda, with its
 # standard error across folds; NA where the path stopped before the lambda.
-glm_cv_path <- function(models, grid, nfolds) {
+glm_cv_path <- function(models, grid) {
   rows <- lapply(grid, function(l) {
     if (any(models$pruned[models$lambda == l])) return(c(cv = NA, cv_se = NA, deviance = NA, converged = FALSE))
     folds <- which(models$lambda == l & models$fold > 0L)
@@ -112,7 +114,7 @@ glm_cv_path <- function(models, grid, nfolds) {
 }
 
 # The solver's functions, closed over the pass and the sizes.
-glm_solver <- function(pass, family, classes, columns, total_weight) {
+glm_solver <- function(pass, classes, columns, total_weight) {
   p <- 1L + columns
   columns_of <- function(ms) as.vector(outer(seq_len(classes), (ms - 1L) * classes, "+"))
   # per model: sum over its columns of the products of two coefficient matrices
@@ -290,12 +292,11 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
       # the Hessians to take in this pass: at the trial point in the final
       # fit, at the full-data fits of the reference lambdas now and then
       refresh <- if (final) {
-        if (passes %in% glm_final_refresh_passes) active else integer()
+        if (classes == 1L || passes %in% glm_final_refresh_passes) active else integer()
       } else {
         # at each reference lambda's full-data fit three passes after it
-        # starts, and again twelve passes later if it still moves
-        which(state$fold == 0L & state$lambda %in% reference_lambdas & !state$pruned &
-                (state$age == 3L | (state$age == 15L & !state$converged)))
+        # starts (taking it again later changed no run's passes)
+        which(state$fold == 0L & state$lambda %in% reference_lambdas & !state$pruned & state$age == 3L)
       }
       at <- if (final) state$trial[, columns_of(refresh), drop = FALSE] else state$beta[, columns_of(refresh), drop = FALSE]
       sums <- pass(state$trial[, columns_of(active), drop = FALSE], state$fold[active],
@@ -314,7 +315,14 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
       state$age[state$started] <- state$age[state$started] + 1L
       slope <- model_dot(state$gradient[, cols, drop = FALSE], state$direction[, cols, drop = FALSE])
       accepted <- is.finite(objective) & (first | objective <= state$objective[active] + 1e-4 * state$step[active] * slope)
-      retry <- active[!accepted]
+      if (final && !first) {
+        # near the minimum the criterion's rounding hides a decrease that
+        # the gradient still shows: a step that halves the gradient's norm
+        # is taken too
+        norm_new <- model_dot(gradient, gradient)
+        norm_old <- model_dot(state$gradient[, cols, drop = FALSE], state$gradient[, cols, drop = FALSE])
+        accepted <- accepted | (is.finite(objective) & norm_new < norm_old / 4)
+      }
       for (i in which(!accepted)) {
         m <- active[i]
         t <- state$step[m]
@@ -387,10 +395,6 @@ glm_solver <- function(pass, family, classes, columns, total_weight) {
       state$pruned[pruned] <- TRUE
       if (!final) state <- start_next(state, references)
       active <- which(state$started & !state$converged & !state$pruned)
-      if (nzchar(Sys.getenv("ASKRFF_GLM_TRACE"))) {
-        message(sprintf("%s pass %d: %d active, %d references, refreshed %d", if (final) "final" else "cv", passes,
-                        length(active), length(references), length(refresh)))
-      }
       if (length(active) == 0L || passes >= glm_max_passes) break
     }
     state$passes <- passes

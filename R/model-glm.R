@@ -48,15 +48,15 @@
 #' weighted \eqn{Z'Z} times the variance (for several classes, times the
 #' matrix \eqn{diag(p) - pp'} of their frequencies); the others are
 #' the full-data fits at penalties a factor 100 apart, taken three passes
-#' after that penalty starts and again twelve passes later if it still
-#' moves, and each model uses the nearest. The penalties start one after
+#' after that penalty starts, and each model uses the nearest. The penalties start one after
 #' another from the largest, each from the points and curvature memory of
 #' the one before once those are within a relative decrease of 1e-3 of their
 #' minimum, and a model moves to any point of its fold's path where its own
 #' criterion is lower; the fits stop at a relative decrease of 1e-8. The fit
 #' at the chosen \eqn{\lambda} then continues from its cross-validation fit
-#' on all rows, with the Hessian at its own coefficients (taken again after
-#' 5, 15, 40, ... passes), until the criterion stops decreasing: its
+#' on all rows, with the Hessian at its own coefficients (at every pass for
+#' one predictor, Newton's method; after 5, 15, 40, ... passes for several
+#' classes), until the criterion stops decreasing: its
 #' coefficients agree with glmnet's to about 1e-9 when glmnet's threshold is
 #' tightened.
 #'
@@ -245,7 +245,7 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
   pass <- function(coefficients, model_fold, references) {
     run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads))
   }
-  solved <- glm_solve_path(pass, setup, null, family, lambda, nfolds, model$columns)
+  solved <- glm_solve_path(pass, setup, null, lambda, nfolds, model$columns)
   fit <- glm_fit(model, family, response, solved, shifts$z, setup, nfolds, fold_seed, pass_number)
   if (!streamed) fit$linear_predictors <- glm_link(fit, start$x, n_threads)
   fit
@@ -290,32 +290,32 @@ glm_response <- function(y, n, where, response, family) {
   if (is.character(y) && is.null(response)) y <- factor(y)
   if (is.factor(y)) {
     kind <- "factor"
-    levels <- levels(y)
+    level_names <- levels(y)
     codes <- as.integer(y)
   } else if (family == "binomial" && is.logical(y)) {
     kind <- "logical"
-    levels <- c("FALSE", "TRUE")
+    level_names <- c("FALSE", "TRUE")
     codes <- as.integer(y) + 1L
   } else if (family == "binomial" && is.numeric(y) && !is.object(y) && all(y %in% c(0, 1))) {
     kind <- "numeric"
-    levels <- c("0", "1")
+    level_names <- c("0", "1")
     codes <- as.integer(y) + 1L
   } else {
     fail("%s must be %s for the \"%s\" family.", where,
          if (family == "binomial") "a factor of two levels, a logical or a 0/1 numeric vector" else "a factor", family)
   }
-  if (family == "binomial" && length(levels) != 2L) {
+  if (family == "binomial" && length(level_names) != 2L) {
     fail("%s must have two levels for the \"binomial\" family, not %d; use family = \"multinomial\" for more.", where,
-         length(levels))
+         length(level_names))
   }
   if (is.null(response)) {
-    if (length(levels) < 2L) fail("%s must have at least two levels.", where)
-    if (anyDuplicated(levels) > 0L) fail("%s must have distinct levels.", where)
-    response <- list(kind = kind, levels = levels)
-  } else if (!identical(response$kind, kind) || !identical(response$levels, levels)) {
+    if (length(level_names) < 2L) fail("%s must have at least two levels.", where)
+    if (anyDuplicated(level_names) > 0L) fail("%s must have distinct levels.", where)
+    response <- list(kind = kind, levels = level_names)
+  } else if (!identical(response$kind, kind) || !identical(response$levels, level_names)) {
     fail("%s must be a %s with the levels of the first chunk's.", where, response$kind)
   }
-  y <- if (family == "binomial") matrix(as.double(codes == 2L)) else outer(codes, seq_along(levels), "==") + 0
+  y <- if (family == "binomial") matrix(as.double(codes == 2L)) else outer(codes, seq_along(level_names), "==") + 0
   list(y = y, response = response)
 }
 

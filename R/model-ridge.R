@@ -67,12 +67,15 @@
 #'   it is evaluated on the path's values (GCV's refined grid) without a
 #'   refinement of its own. Unlike GCV, which replaces every leverage by
 #'   their mean, it stays right when a few rows have large leverage.
+#'   Penalties at which a row's leverage rounds to 1 (the fit interpolates
+#'   that row) leave the path, since the row's leave-one-out error is
+#'   unbounded there.
 #'
 #' Several responses share one \eqn{\lambda} (their RSS pooled for GCV and
 #' leave-one-out, their evidences, each with its own \eqn{\sigma^2}, added). Both need only
 #' \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps. Several values in
 #' `lambda` are compared by the criterion likewise; one value is used as it
-#' is. `fit$path` holds both criteria at every \eqn{\lambda}.
+#' is. `fit$path` holds every criterion computed at every \eqn{\lambda}.
 #'
 #' **Choosing the kernel's scale.** `scale` searches the kernel's length
 #' scales by the same criterion, each candidate at its own best
@@ -390,20 +393,26 @@ ridge_solution <- function(model, passes, lambda, criterion, searching) {
   summed <- passes$sums(model)
   path <- core(.cpp_ridge_path(summed$sums, summed$shifts$z, summed$shifts$y, if (is.null(lambda)) numeric() else lambda,
                                if (criterion == "loo") "gcv" else criterion, eigen_progress(model$columns)))
-  if (criterion == "loo") {
-    path$loo <- rep(NA_real_, length(path$lambda))
-    if (length(path$lambda) > 1L || searching) path <- choose_by_loo(path, passes$loo(model, path), summed$sums$n)
+  if (criterion == "loo" && (length(path$lambda) > 1L || searching)) {
+    path <- choose_by_loo(path, passes$loo(model, path), summed$sums$n)
   }
   list(model = model, sums = summed$sums, path = path, value = path[[criterion]][path$chosen])
 }
 
 # The path at the lambda of least leave-one-out error, PRESS / (n q) (the
 # largest lambda among ties): its coefficients b = V (c / (s + lambda)),
-# the intercept and the residual sums.
+# the intercept and the residual sums. Penalties at which a row's leverage
+# rounds to 1 (the fit interpolates it, so its leave-one-out residual is
+# unbounded) leave the path.
 choose_by_loo <- function(path, loo, n) {
   path$loo <- loo$press / (n * ncol(path$projections))
+  defined <- is.finite(path$loo)
+  if (!any(defined)) {
+    fail("Leave-one-out is undefined at every lambda: the fit interpolates some row at each. Give larger `lambda` values, or use `criterion = \"evidence\"` or \"gcv\".")
+  }
+  for (name in c("lambda", "df", "gcv", "evidence", "loo")) path[[name]] <- path[[name]][defined]
+  loo$rss <- loo$rss[, defined, drop = FALSE]
   chosen <- which.min(path$loo)
-  if (length(chosen) == 0L) chosen <- 1L
   rank <- ncol(path$vectors)
   shrink <- 1 / (path$eigenvalues[seq_len(rank)] + path$lambda[chosen])
   path$coefficients <- path$vectors %*% (path$projections * shrink)
