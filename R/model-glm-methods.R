@@ -156,8 +156,13 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     mean <- glm_mean(object$family, eta)
   } else {
     rows <- ridge_newdata(object, newdata)
-    eta <- pad_rows(glm_link(object, rows$x, resolve_threads(n_threads)), rows$complete)
-    rownames(eta) <- rownames(newdata)
+    eta <- if (nrow(rows$x) > 0L) {
+      glm_link(object, rows$x, resolve_threads(n_threads))
+    } else {
+      matrix(numeric(), 0L, ncol(object$coefficients))
+    }
+    eta <- pad_rows(eta, rows$complete)
+    if (nrow(eta) == NROW(newdata)) rownames(eta) <- rownames(newdata)
     mean <- glm_mean(object$family, eta)
   }
   if (object$family == "poisson" && any(is.infinite(mean))) {
@@ -171,6 +176,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     return(stats::setNames(factor(classes, levels = object$response$levels), rownames(p)))
   }
   values <- if (type == "link") eta else mean
+  if (!is.matrix(values)) values <- matrix(values, nrow(eta))  # no rows: the means of none
   if (object$family == "multinomial") values else stats::setNames(values[, 1L], rownames(values))
 }
 

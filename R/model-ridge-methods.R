@@ -36,11 +36,11 @@ validate_ridge <- function(fit, arg) {
   if (!is.character(fit$criterion) || length(fit$criterion) != 1L || !fit$criterion %in% c("gcv", "evidence", "loo")) {
     fail("`%s` must be \"gcv\", \"evidence\" or \"loo\".", field(arg, "criterion"))
   }
-  if (!is.null(path$loo) && (!is.double(path$loo) || any(path$loo < 0, na.rm = TRUE) ||
-                             (fit$criterion == "loo" && nrow(path) > 1L && anyNA(path$loo)))) {
-    fail("`%s` must be nonnegative leave-one-out errors, as rff_ridge() makes.", field(arg, "path$loo"))
+  if (!is.null(path$loo) && (!is.double(path$loo) || any(!is.finite(path$loo)) || any(path$loo < 0))) {
+    fail("`%s` must be finite nonnegative leave-one-out errors, as rff_ridge() makes.", field(arg, "path$loo"))
   }
-  if (fit$criterion == "loo" && is.null(path$loo)) {
+  # a single given lambda has nothing to choose, so no leave-one-out pass
+  if (fit$criterion == "loo" && is.null(path$loo) && nrow(path) > 1L) {
     fail("`%s` must hold the leave-one-out errors `loo` of a fit whose criterion is \"loo\".", field(arg, "path"))
   }
   if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
@@ -138,7 +138,7 @@ print.askrff_ridge <- function(x, ...) {
   chosen <- which(x$path$lambda == x$lambda)[1L]
   how <- if (nrow(x$path) > 1L) sprintf("chosen by %s among %d values", criterion_label(x$criterion), nrow(x$path)) else "given"
   edge <- if (nrow(x$path) > 1L && chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
-  loo <- if (is.null(x$path$loo) || is.na(x$path$loo[chosen])) "" else {
+  loo <- if (is.null(x$path$loo)) "" else {
     sprintf(", leave-one-out = %s", format(x$path$loo[chosen], digits = 4))
   }
   cat(sprintf("  lambda = %s, %s%s; df = %.1f, GCV = %s, log evidence = %s%s\n", format(x$lambda, digits = 3), how, edge,
@@ -306,6 +306,9 @@ ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_t
     q <- core(.cpp_ridge_posterior(input$map, object$fun, input$x, posterior$vectors, posterior$values,
                                    posterior$z_mean, object$lambda, n_threads))
     se[rows$complete] <- sqrt(sigma2 * (1 / posterior$weight + q))
+    if (!all(is.finite(se[rows$complete]))) {
+      fail("The standard errors overflow: `object$posterior` or `object$rss` hold values no fit has; fit the model again with rff_ridge().")
+    }
   }
   fit <- stats::setNames(scores[, 1L], rownames(scores))
   names(se) <- names(fit)
@@ -370,7 +373,7 @@ plot.askrff_ridge <- function(x, ...) {
 
 plot_lambda_path <- function(x, user) {
   # a given lambda has no leave-one-out error (it chose nothing): GCV shows it
-  criterion <- if (x$criterion == "loo" && all(is.na(x$path$loo))) "gcv" else x$criterion
+  criterion <- if (x$criterion == "loo" && is.null(x$path$loo)) "gcv" else x$criterion
   gcv <- criterion != "evidence"
   value <- x$path[[criterion]]
   path <- x$path[is.finite(value), ]
