@@ -176,7 +176,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     return(stats::setNames(factor(classes, levels = object$response$levels), rownames(p)))
   }
   values <- if (type == "link") eta else mean
-  if (!is.matrix(values)) values <- matrix(values, nrow(eta))  # no rows: the means of none
+  if (!is.matrix(values)) values <- matrix(values, nrow(eta), ncol(eta))  # no rows: the means of none
   if (object$family == "multinomial") values else stats::setNames(values[, 1L], rownames(values))
 }
 
