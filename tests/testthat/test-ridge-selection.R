@@ -81,7 +81,10 @@ test_that("leave-one-out is the brute-force refit without each row, weights and 
                class = "askrff_error")
   edited <- fit
   edited$path$loo[1] <- -1
-  expect_error(print(edited), "`x\\$path\\$loo` must be nonnegative", class = "askrff_error")
+  expect_error(print(edited), "`x\\$path\\$loo` must be finite nonnegative", class = "askrff_error")
+  edited$path$loo[1] <- Inf
+  expect_error(print(edited), "`x\\$path\\$loo` must be finite nonnegative", class = "askrff_error")
+  edited$path$loo[1] <- 0
   edited$path$loo <- NULL
   expect_error(print(edited), "`x\\$path` must hold the leave-one-out errors", class = "askrff_error")
 })
@@ -348,4 +351,18 @@ test_that("with per-coordinate scales, an irrelevant coordinate gets a scale ten
   grDevices::png(path, 900, 450)
   expect_identical(plot(fit), fit)
   grDevices::dev.off()
+})
+
+test_that("penalties at which leave-one-out is unbounded leave the path", {
+  # 5 rows and 16 feature columns: at the grid's small penalties the fit
+  # interpolates, a leverage rounds to 1 and the row's error is unbounded
+  x <- matrix(seq_len(15) / 15 + sin(1:15), 5, 3)
+  y <- x[, 1] + x[, 2]^2
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  fit <- rff_ridge(x, y, map)
+  expect_true(all(is.finite(fit$path$loo)))
+  expect_lt(nrow(fit$path), nrow(rff_ridge(x, y, map, criterion = "gcv")$path))
+  expect_identical(fit$lambda, fit$path$lambda[which.min(fit$path$loo)])
+  # a single lambda chooses nothing, so it takes no leave-one-out pass
+  expect_null(rff_ridge(x, y, map, lambda = 0.5)$path$loo)
 })
