@@ -183,7 +183,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
 #' @export
 fitted.askrff_glm <- function(object, ...) {
   object <- validate_glm(object, "object")
-  predict(object, type = "response")
+  stats::predict(object, type = "response")
 }
 
 #' Plot the cross-validation curve of a penalized GLM

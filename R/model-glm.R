@@ -101,6 +101,9 @@
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
+#' @param kernel,n_features,method Instead of `map`: a kernel object, the
+#'   number of frequencies and the frequency source of the map drawn by
+#'   [rff_map()] for the data's columns.
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
 #' @inheritParams rff_ridge
