@@ -24,3 +24,12 @@
 #' @importFrom Rcpp sourceCpp
 #' @importFrom RcppParallel RcppParallelLibs
 "_PACKAGE"
+
+.onLoad <- function(libname, pkgname) {
+  register_kernel_generics(pkgname)
+  # a failed registration must not stop askrff loading; rff_reg() registers
+  # again and reports the error
+  register_quietly <- function(...) tryCatch(register_rff_reg(), error = function(e) invisible(FALSE))
+  register_quietly()
+  setHook(packageEvent("parsnip", "onLoad"), register_quietly)
+}

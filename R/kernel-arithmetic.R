@@ -86,16 +86,16 @@ refuse_kernel_function <- function(generic) {
        generic)
 }
 
-# `%*%` is generic (the matrixOps group) from R 4.3 on; registered in .onLoad().
+# `%*%` is generic (the matrixOps group) from R 4.3 on; registered by register_kernel_generics() from .onLoad().
 matrixOps_kernel <- function(x, y) refuse_kernel_function(.Generic)
 
 # With a kernel and an object of another class that has Ops methods (a
 # factor, a Date), R's S3 dispatch finds two methods; from R 4.3,
 # chooseOpsMethod() lets it pick this one, so the error is askrff's.
-# Registered in .onLoad() where R has that generic.
+# Registered by register_kernel_generics() where R has that generic.
 chooseOpsMethod_kernel <- function(x, y, mx, my, cl, reverse) TRUE
 
-.onLoad <- function(libname, pkgname) {
+register_kernel_generics <- function(pkgname) {
   if (exists("chooseOpsMethod", envir = baseenv(), mode = "function")) {
     registerS3method("chooseOpsMethod", "askrff_kernel", chooseOpsMethod_kernel, envir = asNamespace(pkgname))
   }

@@ -45,6 +45,11 @@ check_flag <- function(x, name) {
   x
 }
 
+check_string <- function(x, name) {
+  if (!is.character(x) || is.object(x) || length(x) != 1L || is.na(x)) fail("`%s` must be a single string.", name)
+  x
+}
+
 check_positive_number <- function(x, name) {
   if (!is_single_number(x) || !is.finite(x) || x <= 0) {
     fail("`%s` must be a single positive finite number.", name)

@@ -145,7 +145,6 @@ test_that("a kernel with n_features draws the map for the data's columns", {
 })
 
 test_that("a saved formula fit predicts after readRDS() in a fresh session", {
-  skip_on_cran()
   data <- formula_data()
   fit <- rff_ridge(y ~ a + g, data, kernel = gaussian_kernel(1), n_features = 8, seed = 5)
   path <- tempfile(fileext = ".rds")

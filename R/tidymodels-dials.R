@@ -1,0 +1,45 @@
+#' Tuning parameters of random-feature models for dials
+#'
+#' Parameter objects for `tune` grids over the arguments of [step_rff()] and
+#' [rff_reg()]: `rff_scale()` for `scale`, the kernel's length scale in
+#' median distances between training rows (so one default range suits any
+#' data set: a tenth to ten times the median heuristic), `rff_num_features()`
+#' for `n_features`, the number of frequencies (64 to 2,048 by default, on a
+#' log2 scale: the error of the features falls as one over its square root),
+#' and `rff_kernel_family()` for a `kernel` given by name.
+#'
+#' @param range The range, in the transformed units of `trans` (so
+#'   `c(-1, 1)` is 0.1 to 10 for `rff_scale()`).
+#' @param trans A transformation from the scales package, or `NULL`.
+#' @param values For `rff_kernel_family()`, the kernel families to try.
+#' @return A dials parameter object.
+#' @family tidymodels
+#' @examples
+#' if (requireNamespace("dials", quietly = TRUE)) {
+#'   rff_scale()
+#'   dials::grid_regular(rff_scale(), rff_num_features(c(6, 8)), levels = 3)
+#' }
+#' @export
+rff_scale <- function(range = c(-1, 1), trans = scales::transform_log10()) {
+  require_suggested(c("dials", "scales"), "rff_scale()")
+  dials::new_quant_param(type = "double", range = range, inclusive = c(TRUE, TRUE), trans = trans,
+                         label = c(rff_scale = "Kernel scale (median distances)"))
+}
+
+#' @rdname rff_scale
+#' @export
+rff_num_features <- function(range = c(6L, 11L), trans = scales::transform_log2()) {
+  require_suggested(c("dials", "scales"), "rff_num_features()")
+  dials::new_quant_param(type = "integer", range = range, inclusive = c(TRUE, TRUE), trans = trans,
+                         label = c(rff_num_features = "# Frequencies"))
+}
+
+#' @rdname rff_scale
+#' @export
+rff_kernel_family <- function(values = c("gaussian", "laplace", "exponential")) {
+  require_suggested("dials", "rff_kernel_family()")
+  if (!is.character(values) || length(values) < 1L || anyNA(values) || !all(values %in% kernel_names)) {
+    fail("`values` must name kernel families among %s.", paste0('"', kernel_names, '"', collapse = ", "))
+  }
+  dials::new_qual_param(type = "character", values = values, label = c(rff_kernel_family = "Kernel family"))
+}

@@ -1,0 +1,179 @@
+#' Random Fourier features as a recipes step
+#'
+#' `step_rff()` creates a specification of a recipe step that replaces the
+#' selected numeric predictors (or adds to them, with `keep_original_cols =
+#' TRUE`) by the left random features of a kernel: the columns [rff_basis()]
+#' gives inside a formula, as a step of a tidymodels workflow, so that any
+#' model on them (a linear or logistic regression, a penalized GLM) fits a
+#' kernel machine whose kernel parameters can be tuned with tune.
+#'
+#' `prep()` standardizes the selected columns of the training set if
+#' `standardize = TRUE`, measures the median distance between its rows
+#' (after standardization; at most 2,000 rows, drawn from `seed`), and draws
+#' the map with [rff_map()] for as many columns as were selected: the
+#' kernel's length scales are multiplied by `scale` times that median
+#' distance, so `scale = 1` with a unit-scale kernel such as `"gaussian"`
+#' is the median heuristic (see [median_bandwidth()]) and one grid of
+#' scales suits any data set. Kernels with no length scale (those on the
+#' sphere, and [radial_kernel()]s) are used as given, with `scale = 1`.
+#' `bake()` then computes the same features for any new data: a row with a
+#' missing value in a selected column gives a row of `NA` features.
+#'
+#' `tunable()` offers `scale` ([rff_scale()]), `n_features`
+#' ([rff_num_features()]) and, for a kernel given by name, `kernel`
+#' ([rff_kernel_family()]). `tidy()` gives one row per selected column with
+#' the kernel (after prep, the one the map was drawn for), `scale`,
+#' `n_features` and the step's `id`.
+#'
+#' @param recipe A recipe object; the step is added to its sequence.
+#' @param ... Selector functions choosing the numeric predictors, as in
+#'   other recipes steps (see `recipes::selections`).
+#' @param role The role of the new feature columns.
+#' @param trained Whether the step has been prepped (set by `prep()`).
+#' @param kernel A kernel object (such as `matern_kernel(1, 2.5)`), or the
+#'   name of a family with a length scale only: `"gaussian"`, `"laplace"` or
+#'   `"exponential"`, with length scale 1.
+#' @param scale The factor multiplying the kernel's length scales, in median
+#'   distances between training rows (see Details).
+#' @param n_features The number of frequencies of the map; the step gives
+#'   [n_feature_columns()] columns (twice as many for a positive definite
+#'   kernel: a cosine and a sine per frequency).
+#' @param method The frequency source of [rff_map()].
+#' @param standardize Whether to center and scale each selected column by
+#'   its training mean and standard deviation before the kernel sees it.
+#' @param prefix The prefix of the new columns' names.
+#' @param keep_original_cols Whether to keep the selected columns beside the
+#'   features.
+#' @param seed The seed of the map (and of the rows whose median distance is
+#'   measured): one fixed number chosen when the step is created, so that
+#'   `prep()` is reproducible.
+#' @param map,scaling,columns Set by `prep()`: the map, the standardization
+#'   and the selected columns.
+#' @param skip Whether to skip the step when `bake()` is applied to new data.
+#' @param id The step's identifier.
+#' @return The recipe with the step added: a `step_rff` object in its
+#'   `steps`.
+#' @family tidymodels
+#' @examples
+#' if (requireNamespace("recipes", quietly = TRUE)) {
+#'   library(recipes)
+#'   rec <- recipe(mpg ~ ., data = mtcars) |>
+#'     step_rff(all_numeric_predictors(), kernel = "gaussian", n_features = 16,
+#'              standardize = TRUE, seed = 1)
+#'   trained <- prep(rec, mtcars)
+#'   dim(bake(trained, new_data = NULL))
+#'   tidy(trained, number = 1)
+#' }
+#' @export
+step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = "gaussian", scale = 1,
+                     n_features = 256L, method = "iid", standardize = FALSE, prefix = "rff_",
+                     keep_original_cols = FALSE, seed = sample.int(10^5, 1), map = NULL, scaling = NULL,
+                     columns = NULL, skip = FALSE, id = NULL) {
+  require_suggested(c("recipes", "rlang"), "step_rff()")
+  # tune() placeholders are calls, checked once prep() sees their values
+  if (!is.call(kernel)) tidy_kernel(kernel)
+  if (!is.call(scale)) check_positive_number(scale, "scale")
+  if (!is.call(n_features)) check_count(n_features, "n_features")
+  check_flag(standardize, "standardize")
+  check_flag(keep_original_cols, "keep_original_cols")
+  check_string(prefix, "prefix")
+  resolve_seed(seed)
+  if (is.null(id)) id <- recipes::rand_id("rff")
+  recipes::add_step(recipe, step_rff_new(
+    terms = rlang::enquos(...), role = role, trained = trained, kernel = kernel, scale = scale,
+    n_features = n_features, method = method, standardize = standardize, prefix = prefix,
+    keep_original_cols = keep_original_cols, seed = seed, map = map, scaling = scaling, columns = columns,
+    skip = skip, id = id
+  ))
+}
+
+step_rff_new <- function(terms, role, trained, kernel, scale, n_features, method, standardize, prefix,
+                         keep_original_cols, seed, map, scaling, columns, skip, id) {
+  recipes::step("rff", terms = terms, role = role, trained = trained, kernel = kernel, scale = scale,
+                n_features = n_features, method = method, standardize = standardize, prefix = prefix,
+                keep_original_cols = keep_original_cols, seed = seed, map = map, scaling = scaling,
+                columns = columns, skip = skip, id = id)
+}
+
+#' @exportS3Method recipes::prep
+prep.step_rff <- function(x, training, info = NULL, ...) {
+  columns <- recipes::recipes_eval_select(x$terms, training, info)
+  if (length(columns) > 0L) recipes::check_type(training[, columns], types = c("double", "integer"))
+  map <- NULL
+  scaling <- NULL
+  if (length(columns) > 0L) {
+    data <- as.matrix(training[, columns])
+    complete <- stats::complete.cases(data)
+    if (sum(complete) < 2L) fail("step_rff() needs at least two training rows with no missing value in its columns.")
+    data <- check_data(data[complete, , drop = FALSE], "the training data of step_rff()")
+    scaling <- column_scaling(check_flag(x$standardize, "standardize"), data)
+    data <- apply_scaling(data, scaling)
+    kernel <- kernel_in_median_units(x$kernel, x$scale, data, x$seed)
+    map <- rff_map(kernel, ncol(data), x$n_features, x$method, seed = x$seed)
+  }
+  step_rff_new(terms = x$terms, role = x$role, trained = TRUE, kernel = x$kernel, scale = x$scale,
+               n_features = x$n_features, method = x$method, standardize = x$standardize, prefix = x$prefix,
+               keep_original_cols = recipes::get_keep_original_cols(x), seed = x$seed, map = map,
+               scaling = scaling, columns = columns, skip = x$skip, id = x$id)
+}
+
+#' @exportS3Method recipes::bake
+bake.step_rff <- function(object, new_data, ...) {
+  columns <- object$columns
+  if (length(columns) == 0L) return(new_data)
+  if (!is.character(columns) || anyNA(columns)) fail("`step_rff()`'s `columns` must be the names of the selected columns.")
+  recipes::check_new_data(columns, object, new_data)
+  map <- validate_map(object$map, "the step's `map`")
+  if (map$d != length(columns)) fail("The step's `map` is for %d columns, but it selected %d.", map$d, length(columns))
+  scaling <- column_scaling(if (is.null(object$scaling)) FALSE else object$scaling, NULL, "the step's `scaling`")
+  if (!is.null(scaling) && length(scaling$center) != length(columns)) {
+    fail("The step's `scaling` is for %d columns, but it selected %d.", length(scaling$center), length(columns))
+  }
+  data <- as.matrix(new_data[, columns])
+  complete <- stats::complete.cases(data)
+  z <- if (any(complete)) {
+    rff_features(map, apply_scaling(check_data(data[complete, , drop = FALSE], "new_data"), scaling))
+  } else {
+    matrix(numeric(), 0L, n_feature_columns(map))
+  }
+  z <- pad_rows(z, complete)
+  colnames(z) <- recipes::names0(ncol(z), check_string(object$prefix, "the step's `prefix`"))
+  z <- recipes::check_name(tibble::as_tibble(z), new_data, object)
+  new_data[names(z)] <- z
+  recipes::remove_original_cols(new_data, object, columns)
+}
+
+#' @export
+print.step_rff <- function(x, width = max(20, options()$width - 30), ...) {
+  recipes::print_step(x$columns, x$terms, x$trained, "Random Fourier features of ", width)
+  invisible(x)
+}
+
+#' @exportS3Method generics::tidy
+tidy.step_rff <- function(x, ...) {
+  terms <- if (recipes::is_trained(x)) x$columns else recipes::sel2char(x$terms)
+  kernel <- if (recipes::is_trained(x) && !is.null(x$map)) {
+    kernel_label(x$map$kernel)
+  } else if (is.character(x$kernel)) {
+    x$kernel
+  } else if (inherits(x$kernel, "askrff_kernel")) {
+    kernel_label(x$kernel)
+  } else {
+    NA_character_
+  }
+  tibble::tibble(terms = as.character(terms), kernel = kernel, scale = if (is.numeric(x$scale)) x$scale else NA_real_,
+                 n_features = if (is.numeric(x$n_features)) as.integer(x$n_features) else NA_integer_, id = x$id)
+}
+
+#' @exportS3Method generics::tunable
+tunable.step_rff <- function(x, ...) {
+  tibble::tibble(
+    name = c("scale", "n_features", "kernel"),
+    call_info = list(list(pkg = "askrff", fun = "rff_scale"), list(pkg = "askrff", fun = "rff_num_features"),
+                     list(pkg = "askrff", fun = "rff_kernel_family")),
+    source = "recipe", component = "step_rff", component_id = x$id
+  )
+}
+
+#' @exportS3Method generics::required_pkgs
+required_pkgs.step_rff <- function(x, ...) "askrff"
