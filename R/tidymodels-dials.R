@@ -22,6 +22,7 @@
 #' @export
 rff_scale <- function(range = c(-1, 1), trans = scales::transform_log10()) {
   require_suggested(c("dials", "scales"), "rff_scale()")
+  check_param_range(range, trans)
   dials::new_quant_param(type = "double", range = range, inclusive = c(TRUE, TRUE), trans = trans,
                          label = c(rff_scale = "Kernel scale (median distances)"))
 }
@@ -30,6 +31,7 @@ rff_scale <- function(range = c(-1, 1), trans = scales::transform_log10()) {
 #' @export
 rff_num_features <- function(range = c(6L, 11L), trans = scales::transform_log2()) {
   require_suggested(c("dials", "scales"), "rff_num_features()")
+  check_param_range(range, trans)
   dials::new_quant_param(type = "integer", range = range, inclusive = c(TRUE, TRUE), trans = trans,
                          label = c(rff_num_features = "# Frequencies"))
 }
@@ -42,4 +44,14 @@ rff_kernel_family <- function(values = c("gaussian", "laplace", "exponential")) 
     fail("`values` must name kernel families among %s.", paste0('"', kernel_names, '"', collapse = ", "))
   }
   dials::new_qual_param(type = "character", values = values, label = c(rff_kernel_family = "Kernel family"))
+}
+
+check_param_range <- function(range, trans) {
+  if (!is.numeric(range) || is.object(range) || length(range) != 2L || any(!is.finite(range)) ||
+      range[1L] >= range[2L]) {
+    fail("`range` must be two finite increasing numbers, in the units of `trans`.")
+  }
+  if (!is.null(trans) && !inherits(trans, c("transform", "trans"))) {
+    fail("`trans` must be NULL or a transformation of the scales package, such as scales::transform_log10().")
+  }
 }

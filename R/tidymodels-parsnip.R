@@ -93,8 +93,18 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
                       method = "iid", standardize = FALSE, criterion = c("loo", "evidence", "gcv"), nfolds = 5,
                       seed = NULL, n_threads = NULL) {
   x <- check_data(x, "x")
-  scaling <- column_scaling(standardize, x)
-  kernel <- kernel_in_median_units(kernel, scale, apply_scaling(x, scaling), seed)
+  # settings only one of the two fits reads are checked for both
+  criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
+  check_count(nfolds, "nfolds")
+  if (!is.null(penalty) && (!is.numeric(penalty) || is.object(penalty) || length(penalty) < 1L ||
+                            any(!is.finite(penalty)) || any(penalty <= 0))) {
+    fail("`penalty` must be NULL or positive finite numbers: the lambda of rff_ridge() or rff_glm().")
+  }
+  standardized <- tryCatch({
+    scaling <- column_scaling(standardize, x)
+    apply_scaling(x, scaling)
+  }, askrff_error = function(e) fail("%s (in `x`)", conditionMessage(e)))
+  kernel <- kernel_in_median_units(kernel, scale, standardized, seed)
   standardize <- if (is.null(scaling)) FALSE else scaling
   if (is.factor(y)) {
     family <- if (nlevels(y) == 2L) "binomial" else "multinomial"

@@ -74,6 +74,9 @@ step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = 
   if (!is.call(kernel)) tidy_kernel(kernel)
   if (!is.call(scale)) check_positive_number(scale, "scale")
   if (!is.call(n_features)) check_count(n_features, "n_features")
+  # recipes wraps the errors of prep() in its own class, so what can be
+  # checked before the data is checked here
+  check_source(method, "method")
   check_flag(standardize, "standardize")
   check_flag(keep_original_cols, "keep_original_cols")
   check_string(prefix, "prefix")
@@ -119,28 +122,38 @@ prep.step_rff <- function(x, training, info = NULL, ...) {
 
 #' @exportS3Method recipes::bake
 bake.step_rff <- function(object, new_data, ...) {
-  columns <- object$columns
-  if (length(columns) == 0L) return(new_data)
-  if (!is.character(columns) || anyNA(columns)) fail("`step_rff()`'s `columns` must be the names of the selected columns.")
-  recipes::check_new_data(columns, object, new_data)
-  map <- validate_map(object$map, "the step's `map`")
-  if (map$d != length(columns)) fail("The step's `map` is for %d columns, but it selected %d.", map$d, length(columns))
-  scaling <- column_scaling(if (is.null(object$scaling)) FALSE else object$scaling, NULL, "the step's `scaling`")
-  if (!is.null(scaling) && length(scaling$center) != length(columns)) {
-    fail("The step's `scaling` is for %d columns, but it selected %d.", length(scaling$center), length(columns))
-  }
-  data <- as.matrix(new_data[, columns])
+  if (length(object$columns) == 0L && is.null(object$map)) return(new_data)
+  trained <- trained_rff_step(object)
+  recipes::check_new_data(trained$columns, object, new_data)
+  data <- as.matrix(new_data[, trained$columns])
   complete <- stats::complete.cases(data)
   z <- if (any(complete)) {
-    rff_features(map, apply_scaling(check_data(data[complete, , drop = FALSE], "new_data"), scaling))
+    rff_features(trained$map, apply_scaling(check_data(data[complete, , drop = FALSE], "new_data"), trained$scaling))
   } else {
-    matrix(numeric(), 0L, n_feature_columns(map))
+    matrix(numeric(), 0L, n_feature_columns(trained$map))
   }
   z <- pad_rows(z, complete)
-  colnames(z) <- recipes::names0(ncol(z), check_string(object$prefix, "the step's `prefix`"))
+  colnames(z) <- recipes::names0(ncol(z), trained$prefix)
   z <- recipes::check_name(tibble::as_tibble(z), new_data, object)
   new_data[names(z)] <- z
-  recipes::remove_original_cols(new_data, object, columns)
+  recipes::remove_original_cols(new_data, object, trained$columns)
+}
+
+# What bake() reads of a prepped step, checked: a recipe is saved and edited
+# like any other object.
+trained_rff_step <- function(step) {
+  columns <- step$columns
+  if (!is.character(columns) || is.object(columns) || length(columns) < 1L || anyNA(columns) ||
+      anyDuplicated(columns)) {
+    fail("`step$columns` must name the distinct columns the step selected.")
+  }
+  map <- validate_map(step$map, "step$map")
+  if (map$d != length(columns)) fail("`step$map` is for %d columns, but `step$columns` names %d.", map$d, length(columns))
+  scaling <- column_scaling(if (is.null(step$scaling)) FALSE else step$scaling, NULL, "step$scaling")
+  if (!is.null(scaling) && length(scaling$center) != length(columns)) {
+    fail("`step$scaling` is for %d columns, but `step$columns` names %d.", length(scaling$center), length(columns))
+  }
+  list(columns = columns, map = map, scaling = scaling, prefix = check_string(step$prefix, "step$prefix"))
 }
 
 #' @export
@@ -151,18 +164,24 @@ print.step_rff <- function(x, width = max(20, options()$width - 30), ...) {
 
 #' @exportS3Method generics::tidy
 tidy.step_rff <- function(x, ...) {
-  terms <- if (recipes::is_trained(x)) x$columns else recipes::sel2char(x$terms)
-  kernel <- if (recipes::is_trained(x) && !is.null(x$map)) {
-    kernel_label(x$map$kernel)
-  } else if (is.character(x$kernel)) {
-    x$kernel
-  } else if (inherits(x$kernel, "askrff_kernel")) {
-    kernel_label(x$kernel)
+  if (recipes::is_trained(x) && !(length(x$columns) == 0L && is.null(x$map))) {
+    trained <- trained_rff_step(x)
+    terms <- trained$columns
+    kernel <- kernel_label(trained$map$kernel)
   } else {
-    NA_character_
+    terms <- recipes::sel2char(x$terms)
+    kernel <- if (is.character(x$kernel) && length(x$kernel) == 1L) {
+      x$kernel
+    } else if (inherits(x$kernel, "askrff_kernel")) {
+      kernel_label(validate_kernel(x$kernel, "step$kernel"))
+    } else {
+      NA_character_  # a tune() placeholder
+    }
   }
-  tibble::tibble(terms = as.character(terms), kernel = kernel, scale = if (is.numeric(x$scale)) x$scale else NA_real_,
-                 n_features = if (is.numeric(x$n_features)) as.integer(x$n_features) else NA_integer_, id = x$id)
+  tibble::tibble(terms = as.character(terms), kernel = kernel,
+                 scale = if (is_single_number(x$scale)) as.double(x$scale) else NA_real_,
+                 n_features = if (is_single_number(x$n_features)) as.integer(x$n_features) else NA_integer_,
+                 id = x$id)
 }
 
 #' @exportS3Method generics::tunable

@@ -774,3 +774,58 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
                                    "n", "weight", "nfolds", "fun", "linear_predictors", "fold_seed", "passes")))
   fuzz_check(cases)
 })
+
+test_that("the tidymodels doorways, their settings and edited steps end in a result or a named error", {
+  skip_if_not_installed("recipes")
+  skip_if_not_installed("dials")
+  frame <- data.frame(y = x3[, 1], a = x3[, 2], b = x3[, 3])
+  step_prep_bake <- function(kernel, scale, n_features, method, standardize, prefix, keep_original_cols, seed) {
+    rec <- step_rff(recipes::recipe(y ~ ., data = frame), a, b, kernel = kernel, scale = scale,
+                    n_features = n_features, method = method, standardize = standardize, prefix = prefix,
+                    keep_original_cols = keep_original_cols, seed = seed)
+    recipes::bake(recipes::prep(rec, frame), new_data = frame)
+  }
+  classes <- factor(c("a", "b", "a", "b", "b"))
+  calls <- list(
+    step_rff = list(fun = step_prep_bake,
+                    args = list(kernel = "gaussian", scale = 1, n_features = 4, method = "iid", standardize = TRUE,
+                                prefix = "z", keep_original_cols = FALSE, seed = 1)),
+    rff_train = list(fun = rff_train,
+                     args = list(x = x3, y = x3[, 1], weights = NULL, penalty = 0.1, scale = 1, n_features = 4,
+                                 kernel = "gaussian", method = "iid", standardize = FALSE, criterion = "loo",
+                                 nfolds = 2, seed = 1, n_threads = 1)),
+    rff_train_classes = list(fun = rff_train,
+                             args = list(x = x3, y = classes, weights = NULL, penalty = 1, scale = 1, n_features = 4,
+                                         kernel = matern_kernel(1, 1.5), method = "iid", standardize = TRUE,
+                                         criterion = "loo", nfolds = 2, seed = 1, n_threads = 1)),
+    rff_scale = list(fun = rff_scale, args = list(range = c(-1, 1), trans = NULL)),
+    rff_num_features = list(fun = rff_num_features, args = list(range = c(2, 4), trans = NULL)),
+    rff_kernel_family = list(fun = rff_kernel_family, args = list(values = "laplace")))
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "y")) c(bad_values, bad_data(3)) else bad_values
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  trained <- recipes::prep(step_rff(recipes::recipe(y ~ ., data = frame), a, b, n_features = 4, standardize = TRUE,
+                                    seed = 1), frame)
+  consumers <- list(bake = function(step) {
+    edited <- trained
+    edited$steps[[1]] <- step
+    recipes::bake(edited, new_data = frame)
+  }, tidy = function(step) generics::tidy(step))
+  edits <- corrupted_objects(trained$steps[[1]], fields = c("map", "scaling", "columns", "prefix"))
+  # only the fields the step's own code reads (and what they hold): the others are recipes'
+  own <- vapply(names(edits), function(label) {
+    edits[[label]]$field %in% c("map", "scaling", "columns", "prefix") || grepl("^(map|scaling)\\$", label)
+  }, logical(1))
+  edits <- edits[own]
+  cases <- c(cases, unlist(lapply(names(edits), function(label) {
+    lapply(names(consumers), function(consumer) {
+      case(sprintf("%s on a step_rff with %s", consumer, label), function() consumers[[consumer]](edits[[label]]$object),
+           c(edits[[label]]$field, "step"))
+    })
+  }), recursive = FALSE))
+  fuzz_check(cases)
+})
