@@ -87,6 +87,12 @@ update.rff_reg <- function(object, parameters = NULL, penalty = NULL, scale = NU
                        cls = "rff_reg", ...)
 }
 
+#' @export
+print.rff_reg <- function(x, ...) {
+  parsnip::print_model_spec(x, desc = "Random-feature kernel machine", ...)
+  invisible(x)
+}
+
 #' @rdname rff_reg
 #' @export
 rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_features = 256L, kernel = "gaussian",

@@ -137,6 +137,8 @@ test_that("rff_reg() fits through parsnip as rff_train() and rff_ridge() do dire
   expect_equal(rlang::eval_tidy(updated$args$penalty), 0.01)
   expect_true(all(c("penalty", "scale", "n_features", "kernel") %in% generics::tunable(spec)$name))
   expect_equal(generics::required_pkgs(spec), c("parsnip", "askrff"))
+  expect_output(print(spec), "Random-feature kernel machine Model Specification \\(regression\\)")
+  expect_output(parsnip::show_model_info("rff_reg"), "askrff")
 })
 
 test_that("rff_reg() classifies with class probabilities from rff_glm()", {
