@@ -198,10 +198,12 @@ glance.askrff_ridge <- function(x, ...) {
   require_suggested("tibble", "`glance()` of a random-feature fit")
   chosen <- which(x$path$lambda == x$lambda)[1L]
   residual <- ridge_residual_variance(x)
+  sigma <- sqrt(sum(x$rss) / (length(x$rss) * residual$df))
+  if (!is.finite(sigma)) fail("The residual scale overflows: `x$rss` or `x$path` hold values no fit has; fit the model again with rff_ridge().")
   criteria <- x$path[chosen, intersect(c("gcv", "evidence", "loo"), names(x$path)), drop = FALSE]
   tibble::as_tibble(c(list(lambda = x$lambda, df = x$path$df[chosen], criterion = x$criterion), as.list(criteria),
-                      list(sigma = sqrt(sum(x$rss) / (length(x$rss) * residual$df)), deviance = sum(x$rss),
-                           df.residual = residual$df, nobs = x$n, n_features = nrow(x$coefficients))))
+                      list(sigma = sigma, deviance = sum(x$rss), df.residual = residual$df, nobs = x$n,
+                           n_features = nrow(x$coefficients))))
 }
 
 #' @rdname askrff_tidiers
