@@ -199,7 +199,9 @@ glance.askrff_ridge <- function(x, ...) {
   chosen <- which(x$path$lambda == x$lambda)[1L]
   residual <- ridge_residual_variance(x)
   sigma <- sqrt(sum(x$rss) / (length(x$rss) * residual$df))
-  if (!is.finite(sigma)) fail("The residual scale overflows: `x$rss` or `x$path` hold values no fit has; fit the model again with rff_ridge().")
+  if (!is.finite(sigma)) {
+    fail("The residual scale overflows: `x$rss` or `x$path` hold values no fit has; fit the model again with rff_ridge().")
+  }
   criteria <- x$path[chosen, intersect(c("gcv", "evidence", "loo"), names(x$path)), drop = FALSE]
   tibble::as_tibble(c(list(lambda = x$lambda, df = x$path$df[chosen], criterion = x$criterion), as.list(criteria),
                       list(sigma = sigma, deviance = sum(x$rss), df.residual = residual$df, nobs = x$n,
@@ -214,8 +216,9 @@ glance.askrff_glm <- function(x, ...) {
   require_suggested("tibble", "`glance()` of a random-feature fit")
   chosen <- which(x$path$lambda == x$lambda)[1L]
   cv <- if ("cv" %in% names(x$path)) list(cv = x$path$cv[chosen], cv_se = x$path$cv_se[chosen], nfolds = x$nfolds)
-  tibble::as_tibble(c(list(lambda = x$lambda, family = x$family, deviance = x$deviance, null.deviance = x$null_deviance),
-                      cv, list(converged = x$path$converged[chosen], nobs = x$n, n_features = nrow(x$coefficients))))
+  tibble::as_tibble(c(list(lambda = x$lambda, family = x$family, deviance = x$deviance,
+                           null.deviance = x$null_deviance), cv,
+                      list(converged = x$path$converged[chosen], nobs = x$n, n_features = nrow(x$coefficients))))
 }
 
 #' @rdname askrff_tidiers
@@ -313,8 +316,10 @@ augment_rows <- function(fit, data, newdata, kept) {
   table <- if (source == "newdata") newdata else data
   if (isS4(table) && methods::is(table, "Matrix")) table <- as.matrix(table)
   if (!is.data.frame(table) && !is_matrix(table)) fail("`%s` must be a data frame or a matrix.", source)
-  stored <- source == "data" && !is.null(kept) && nrow(table) == kept &&
-    (if (is.null(fit$design)) ncol(table) == fit$map$d else is.data.frame(table) && all(all.vars(fit$design$terms) %in% names(table)))
+  predictors <- if (is.null(fit$design)) ncol(table) == fit$map$d else {
+    is.data.frame(table) && all(all.vars(fit$design$terms) %in% names(table))
+  }
+  stored <- source == "data" && !is.null(kept) && nrow(table) == kept && predictors
   list(table = table, source = source, stored = stored)
 }
 
