@@ -17,8 +17,8 @@
 #' the feature columns' names (`z1`, `z2`, ..., as [coef()] gives them),
 #' `estimate` the coefficient. A fit to several responses (a numeric matrix)
 #' has a `response` column, and one to a factor (ridge, one against the rest)
-#' or a multinomial GLM a `class` column, naming the response or level; the
-#' rows go through the terms of each in turn. For a ridge fit to a numeric
+#' or a multinomial GLM a `class` column, naming the response or level, and
+#' lists each one's terms in turn. For a ridge fit to a numeric
 #' vector or matrix, `std.error` is the posterior standard deviation of the
 #' coefficient in the Bayesian linear model the fit is the posterior mean
 #' of (see [predict.askrff_ridge()]): the feature coefficients' posterior
@@ -62,11 +62,11 @@
 #' **augment().** The rows of `newdata`, or else of `data`, as a tibble
 #' (with a `.rownames` column when they have row names), and the
 #' predictions of [predict.askrff_ridge()] or [predict.askrff_glm()] for
-#' them; rows with a missing predictor get `NA`. When `data` has as many
-#' rows as the fit kept fitted values (the rows fitted, with those
-#' [na.exclude()] left out), it is taken to be the data fitted and gets the
-#' fit's own fitted values and (ridge) residuals; otherwise it is predicted
-#' like `newdata`. Without either, a fit of data in memory gives the
+#' them; rows with a missing predictor get `NA`. When `data` has the fit's
+#' predictors and as many rows as the fit kept fitted values (one per row
+#' fitted and per row [na.exclude()] left out), it is taken to be the data
+#' fitted and gets the fit's own fitted values and (ridge) residuals;
+#' otherwise it is predicted like `newdata`. Without either, a fit of data in memory gives the
 #' fitted values and residuals alone; a fit of streamed data needs rows.
 #' The columns added:
 #' * `.fitted`: the prediction (for `type.predict = "class"` the predicted
