@@ -78,7 +78,7 @@ validate_glm <- function(fit, arg) {
   if (!is_single_number(fit$passes) || !is.finite(fit$passes) || fit$passes < 1 || fit$passes != round(fit$passes)) {
     fail("`%s` must be the number of passes over the data, a positive whole number.", field(arg, "passes"))
   }
-  if (!is.null(fit$design)) validate_design(fit$design, field(arg, "design"))
+  if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   fit$fun <- model$fun
   fit$map <- model$map
   fit

@@ -290,15 +290,23 @@ ridge_row_scores <- function(object, rows, n_threads) {
   pad_rows(scores, rows$complete)
 }
 
-# Standard errors and intervals of the posterior (see the help page).
-ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_threads) {
+# The residual degrees of freedom n - df at the chosen lambda and each
+# response's estimate of sigma^2, RSS / (n - df) (see the help page).
+ridge_residual_variance <- function(object) {
   chosen <- which(object$path$lambda == object$lambda)[1L]
   residual_df <- object$n - object$path$df[chosen]
   if (!(residual_df > 0)) {
     fail("The fit has no residual degrees of freedom (df = %.1f of n = %s), so sigma cannot be estimated.",
          object$path$df[chosen], format_count(object$n))
   }
-  sigma2 <- object$rss[[1L]] / residual_df
+  list(df = residual_df, sigma2 = object$rss / residual_df)
+}
+
+# Standard errors and intervals of the posterior (see the help page).
+ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_threads) {
+  residual <- ridge_residual_variance(object)
+  residual_df <- residual$df
+  sigma2 <- residual$sigma2[[1L]]
   posterior <- object$posterior
   se <- rep(NA_real_, length(rows$complete))
   if (nrow(rows$x) > 0L) {

@@ -829,3 +829,72 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
   }), recursive = FALSE))
   fuzz_check(cases)
 })
+
+test_that("broom's tidy(), glance() and augment() of edited fits and bad arguments end in a result or a named error", {
+  skip_if_not_installed("generics")
+  skip_if_not_installed("tibble")
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  y <- x3[, 1] + x3[, 2]^2
+  ridge <- rff_ridge(x3, y, map, lambda = 0.5)
+  glm <- rff_glm(x3, c(0, 1, 0, 1, 1), map, lambda = c(1, 0.1), nfolds = 2)
+  frame <- data.frame(y = y, a = x3[, 1], b = x3[, 2], g = factor(c("u", "v", "u", "w", "v")),
+                      event = factor(c("no", "yes", "no", "yes", "yes")))
+  formula_ridge <- rff_ridge(y ~ a + g, frame, kernel = gaussian_kernel(1), n_features = 4, seed = 1, lambda = 0.5,
+                             na.action = stats::na.exclude)
+  formula_glm <- rff_glm(event ~ a + b, frame, family = "binomial", kernel = gaussian_kernel(1), n_features = 4,
+                         seed = 1, lambda = 1)
+  tidy <- function(...) generics::tidy(...)
+  augment <- function(...) generics::augment(...)
+  # `x` itself is fuzzed below as edited fits: a value of another class never
+  # reaches these methods
+  calls <- list(
+    tidy = list(fun = tidy, args = list(x = ridge, conf.int = TRUE, conf.level = 0.9)),
+    augment_data = list(fun = augment, args = list(x = ridge, data = x3, type.predict = "response",
+                                                   interval = "prediction", conf.level = 0.9, se_fit = TRUE)),
+    augment_newdata = list(fun = augment, args = list(x = ridge, newdata = x3, interval = "confidence", se_fit = FALSE)),
+    augment_formula = list(fun = augment, args = list(x = formula_ridge, newdata = frame, se_fit = TRUE)),
+    augment_glm = list(fun = augment, args = list(x = glm, newdata = x3, type.predict = "response")),
+    augment_glm_formula = list(fun = augment, args = list(x = formula_glm, data = frame, type.predict = "class")))
+  # rows with a missing predictor predict NA, by design: checked below
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(setdiff(names(spec$args), "x"), function(arg) {
+      values <- if (arg %in% c("data", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      if (arg %in% c("data", "newdata")) values[c("na", "nan")] <- NULL
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  bad_frames <- list(empty = frame[0, ], no_predictor = frame[, -2], new_level = transform(frame, g = letters[1:5]),
+                     unknown_event = transform(frame, event = letters[1:5]), numeric_event = transform(frame, event = 2),
+                     character_y = transform(frame, y = letters[1:5]), list = as.list(frame), matrix = as.matrix(frame))
+  cases <- c(cases, unlist(lapply(names(bad_frames), function(name) {
+    list(case(sprintf("augment(formula ridge, newdata = <%s>)", name),
+              function() augment(formula_ridge, newdata = bad_frames[[name]], interval = "prediction"), "newdata"),
+         case(sprintf("augment(formula glm, data = <%s>)", name),
+              function() augment(formula_glm, data = bad_frames[[name]]), "data"))
+  }), recursive = FALSE))
+  cases <- c(cases, lapply(c("na", "nan"), function(value) {
+    case(sprintf("augment(newdata = <%s>) is NA in that row only", value), function() {
+      got <- augment(ridge, newdata = bad_data(3)[[value]], interval = "prediction", se_fit = TRUE)
+      added <- as.matrix(got[c(".fitted", ".lower", ".upper", ".se.fit")])
+      if (!all(is.na(added[2, ])) || anyNA(added[-2, ])) stop("NA in the wrong rows")
+      added[-2, ]
+    }, "newdata")
+  }))
+  consumers <- list(tidy = function(f) tidy(f, conf.int = TRUE), glance = function(f) generics::glance(f),
+                    augment = function(f) augment(f), augment_newdata = function(f) augment(f, newdata = x3, se_fit = TRUE))
+  cases <- c(cases, object_cases(ridge, consumers, "fit",
+                                 c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted",
+                                   "residuals", "n", "fun", "posterior", "scaling", "weights", "criterion")))
+  consumers$augment_newdata <- function(f) augment(f, newdata = frame, se_fit = TRUE)
+  cases <- c(cases, object_cases(formula_ridge, consumers, "fit", c("design", "terms", "xlevels", "posterior", "map")))
+  glm_consumers <- list(tidy = function(f) tidy(f), glance = function(f) generics::glance(f),
+                        augment = function(f) augment(f, type.predict = "class"),
+                        augment_newdata = function(f) augment(f, newdata = x3, type.predict = "response"))
+  cases <- c(cases, object_cases(glm, glm_consumers, "fit",
+                                 c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance",
+                                   "null_deviance", "n", "weight", "nfolds", "fun", "linear_predictors")))
+  glm_consumers$augment_newdata <- function(f) augment(f, newdata = frame, type.predict = "response")
+  cases <- c(cases, object_cases(formula_glm, glm_consumers, "fit", c("design", "terms", "response", "map")))
+  fuzz_check(cases)
+})

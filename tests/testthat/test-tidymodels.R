@@ -9,7 +9,7 @@ tidy_data <- function(n = 160, seed = 1) {
 
 test_that("a missing suggested package is named in the error", {
   expect_error(askrff:::require_suggested(c("stats", "notapackage.askrff"), "step_rff()"),
-               "step_rff\\(\\) needs the package 'notapackage.askrff'", class = "askrff_error")
+               "step_rff\\(\\) needs the notapackage.askrff package", class = "askrff_error")
 })
 
 test_that("step_rff() bakes the features of the median-scaled kernel, the same for any new data", {
