@@ -148,8 +148,8 @@ register_rff_reg <- function() {
     parsnip::set_model_arg("rff_reg", "askrff", parsnip = argument[[1L]], original = argument[[1L]],
                            func = list(pkg = argument[[2L]], fun = argument[[3L]]), has_submodel = FALSE)
   }
-  fit_of <- rlang::expr(object$fit)
-  data_of <- rlang::expr(new_data)
+  fit_of <- quote(object$fit)
+  data_of <- quote(new_data)
   parsnip::set_pred("rff_reg", "regression", "askrff", "numeric", list(
     pre = NULL, post = NULL, func = c(fun = "predict"),
     args = list(object = fit_of, newdata = data_of, type = "response")
@@ -157,7 +157,7 @@ register_rff_reg <- function() {
   for (kind in c("confidence", "prediction")) {
     parsnip::set_pred("rff_reg", "regression", "askrff", if (kind == "confidence") "conf_int" else "pred_int", list(
       pre = NULL, post = interval_columns, func = c(fun = "predict"),
-      args = list(object = fit_of, newdata = data_of, interval = kind, level = rlang::expr(level))
+      args = list(object = fit_of, newdata = data_of, interval = kind, level = quote(level))
     ))
   }
   parsnip::set_pred("rff_reg", "classification", "askrff", "class", list(
