@@ -106,10 +106,10 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
                             any(!is.finite(penalty)) || any(penalty <= 0))) {
     fail("`penalty` must be NULL or positive finite numbers: the lambda of rff_ridge() or rff_glm().")
   }
-  standardized <- tryCatch({
-    scaling <- column_scaling(standardize, x)
-    apply_scaling(x, scaling)
-  }, askrff_error = function(e) fail("%s (in `x`)", conditionMessage(e)))
+  # the standardization's refusals are about the data: name `x`
+  in_x <- function(e) fail("%s (in `x`)", conditionMessage(e))
+  scaling <- tryCatch(column_scaling(standardize, x), askrff_error = in_x)
+  standardized <- tryCatch(apply_scaling(x, scaling), askrff_error = in_x)
   kernel <- kernel_in_median_units(kernel, scale, standardized, seed)
   standardize <- if (is.null(scaling)) FALSE else scaling
   if (is.factor(y)) {
