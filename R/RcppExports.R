@@ -17,8 +17,8 @@
     .Call(`_askrff_cpp_sincos`, t)
 }
 
-.cpp_simd_level <- function(level) {
-    .Call(`_askrff_cpp_simd_level`, level)
+.cpp_instruction_set <- function(wanted) {
+    .Call(`_askrff_cpp_instruction_set`, wanted)
 }
 
 .cpp_glm_pass <- function(map, fun, x, y, w, first_row, n_folds, fold_seed, z_shift, family, coefficients, model_fold, references, n_threads) {

@@ -26,6 +26,7 @@
 "_PACKAGE"
 
 .onLoad <- function(libname, pkgname) {
+  apply_cpu_option()
   register_kernel_generics(pkgname)
   # a failed registration must not stop askrff loading; rff_reg() registers
   # again and reports the error

@@ -64,14 +64,14 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_simd_level
-int cpp_simd_level(int level);
-RcppExport SEXP _askrff_cpp_simd_level(SEXP levelSEXP) {
+// cpp_instruction_set
+Rcpp::CharacterVector cpp_instruction_set(std::string wanted);
+RcppExport SEXP _askrff_cpp_instruction_set(SEXP wantedSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< int >::type level(levelSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_simd_level(level));
+    Rcpp::traits::input_parameter< std::string >::type wanted(wantedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_instruction_set(wanted));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -700,7 +700,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
-    {"_askrff_cpp_simd_level", (DL_FUNC) &_askrff_cpp_simd_level, 1},
+    {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
     {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 14},
     {"_askrff_cpp_glm_reference", (DL_FUNC) &_askrff_cpp_glm_reference, 2},
     {"_askrff_cpp_glm_solve", (DL_FUNC) &_askrff_cpp_glm_solve, 4},

@@ -1,9 +1,13 @@
 // Feature matrices and approximate Gram matrices, exported to R.
 #include <Rcpp.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "adapters.h"
 #include "blocked_jobs.h"
 #include "core/features/features.h"
+#include "core/numerics/cpu_dispatch.h"
 #include "guards.h"
 
 // One side's features of a map of any kind (`fun` for a random periodic
@@ -23,7 +27,8 @@ double cpp_feature_columns(std::string kind, int d, int n_frequencies) {
   return static_cast<double>(askrff::feature_columns(kind, d, n_frequencies));
 }
 
-// L(x) R(y)' of a map (not a random periodic one), in blocks of rows of x.
+// L(x) R(y)' of a map (not a random periodic one), in blocks of rows of x;
+// with y = x and equal sides, the lower triangle of R R' mirrored.
 // [[Rcpp::export(.cpp_map_gram)]]
 Rcpp::NumericMatrix cpp_map_gram(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, int n_threads) {
   askrff::require_threads(n_threads);
@@ -32,8 +37,16 @@ Rcpp::NumericMatrix cpp_map_gram(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::Nu
   askrff::require_data(x, left->dimension(), "x");
   askrff::require_data(y, right->dimension(), "y");
   const Rcpp::NumericMatrix right_features = askrff::features(y, *right, n_threads);
-  return askrff::gram_by_left_rows(askrff::MappedRows(*left, x.begin(), x.nrow()),
-                                   askrff::as_features(right_features), 1.0, n_threads);
+  const askrff::MappedRows left_rows(*left, x.begin(), x.nrow());
+  // the same data through a symmetric kernel's map: one triangle
+  const bool same_data = x.nrow() == y.nrow() && x.ncol() == y.ncol() &&
+                         std::equal(x.begin(), x.end(), y.begin(), [](double a, double b) {
+                           return std::memcmp(&a, &b, sizeof(double)) == 0;
+                         });
+  if (same_data && askrff::same_rows(left_rows, askrff::as_features(right_features), n_threads)) {
+    return askrff::symmetric_gram(askrff::as_features(right_features), 1.0, n_threads);
+  }
+  return askrff::gram_by_left_rows(left_rows, askrff::as_features(right_features), 1.0, n_threads);
 }
 
 // [[Rcpp::export(.cpp_sincos)]]
@@ -44,5 +57,19 @@ Rcpp::NumericMatrix cpp_sincos(Rcpp::NumericVector t) {
   return out;
 }
 
-// [[Rcpp::export(.cpp_simd_level)]]
-int cpp_simd_level(int level) { return level < 0 ? askrff::simd_level() : askrff::set_simd_level(level); }
+// The dense kernels' instruction set: c(path, detected), after switching to
+// `wanted` ("baseline", "avx2", "avx512", lowered to what the CPU has) when
+// it is not empty. R validates `wanted`.
+// [[Rcpp::export(.cpp_instruction_set)]]
+Rcpp::CharacterVector cpp_instruction_set(std::string wanted) {
+  using askrff::InstructionSet;
+  if (!wanted.empty()) {
+    const InstructionSet set = wanted == "avx512" ? InstructionSet::avx512
+                               : wanted == "avx2" ? InstructionSet::avx2
+                                                  : InstructionSet::baseline;
+    askrff::use_instruction_set(set);
+  }
+  return Rcpp::CharacterVector::create(
+      Rcpp::Named("path") = askrff::instruction_set_name(askrff::active_instruction_set()),
+      Rcpp::Named("detected") = askrff::instruction_set_name(askrff::detected_instruction_set()));
+}

@@ -24,10 +24,10 @@ test_that("features are cos and sin of x'W scaled by sqrt(mass / n), computed by
   map <- rff_map(gaussian_kernel(0.5), 6, 13, seed = 11)
   projection <- x %*% map$omega
   expected <- cbind(cos(projection), sin(projection)) / sqrt(13)
-  level <- askrff:::.cpp_simd_level(-1L)
-  on.exit(askrff:::.cpp_simd_level(level))
-  for (simd in c(0L, level)) {
-    askrff:::.cpp_simd_level(simd)
+  old <- askrff_cpu()
+  on.exit(askrff_cpu(old$path))
+  for (path in old$paths) {
+    askrff_cpu(path)
     expect_equal(rff_features(map, x), expected, tolerance = 1e-14)
   }
 })
@@ -43,10 +43,10 @@ test_that("the vectorized sincos matches libm to 2 ulp-scale error over |t| up t
   set.seed(1)
   t <- c(0, -0, pi / 4, pi / 2, pi, 1e-300, -1e-9, stats::runif(2e4, -1e5, 1e5),
          stats::runif(2e3, -1e7, 1e7), stats::runif(2e4, -10, 10))
-  level <- askrff:::.cpp_simd_level(-1L)
-  on.exit(askrff:::.cpp_simd_level(level))
-  for (simd in c(0L, level)) {
-    askrff:::.cpp_simd_level(simd)
+  old <- askrff_cpu()
+  on.exit(askrff_cpu(old$path))
+  for (path in old$paths) {
+    askrff_cpu(path)
     result <- askrff:::.cpp_sincos(t)
     # |sin|, |cos| <= 1, so an absolute error of 4.5e-16 is about 2 ulp at 1.
     expect_lt(max(abs(result[, 1] - sin(t))), 4.5e-16)

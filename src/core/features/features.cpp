@@ -1,6 +1,7 @@
 #include "core/features/features.h"
 
 #include "core/features/trig_feature_loop.h"
+#include "core/numerics/cpu_dispatch.h"
 #include "core/periodic/periodic_function.h"
 
 namespace askrff {
@@ -21,81 +22,97 @@ PackedFeatureMap::PackedFeatureMap(const double* omega, const double* phase, con
 
 namespace {
 
-void trig_rows_portable(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
-                        std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) {
-  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::TrigSink<2>{map, out, ld_out});
+// The loops compiled for one vector width; trig_rows_for and friends call them
+// from functions compiled for the matching instruction set.
+template <int Lanes>
+ASKRFF_INLINE void trig_rows(const PackedFeatureMap& map, const double* x, std::size_t ld_x, std::size_t row_begin,
+                             std::size_t row_end, double* out, std::size_t ld_out) {
+  simd::trig_feature_rows<Lanes>(map, x, ld_x, row_begin, row_end, simd::TrigSink<Lanes>{map, out, ld_out});
 }
 
-void cosine_rows_portable(const PackedFeatureMap& map, const double* x, std::size_t ld_x, std::size_t row_begin,
+template <int Lanes>
+ASKRFF_INLINE void cosine_rows(const PackedFeatureMap& map, const double* x, std::size_t ld_x, std::size_t row_begin,
+                               std::size_t row_end, double* out, std::size_t ld_out) {
+  simd::trig_feature_rows<Lanes>(map, x, ld_x, row_begin, row_end, simd::CosineSink<Lanes>{out, ld_out});
+}
+
+using RowsFunction = void (*)(const PackedFeatureMap&, const double*, std::size_t, std::size_t, std::size_t, double*,
+                              std::size_t);
+using SincosFunction = void (*)(const double*, std::size_t, double*, double*);
+
+void trig_rows_baseline(const PackedFeatureMap& map, const double* x, std::size_t ld_x, std::size_t row_begin,
+                        std::size_t row_end, double* out, std::size_t ld_out) {
+  trig_rows<2>(map, x, ld_x, row_begin, row_end, out, ld_out);
+}
+void cosine_rows_baseline(const PackedFeatureMap& map, const double* x, std::size_t ld_x, std::size_t row_begin,
                           std::size_t row_end, double* out, std::size_t ld_out) {
-  simd::trig_feature_rows<2>(map, x, ld_x, row_begin, row_end, simd::CosineSink<2>{out, ld_out});
+  cosine_rows<2>(map, x, ld_x, row_begin, row_end, out, ld_out);
 }
+void sincos_baseline(const double* t, std::size_t n, double* s, double* c) { simd::sincos_span<2>(t, n, s, c); }
 
-void sincos_portable(const double* t, std::size_t n, double* s, double* c) {
-  simd::sincos_span<2>(t, n, s, c);
+#ifdef ASKRFF_X86_DISPATCH
+ASKRFF_TARGET_AVX2 void trig_rows_avx2(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
+                                       std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) {
+  trig_rows<4>(map, x, ld_x, row_begin, row_end, out, ld_out);
 }
-
-#if defined(__GNUC__) && defined(__x86_64__)
-#define ASKRFF_HAVE_AVX2_PATH 1
-__attribute__((target("avx2,fma"))) void trig_rows_avx2(const PackedFeatureMap& map, const double* x,
-                                                        std::size_t ld_x, std::size_t row_begin,
-                                                        std::size_t row_end, double* out,
-                                                        std::size_t ld_out) {
-  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::TrigSink<4>{map, out, ld_out});
+ASKRFF_TARGET_AVX2 void cosine_rows_avx2(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
+                                         std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) {
+  cosine_rows<4>(map, x, ld_x, row_begin, row_end, out, ld_out);
 }
-
-__attribute__((target("avx2,fma"))) void cosine_rows_avx2(const PackedFeatureMap& map, const double* x,
-                                                          std::size_t ld_x, std::size_t row_begin,
-                                                          std::size_t row_end, double* out, std::size_t ld_out) {
-  simd::trig_feature_rows<4>(map, x, ld_x, row_begin, row_end, simd::CosineSink<4>{out, ld_out});
-}
-
-__attribute__((target("avx2,fma"))) void sincos_avx2(const double* t, std::size_t n, double* s, double* c) {
+ASKRFF_TARGET_AVX2 void sincos_avx2(const double* t, std::size_t n, double* s, double* c) {
   simd::sincos_span<4>(t, n, s, c);
 }
-
-int cpu_simd_level() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+ASKRFF_TARGET_AVX512 void trig_rows_avx512(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
+                                           std::size_t row_begin, std::size_t row_end, double* out,
+                                           std::size_t ld_out) {
+  trig_rows<8>(map, x, ld_x, row_begin, row_end, out, ld_out);
 }
-#else
-int cpu_simd_level() { return 0; }
+ASKRFF_TARGET_AVX512 void cosine_rows_avx512(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
+                                             std::size_t row_begin, std::size_t row_end, double* out,
+                                             std::size_t ld_out) {
+  cosine_rows<8>(map, x, ld_x, row_begin, row_end, out, ld_out);
+}
+ASKRFF_TARGET_AVX512 void sincos_avx512(const double* t, std::size_t n, double* s, double* c) {
+  simd::sincos_span<8>(t, n, s, c);
+}
 #endif
 
-int& active_level() {
-  static int level = cpu_simd_level();
-  return level;
+// The entry point of the path in force.
+template <class F>
+F for_active_path(F baseline, F avx2, F avx512) {
+  switch (active_instruction_set()) {
+    case InstructionSet::avx512:
+      return avx512;
+    case InstructionSet::avx2:
+      return avx2;
+    default:
+      return baseline;
+  }
 }
+
+#ifdef ASKRFF_X86_DISPATCH
+RowsFunction trig_rows_for() { return for_active_path(trig_rows_baseline, trig_rows_avx2, trig_rows_avx512); }
+RowsFunction cosine_rows_for() {
+  return for_active_path(cosine_rows_baseline, cosine_rows_avx2, cosine_rows_avx512);
+}
+SincosFunction sincos_for() { return for_active_path(sincos_baseline, sincos_avx2, sincos_avx512); }
+#else
+RowsFunction trig_rows_for() { return trig_rows_baseline; }
+RowsFunction cosine_rows_for() { return cosine_rows_baseline; }
+SincosFunction sincos_for() { return sincos_baseline; }
+#endif
 
 }  // namespace
 
-int simd_level() { return active_level(); }
-
-int set_simd_level(int level) {
-  active_level() = std::max(0, std::min(level, cpu_simd_level()));
-  return active_level();
-}
-
 void trig_features(const PackedFeatureMap& map, const double* x, std::size_t ld_x,
                    std::size_t row_begin, std::size_t row_end, double* out, std::size_t ld_out) {
-#ifdef ASKRFF_HAVE_AVX2_PATH
-  if (active_level() == 1) return trig_rows_avx2(map, x, ld_x, row_begin, row_end, out, ld_out);
-#endif
-  trig_rows_portable(map, x, ld_x, row_begin, row_end, out, ld_out);
+  trig_rows_for()(map, x, ld_x, row_begin, row_end, out, ld_out);
 }
 
 void periodic_features(const PackedFeatureMap& map, const PeriodicFunction& fun, double scale,
                        const double* x, std::size_t ld_x, std::size_t row_begin, std::size_t row_end,
                        double* out, std::size_t ld_out) {
-#ifdef ASKRFF_HAVE_AVX2_PATH
-  if (active_level() == 1) {
-    cosine_rows_avx2(map, x, ld_x, row_begin, row_end, out, ld_out);
-  } else {
-    cosine_rows_portable(map, x, ld_x, row_begin, row_end, out, ld_out);
-  }
-#else
-  cosine_rows_portable(map, x, ld_x, row_begin, row_end, out, ld_out);
-#endif
+  cosine_rows_for()(map, x, ld_x, row_begin, row_end, out, ld_out);
   // One call of the function per column of the block, while it is in cache.
   const std::size_t rows = row_end - row_begin;
   for (int f = 0; f < map.n_frequencies(); ++f) {
@@ -106,10 +123,7 @@ void periodic_features(const PackedFeatureMap& map, const PeriodicFunction& fun,
 }
 
 void sincos_array(const double* t, std::size_t n, double* sin_out, double* cos_out) {
-#ifdef ASKRFF_HAVE_AVX2_PATH
-  if (active_level() == 1) return sincos_avx2(t, n, sin_out, cos_out);
-#endif
-  sincos_portable(t, n, sin_out, cos_out);
+  sincos_for()(t, n, sin_out, cos_out);
 }
 
 }  // namespace askrff

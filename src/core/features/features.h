@@ -43,10 +43,4 @@ void periodic_features(const PackedFeatureMap& map, const PeriodicFunction& fun,
 // The vectorized sine and cosine on their own (tests compare them with libm).
 void sincos_array(const double* t, std::size_t n, double* sin_out, double* cos_out);
 
-// Which instruction set the kernels use: 0 = portable (SSE2 on x86-64),
-// 1 = AVX2 with FMA. set_simd_level() lowers it, so tests can run both paths;
-// it never raises it above what the CPU supports. Returns the level in force.
-int simd_level();
-int set_simd_level(int level);
-
 }  // namespace askrff

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "core/numerics/dense_product.h"
+
 namespace askrff {
 
 namespace {
@@ -92,8 +94,7 @@ class NystromFeatureMap : public FeatureMap {
     const Eigen::Index rows = static_cast<Eigen::Index>(row_end - row_begin);
     Eigen::MatrixXd gram(rows, weights_.rows());
     gram_->rows(x, ld_x, row_begin, row_end, gram.data(), static_cast<std::size_t>(rows));
-    OutRows(out, rows, weights_.cols(), Eigen::OuterStride<>(static_cast<Eigen::Index>(ld_out))).noalias() =
-        gram * weights_;
+    gemm(1.0, strided(gram), strided(weights_), 0.0, out, static_cast<std::ptrdiff_t>(ld_out));
     require_bounded(out, static_cast<std::size_t>(rows), n_columns(), ld_out, "nystrom_map()");
   }
 

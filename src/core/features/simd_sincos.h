@@ -11,20 +11,10 @@
 #include <cmath>
 #include <cstdint>
 
-#if defined(__GNUC__)
-#define ASKRFF_INLINE inline __attribute__((always_inline))
-#else
-#define ASKRFF_INLINE inline
-#endif
+#include "core/numerics/simd_vector.h"
 
 namespace askrff {
 namespace simd {
-
-template <int Lanes>
-struct Vec {
-  typedef double f __attribute__((vector_size(8 * Lanes)));
-  typedef std::int64_t i __attribute__((vector_size(8 * Lanes)));
-};
 
 constexpr double kReductionLimit = 1e6;
 

@@ -9,14 +9,6 @@
 #include "core/features/features.h"
 #include "core/features/simd_sincos.h"
 
-// The accumulators stay in registers only if the loops over the group's
-// columns are unrolled; GCC's -O2 does not do it by itself.
-#if defined(__GNUC__) && !defined(__clang__)
-#define ASKRFF_UNROLL _Pragma("GCC unroll 4")
-#else
-#define ASKRFF_UNROLL
-#endif
-
 namespace askrff {
 namespace simd {
 

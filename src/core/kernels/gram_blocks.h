@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/kernels/kernels.h"
+#include "core/numerics/dense_product.h"
 
 namespace askrff {
 
@@ -22,7 +23,8 @@ inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>
                                          const Eigen::VectorXd* shift = nullptr) {
   const Eigen::MatrixXd moved = shift ? Eigen::MatrixXd(x_rows.rowwise() + shift->transpose()) : Eigen::MatrixXd(x_rows);
   const Eigen::VectorXd x_sqnorm = moved.rowwise().squaredNorm();
-  Eigen::MatrixXd dist2 = -2.0 * (moved * y.transpose());
+  Eigen::MatrixXd dist2(moved.rows(), y.rows());
+  gemm(-2.0, strided(moved), strided(y).transpose(), 0.0, dist2.data(), dist2.rows());
   dist2.colwise() += x_sqnorm;
   dist2.rowwise() += y_sqnorm.transpose();
   for (Eigen::Index j = 0; j < dist2.cols(); ++j) {

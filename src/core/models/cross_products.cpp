@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/numerics/dense_product.h"
+
 namespace askrff {
 
 CrossProducts::CrossProducts(int n_columns, int n_responses)
@@ -20,9 +22,10 @@ void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::Matri
   const Eigen::Index width = std::min<Eigen::Index>(kPanelWidth, columns - begin);
   // Rows begin.. of these columns: the panel's part of the lower triangle,
   // with the strict upper part of its diagonal block, which is never read.
-  sums.zz.block(begin, begin, columns - begin, width).noalias() +=
-      z.rightCols(columns - begin).transpose() * weighted_z.middleCols(begin, width);
-  sums.zy.middleRows(begin, width).noalias() += weighted_z.middleCols(begin, width).transpose() * y;
+  gemm(1.0, strided(z.rightCols(columns - begin)).transpose(), strided(weighted_z.middleCols(begin, width)), 1.0,
+       &sums.zz(begin, begin), sums.zz.rows());
+  gemm(1.0, strided(weighted_z.middleCols(begin, width)).transpose(), strided(y), 1.0, &sums.zy(begin, 0),
+       sums.zy.rows());
   sums.z_sum.segment(begin, width) += weighted_z.middleCols(begin, width).colwise().sum().transpose();
 }
 

@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/numerics/dense_product.h"
+
 namespace askrff {
 
 LooTerms loo_terms(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, const Eigen::VectorXd& w, const RidgeLoo& model) {
   const Eigen::Index rows = z.rows(), lambdas = model.lambda.size();
   const Eigen::MatrixXd centered = z.rowwise() - model.z_mean.transpose();
   const Eigen::MatrixXd residual0 = y.rowwise() - model.y_mean.transpose();
-  const Eigen::MatrixXd a = centered * model.vectors;
+  Eigen::MatrixXd a(rows, model.vectors.cols());
+  gemm(1.0, strided(centered), strided(model.vectors), 0.0, a.data(), rows);
   const Eigen::ArrayXXd a2 = a.array().square();
   // the part of z - m outside the span of the r eigenvectors, where the
   // prior alone acts (zero for the rows fitted, up to rounding)

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 
+#include "core/numerics/dense_product.h"
+
 namespace askrff {
 
 Eigen::VectorXd posterior_quadratic_form(const Eigen::MatrixXd& z, const RidgePosterior& posterior) {
   const Eigen::MatrixXd centered = z.rowwise() - posterior.z_mean.transpose();
-  const Eigen::MatrixXd a = centered * posterior.vectors;
+  Eigen::MatrixXd a(centered.rows(), posterior.vectors.cols());
+  gemm(1.0, strided(centered), strided(posterior.vectors), 0.0, a.data(), a.rows());
   const Eigen::ArrayXd inverse = (posterior.values.array() + posterior.lambda).inverse();
   const Eigen::VectorXd within = a.array().square().matrix() * inverse.matrix();
   if (posterior.vectors.cols() == posterior.vectors.rows()) return within;
