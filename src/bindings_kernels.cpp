@@ -35,7 +35,8 @@ Rcpp::NumericMatrix cpp_kernel_matrix(Rcpp::List kernel, Rcpp::NumericMatrix x,
   const askrff::ConstMatrixMap xm(xc.data(), xc.rows(), xc.cols());
 
   const Eigen::Index n_x = x.nrow(), n_y = y.nrow();
-  constexpr Eigen::Index kTileRows = 64;
+  // rows enough that the product's copy of the tile's points serves many
+  constexpr Eigen::Index kTileRows = 256;
   const double cost = k->entry_cost(x.ncol());
   const Eigen::Index tile_cols = static_cast<Eigen::Index>(
       std::min<double>(n_y, std::max(1.0, std::floor(askrff::kBlockFlops / (kTileRows * cost)))));

@@ -1,17 +1,21 @@
 // Allocation of large results. The kernels write every entry, so R's zero fill
 // is skipped. On Linux a large result is mapped through R's allocVector3 and a
-// custom allocator, and the operating system then provides all its pages
-// before the kernels run (MADV_POPULATE_WRITE, or MAP_POPULATE over the range
-// before Linux 5.14): about four times faster than a page fault per 4 KiB on
-// first touch, which otherwise costs more than computing the features
-// (bench/RESULTS.md). A result of gigabytes takes seconds to provide, so its
-// pages come 64 MB at a time with a check for a user interrupt between.
+// custom allocator, aligned to 2 MB and advised to use transparent huge
+// pages, so that the threads computing the result touch it first and each
+// page fault provides 2 MB (zeroed by the thread that needs it) instead of
+// 4 KiB. Where the system grants no huge pages, a page fault per 4 KiB costs
+// more than computing features (bench/RESULTS.md), so the operating system
+// provides all the pages before the kernels run instead (MADV_POPULATE_WRITE,
+// or MAP_POPULATE over the range before Linux 5.14), 64 MB at a time with a
+// check for a user interrupt between.
 #pragma once
 #include <Rcpp.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <new>
 
 #if defined(__linux__)
@@ -24,22 +28,46 @@ namespace askrff {
 
 #if defined(__linux__) && defined(MAP_POPULATE)
 namespace detail {
-// The mapping's length sits in front of the block R receives, for munmap.
+// The mapping's start and length sit in front of the block R receives, for
+// munmap.
+struct MappingHeader {
+  void* start;
+  std::size_t length;
+};
 constexpr std::size_t kHeader = 64;
-
+constexpr std::size_t kHugePage = std::size_t(2) << 20;
 constexpr std::size_t kPopulateBytes = std::size_t(64) << 20;
 
+// Whether the kernel grants transparent huge pages to a mapping that asks
+// (the setting is "always" or "madvise", not "never").
+inline bool huge_pages_granted() {
+  static const bool granted = [] {
+    std::FILE* f = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (!f) return false;
+    char setting[128] = {0};
+    const bool read = std::fgets(setting, sizeof(setting), f) != nullptr;
+    std::fclose(f);
+    return read && std::strstr(setting, "[never]") == nullptr;
+  }();
+  return granted;
+}
+
 inline void* mapped_alloc(R_allocator_t*, std::size_t bytes) {
-  const std::size_t length = bytes + kHeader;
+  const std::size_t length = bytes + kHeader + kHugePage;
   void* mapping = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mapping == MAP_FAILED) return nullptr;
-  *static_cast<std::size_t*>(mapping) = length;
-  return static_cast<char*>(mapping) + kHeader;
+  const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(mapping);
+  char* aligned = reinterpret_cast<char*>((start + kHugePage - 1) / kHugePage * kHugePage);
+#if defined(MADV_HUGEPAGE)
+  if (huge_pages_granted()) madvise(aligned, bytes + kHeader, MADV_HUGEPAGE);
+#endif
+  *reinterpret_cast<MappingHeader*>(aligned) = {mapping, length};
+  return aligned + kHeader;
 }
 
 inline void mapped_free(R_allocator_t*, void* block) {
-  char* mapping = static_cast<char*>(block) - kHeader;
-  munmap(mapping, *reinterpret_cast<std::size_t*>(mapping));
+  const MappingHeader header = *reinterpret_cast<MappingHeader*>(static_cast<char*>(block) - kHeader);
+  munmap(header.start, header.length);
 }
 
 // Provides the pages of [begin, end), inside one of our mappings, from the
@@ -74,7 +102,7 @@ inline Rcpp::NumericMatrix uninitialized_matrix(int rows, int cols) {
     static R_allocator_t allocator = {detail::mapped_alloc, detail::mapped_free, nullptr, nullptr};
     Rcpp::Shield<SEXP> vector(Rf_allocVector3(REALSXP, size, &allocator));
     char* data = reinterpret_cast<char*>(REAL(vector));
-    detail::populate(data, data + static_cast<std::size_t>(size) * sizeof(double));
+    if (!detail::huge_pages_granted()) detail::populate(data, data + static_cast<std::size_t>(size) * sizeof(double));
     Rcpp::Shield<SEXP> dim(Rf_allocVector(INTSXP, 2));
     INTEGER(dim)[0] = rows;
     INTEGER(dim)[1] = cols;

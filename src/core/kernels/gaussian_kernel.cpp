@@ -8,6 +8,7 @@
 #include "core/kernels/kernel_family.h"
 #include "core/laws/coordinate_scaling.h"
 #include "core/laws/elementary_laws.h"
+#include "core/numerics/vector_math.h"
 
 namespace askrff {
 
@@ -32,9 +33,14 @@ class GaussianKernel : public Kernel {
   void gram_rows(const ConstMatrixMap& x, const ConstMatrixMap& y, const Eigen::VectorXd&,
                  Eigen::Index row_begin, Eigen::Index row_end, double* out) const override {
     const UnitData units = unit_data(x.middleRows(row_begin, row_end - row_begin), y, sigma_);
-    Eigen::ArrayXXd dist2 = units.squared_distances().array();
-    if (units.exponent != 0) dist2 = dist2.unaryExpr([&units](double z2) { return units.squared(z2); });
-    output_block(out, x.rows(), row_begin, dist2.rows(), dist2.cols()) = (-0.5 * dist2).exp().matrix();
+    // in place in the result, each column while it is in cache
+    const std::ptrdiff_t rows = row_end - row_begin;
+    units.squared_distances(out + row_begin, x.rows(), [&](double* column) {
+      if (units.exponent != 0) {
+        for (std::ptrdiff_t i = 0; i < rows; ++i) column[i] = units.squared(column[i]);
+      }
+      scaled_exp(column, static_cast<std::size_t>(rows), -0.5);
+    });
   }
   std::optional<RayProfile> ray() const override {
     if (!isotropic()) return std::nullopt;

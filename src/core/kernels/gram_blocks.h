@@ -18,27 +18,38 @@ namespace askrff {
 // expansion accurate under any common offset. With a shift r the distances
 // are ||x_i - y_j + r||^2, the differences taken before r is added so that
 // r is not lost to the scale of the data.
-inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows,
-                                         const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
-                                         const Eigen::VectorXd* shift = nullptr) {
+// The result goes to out (x_rows.rows() by y.rows(), leading dimension ld);
+// column_done(column) sees each column as soon as it is final, while it is
+// in cache.
+template <class ColumnDone>
+void squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows, const ConstMatrixMap& y,
+                       const Eigen::VectorXd& y_sqnorm, const Eigen::VectorXd* shift, double* out, std::ptrdiff_t ld,
+                       const ColumnDone& column_done) {
   const Eigen::MatrixXd moved = shift ? Eigen::MatrixXd(x_rows.rowwise() + shift->transpose()) : Eigen::MatrixXd(x_rows);
   const Eigen::VectorXd x_sqnorm = moved.rowwise().squaredNorm();
-  Eigen::MatrixXd dist2(moved.rows(), y.rows());
-  gemm(-2.0, strided(moved), strided(y).transpose(), 0.0, dist2.data(), dist2.rows());
-  dist2.colwise() += x_sqnorm;
-  dist2.rowwise() += y_sqnorm.transpose();
-  for (Eigen::Index j = 0; j < dist2.cols(); ++j) {
-    for (Eigen::Index i = 0; i < dist2.rows(); ++i) {
-      const double value = dist2(i, j);
+  gemm(-2.0, strided(moved), strided(y).transpose(), 0.0, out, ld);
+  for (Eigen::Index j = 0; j < y.rows(); ++j) {
+    double* column = out + j * ld;
+    for (Eigen::Index i = 0; i < moved.rows(); ++i) {
+      const double value = column[i] + x_sqnorm[i] + y_sqnorm[j];
+      column[i] = value;
       if (std::isfinite(value) && value >= 1e-6 * (x_sqnorm[i] + y_sqnorm[j])) continue;
       double direct = 0.0;
       for (Eigen::Index k = 0; k < y.cols(); ++k) {
         const double diff = x_rows(i, k) - y(j, k) + (shift ? (*shift)[k] : 0.0);
         direct += diff * diff;
       }
-      dist2(i, j) = direct;
+      column[i] = direct;
     }
+    column_done(column);
   }
+}
+
+inline Eigen::MatrixXd squared_distances(const Eigen::Ref<const Eigen::MatrixXd>& x_rows,
+                                         const ConstMatrixMap& y, const Eigen::VectorXd& y_sqnorm,
+                                         const Eigen::VectorXd* shift = nullptr) {
+  Eigen::MatrixXd dist2(x_rows.rows(), y.rows());
+  squared_distances(x_rows, y, y_sqnorm, shift, dist2.data(), dist2.rows(), [](double*) {});
   return dist2;
 }
 
@@ -58,6 +69,13 @@ struct UnitData {
   // ||x_i - y_j + shift||^2 in these units, the shift given in units of the
   // scales (not yet divided by 2^exponent).
   Eigen::MatrixXd squared_distances(const Eigen::VectorXd* shift = nullptr) const;
+  // The same, unshifted, into out (leading dimension ld), each column
+  // passed to column_done(column) when final.
+  template <class ColumnDone>
+  void squared_distances(double* out, std::ptrdiff_t ld, const ColumnDone& column_done) const {
+    askrff::squared_distances(x, ConstMatrixMap(y.data(), y.rows(), y.cols()), y_sqnorm, nullptr, out, ld,
+                              column_done);
+  }
   // r, or r^2, from a squared distance in these units: Inf only where it overflows.
   double distance(double squared) const {
     return exponent == 0 ? std::sqrt(squared) : std::ldexp(std::sqrt(squared), exponent);
