@@ -1,13 +1,15 @@
 // Allocation of large results. The kernels write every entry, so R's zero fill
 // is skipped. On Linux a large result is mapped through R's allocVector3 and a
-// custom allocator, aligned to 2 MB and advised to use transparent huge
-// pages, so that the threads computing the result touch it first and each
-// page fault provides 2 MB (zeroed by the thread that needs it) instead of
-// 4 KiB. Where the system grants no huge pages, a page fault per 4 KiB costs
-// more than computing features (bench/RESULTS.md), so the operating system
-// provides all the pages before the kernels run instead (MADV_POPULATE_WRITE,
-// or MAP_POPULATE over the range before Linux 5.14), 64 MB at a time with a
-// check for a user interrupt between.
+// custom allocator, aligned to 2 MB and advised to use transparent huge pages
+// where the system grants them; the threads that compute the result then
+// touch its pages first, each fault providing (and zeroing) 2 MB in the
+// thread that needs it. Where the system grants no huge pages, a page fault
+// per 4 KiB costs more than computing features (bench/RESULTS.md), so the
+// operating system provides all the pages before the kernels run instead
+// (MADV_POPULATE_WRITE, or MAP_POPULATE over the range before Linux 5.14), as
+// it does for a result of a gigabyte or more, whose first blocks would
+// otherwise fault in much of it before a user interrupt is next checked:
+// those pages come 64 MB at a time with a check for an interrupt between.
 #pragma once
 #include <Rcpp.h>
 
@@ -37,6 +39,7 @@ struct MappingHeader {
 constexpr std::size_t kHeader = 64;
 constexpr std::size_t kHugePage = std::size_t(2) << 20;
 constexpr std::size_t kPopulateBytes = std::size_t(64) << 20;
+constexpr std::size_t kPopulateAlways = std::size_t(1) << 30;
 
 // Whether the kernel grants transparent huge pages to a mapping that asks
 // (the setting is "always" or "madvise", not "never").
@@ -102,7 +105,8 @@ inline Rcpp::NumericMatrix uninitialized_matrix(int rows, int cols) {
     static R_allocator_t allocator = {detail::mapped_alloc, detail::mapped_free, nullptr, nullptr};
     Rcpp::Shield<SEXP> vector(Rf_allocVector3(REALSXP, size, &allocator));
     char* data = reinterpret_cast<char*>(REAL(vector));
-    if (!detail::huge_pages_granted()) detail::populate(data, data + static_cast<std::size_t>(size) * sizeof(double));
+    const std::size_t bytes = static_cast<std::size_t>(size) * sizeof(double);
+    if (!detail::huge_pages_granted() || bytes >= detail::kPopulateAlways) detail::populate(data, data + bytes);
     Rcpp::Shield<SEXP> dim(Rf_allocVector(INTSXP, 2));
     INTEGER(dim)[0] = rows;
     INTEGER(dim)[1] = cols;

@@ -96,12 +96,15 @@ test_that("threads do not change a fit; chunks and future workers give the in-me
   expect_identical(coef(two), coef(one))
   expect_identical(two$path, one$path)
   # chunks change the order of the sums only, so the folds, the path and the
-  # choice are the same and the coefficients agree to the solver's tolerance
+  # choice are the same and the coefficients agree to the solver's tolerance.
+  # The folds' fits stop once the Newton decrement is below 1e-8 of the
+  # objective, which fixes their coefficients, and so the held-out deviance,
+  # only to about its square root; the final fit goes to 1e-20.
   pieces <- split(seq_len(300), rep(1:3, c(70, 130, 100)))
   chunks <- lapply(pieces, function(i) list(x = data$x[i, ], y = data$classes[i]))
   chunked <- rff_glm(chunks, map = map, family = "multinomial", seed = 1)
   expect_equal(chunked$lambda, one$lambda)
-  expect_equal(chunked$path$cv, one$path$cv, tolerance = 1e-7)
+  expect_equal(chunked$path$cv, one$path$cv, tolerance = 1e-4)
   expect_equal(coef(chunked), coef(one), tolerance = 1e-7)
   expect_error(predict(chunked), "streamed its data", class = "askrff_error")
   # a function source is read once per pass, starting again after NULL
