@@ -1,92 +1,81 @@
-// STAND-IN until main's dispatched kernels land: Eigen's products compiled
-// for AVX2 and FMA in this file only (the macros make Eigen pick its AVX
-// packets; an int index keeps its templates apart from the other files'),
-// so that the eigendecomposition can be timed. It assumes a CPU with AVX2 and
-// FMA and must not be merged: main's dense_product.cpp replaces it.
-#pragma GCC target("avx2,fma")
-#ifndef __AVX2__
-#define __AVX__ 1
-#define __AVX2__ 1
-#define __FMA__ 1
-#endif
-#define EIGEN_DEFAULT_DENSE_INDEX_TYPE int
-
 #include "core/numerics/dense_product.h"
+
+#include "core/numerics/cpu_dispatch.h"
+#include "core/numerics/gemm_kernel.h"
 
 namespace askrff {
 
 namespace {
-using Strided = Eigen::Map<const Eigen::MatrixXd, 0, Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>>;
-using Out = Eigen::Map<Eigen::MatrixXd, 0, Eigen::OuterStride<>>;
 
-Strided view(const StridedMatrix& m) {
-  return Strided(m.data, static_cast<int>(m.rows), static_cast<int>(m.cols),
-                 Eigen::Stride<Eigen::Dynamic, Eigen::Dynamic>(static_cast<int>(m.col_stride), static_cast<int>(m.row_stride)));
+// Register blocks: 12 of 16 vector registers hold accumulators with SSE2 and
+// AVX2, 24 of 32 with AVX-512.
+using BaselineShape = simd::GemmShape<2, 2, 6, 128>;
+using Avx2Shape = simd::GemmShape<4, 2, 6, 96>;
+using Avx512Shape = simd::GemmShape<8, 3, 8, 144>;
+
+void gemm_baseline(double alpha, const StridedMatrix& a, const StridedMatrix& b, double beta, double* c,
+                   std::ptrdiff_t ldc, bool lower) {
+  simd::blocked_gemm<BaselineShape>(alpha, a, b, beta, c, ldc, lower);
 }
 
-// Eigen's products are fast for unit inner stride only: copy the others.
-template <class F>
-void with_views(const StridedMatrix& a, const StridedMatrix& b, F f) {
-  const auto run = [&](const auto& av) {
-    if (b.row_stride == 1) {
-      f(av, Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(b.data, static_cast<int>(b.rows), static_cast<int>(b.cols),
-                                                                      Eigen::OuterStride<>(static_cast<int>(b.col_stride))));
-    } else if (b.col_stride == 1) {
-      f(av, Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(b.data, static_cast<int>(b.cols), static_cast<int>(b.rows),
-                                                                      Eigen::OuterStride<>(static_cast<int>(b.row_stride)))
-                .transpose());
-    } else {
-      f(av, Eigen::MatrixXd(view(b)));
+#ifdef ASKRFF_X86_DISPATCH
+ASKRFF_TARGET_AVX2 void gemm_avx2(double alpha, const StridedMatrix& a, const StridedMatrix& b, double beta,
+                                  double* c, std::ptrdiff_t ldc, bool lower) {
+  simd::blocked_gemm<Avx2Shape>(alpha, a, b, beta, c, ldc, lower);
+}
+
+ASKRFF_TARGET_AVX512 void gemm_avx512(double alpha, const StridedMatrix& a, const StridedMatrix& b, double beta,
+                                      double* c, std::ptrdiff_t ldc, bool lower) {
+  simd::blocked_gemm<Avx512Shape>(alpha, a, b, beta, c, ldc, lower);
+}
+#endif
+
+// c = beta c where the product is empty (no columns in a, or alpha = 0).
+void scale_only(double beta, double* c, std::ptrdiff_t rows, std::ptrdiff_t cols, std::ptrdiff_t ldc, bool lower) {
+  for (std::ptrdiff_t j = 0; j < cols; ++j) {
+    for (std::ptrdiff_t i = lower ? j : 0; i < rows; ++i) {
+      double& out = c[i + j * ldc];
+      out = beta == 0.0 ? 0.0 : beta * out;
     }
-  };
-  if (a.row_stride == 1) {
-    run(Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(a.data, static_cast<int>(a.rows), static_cast<int>(a.cols),
-                                                                  Eigen::OuterStride<>(static_cast<int>(a.col_stride))));
-  } else if (a.col_stride == 1) {
-    run(Eigen::Map<const Eigen::MatrixXd, 0, Eigen::OuterStride<>>(a.data, static_cast<int>(a.cols), static_cast<int>(a.rows),
-                                                                  Eigen::OuterStride<>(static_cast<int>(a.row_stride)))
-            .transpose());
-  } else {
-    run(Eigen::MatrixXd(view(a)));
   }
 }
+
+void product(double alpha, const StridedMatrix& a, const StridedMatrix& b, double beta, double* c, std::ptrdiff_t ldc,
+             bool lower) {
+  if (a.rows <= 0 || b.cols <= 0) return;
+  if (a.cols == 0 || alpha == 0.0) return scale_only(beta, c, a.rows, b.cols, ldc, lower);
+  switch (active_instruction_set()) {
+#ifdef ASKRFF_X86_DISPATCH
+    case InstructionSet::avx512:
+      return gemm_avx512(alpha, a, b, beta, c, ldc, lower);
+    case InstructionSet::avx2:
+      return gemm_avx2(alpha, a, b, beta, c, ldc, lower);
+#endif
+    default:
+      return gemm_baseline(alpha, a, b, beta, c, ldc, lower);
+  }
+}
+
 }  // namespace
 
 void gemm(double alpha, const StridedMatrix& a, const StridedMatrix& b, double beta, double* c, std::ptrdiff_t ldc) {
-  if (a.rows == 0 || b.cols == 0) return;
-  Out out(c, static_cast<int>(a.rows), static_cast<int>(b.cols), Eigen::OuterStride<>(static_cast<int>(ldc)));
-  if (a.cols == 0) {
-    if (beta == 0.0) out.setZero(); else out *= beta;
-    return;
-  }
-  with_views(a, b, [&](const auto& av, const auto& bv) {
-    if (beta == 0.0) {
-      out.noalias() = alpha * av * bv;
-    } else {
-      if (beta != 1.0) out *= beta;
-      out.noalias() += alpha * av * bv;
-    }
-  });
+  product(alpha, a, b, beta, c, ldc, false);
 }
 
 void gemm_lower(double alpha, const StridedMatrix& a, const StridedMatrix& b, double beta, double* c,
                 std::ptrdiff_t ldc) {
-  if (a.rows == 0 || b.cols == 0) return;
-  Out out(c, static_cast<int>(a.rows), static_cast<int>(b.cols), Eigen::OuterStride<>(static_cast<int>(ldc)));
-  if (a.cols == 0) {
-    if (beta == 0.0) out.triangularView<Eigen::Lower>().setZero(); else out.triangularView<Eigen::Lower>() *= beta;
-    return;
-  }
-  with_views(a, b, [&](const auto& av, const auto& bv) {
-    if (beta == 0.0) out.triangularView<Eigen::Lower>().setZero();
-    else if (beta != 1.0) out.triangularView<Eigen::Lower>() *= beta;
-    out.triangularView<Eigen::Lower>() += alpha * av * bv;
-  });
+  product(alpha, a, b, beta, c, ldc, true);
 }
 
 void mirror_lower(double* c, std::ptrdiff_t n, std::ptrdiff_t ldc) {
-  for (std::ptrdiff_t j = 0; j < n; ++j) {
-    for (std::ptrdiff_t i = j + 1; i < n; ++i) c[j + i * ldc] = c[i + j * ldc];
+  // in tiles, so that both the columns read and the rows written stay in cache
+  constexpr std::ptrdiff_t kTile = 64;
+  for (std::ptrdiff_t jb = 0; jb < n; jb += kTile) {
+    for (std::ptrdiff_t ib = jb; ib < n; ib += kTile) {
+      for (std::ptrdiff_t j = jb; j < std::min(n, jb + kTile); ++j) {
+        for (std::ptrdiff_t i = std::max(ib, j + 1); i < std::min(n, ib + kTile); ++i) c[j + i * ldc] = c[i + j * ldc];
+      }
+    }
   }
 }
 
