@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/numerics/dense_product.h"
+#include "core/numerics/symmetric_matrix_vector.h"
 
 namespace askrff {
 namespace {
@@ -62,9 +63,9 @@ TridiagonalForm reduce_to_tridiagonal(Eigen::MatrixXd& a, const Poll& poll, cons
       out.subdiagonal[k + i] = beta;
       out.tau[k + i] = tau;
       v[0] = 1.0;
-      // w = tau (A v - V W' v - W V' v) - (tau^2 / 2) (v' ...) v, A as at the panel's start
+      // p = tau (A - V W' - W V') v with A as at the panel's start, w = p - (tau / 2) (p'v) v
       auto wi = wp.col(i).tail(rest);
-      wi.noalias() = panel.bottomRightCorner(rest, rest).selfadjointView<Eigen::Lower>() * v;
+      symmetric_matrix_vector(&panel(i + 1, i + 1), rest, a.outerStride(), v.data(), wi.data());
       if (i > 0) {
         t.head(i).noalias() = wp.block(i + 1, 0, rest, i).transpose() * v;
         wi.noalias() -= panel.block(i + 1, 0, rest, i) * t.head(i);
