@@ -32,7 +32,7 @@ using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
 constexpr Index kLeaf = 32;                 // blocks at most this large are solved by QR steps
-constexpr double kFlopsPerProduct = 2.5e8;  // a product's size between polls
+constexpr double kFlopsPerProduct = 1e9;   // a product's size between polls, 0.02 to 0.07 s
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
 // Columns of the children's eigenvectors by the rows where they may be
