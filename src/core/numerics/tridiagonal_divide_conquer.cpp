@@ -256,10 +256,12 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
 
   // The merge's eigenvectors, a panel of columns at a time (rows in the
   // order by_rows), and their products with the children's.
-  VectorXd first_kept(k), last_kept(k), new_first(m), new_last(m);
+  VectorXd first_kept(k), last_kept(k), poles(k), numerators(k), new_first(m), new_last(m);
   for (Index i = 0; i < k; ++i) {
     first_kept[i] = first[kept[by_rows[i]]];
     last_kept[i] = last[kept[by_rows[i]]];
+    poles[i] = dk[by_rows[i]];
+    numerators[i] = weights[by_rows[i]];
   }
   if (k > 0 && (vectors_ || has_parent)) {
     const double per_column = 2.0 * static_cast<double>(n1 * top + n2 * bottom);
@@ -268,10 +270,12 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
     for (Index j0 = 0; j0 < k; j0 += panel) {
       const Index width = std::min(panel, k - j0);
       for (Index j = 0; j < width; ++j) {
-        for (Index i = 0; i < k; ++i) u(i, j) = weights[by_rows[i]] / roots.difference(dk, by_rows[i], j0 + j);
+        // (d_i - lambda_j) as (d_i - d[origin_j]) - tau_j, see SecularRoots
+        const Index root = j0 + j;
+        u.col(j).array() = numerators.array() / ((poles.array() - dk[roots.origin[root]]) - roots.tau[root]);
         u.col(j) /= u.col(j).norm();
-        new_first[j0 + j] = first_kept.dot(u.col(j));
-        new_last[j0 + j] = last_kept.dot(u.col(j));
+        new_first[root] = first_kept.dot(u.col(j));
+        new_last[root] = last_kept.dot(u.col(j));
       }
       if (vectors_) {
         if (top > 0) {
