@@ -19,7 +19,7 @@ using Eigen::Index;
 
 // Shares of the work of each phase in the progress reported, from timings
 // at a few thousand columns.
-constexpr double kReductionShare = 0.45, kDivideShare = 0.2;
+constexpr double kReductionShare = 0.38, kDivideShare = 0.24;
 
 // Reports `fraction` of the phase that spans [begin, begin + width).
 struct Phase {
