@@ -19,28 +19,33 @@ using Eigen::Index;
 constexpr int kMaxSteps = 100;  // bisection alone needs fewer than 64 steps for a relative accuracy of 2^-52
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
-// f and its parts at tau, relative to the pole d[origin] (`shifted` holds
-// d - d[origin]); psi sums the poles 0..split, phi the others. `bound`
-// bounds the rounding error of w, over epsilon, as dlaed4's erretm: the terms
-// of psi share a sign, as do those of phi, so the sum of the absolute partial
-// sums of a sum from the farthest pole to the nearest weighs each term by
-// the number of partial sums it enters (`weights`).
+// f and its parts at tau, relative to the pole d[origin]; psi sums poles
+// 0..split, phi the others, each from the farthest to the nearest. `bound`
+// bounds the rounding error of w, over epsilon (as dlaed4's erretm).
 struct Evaluation {
   double w, psi, phi, dpsi, dphi, bound;
 };
 
-Evaluation evaluate(const Eigen::ArrayXd& shifted, const Eigen::ArrayXd& z, const Eigen::ArrayXd& weights,
-                    double rho_inverse, Index split, double tau, Eigen::ArrayXd& t) {
-  const Index k = shifted.size(), left = split + 1, right = k - left;
-  t = z / (shifted - tau);
-  Evaluation e;
-  e.psi = (z.head(left) * t.head(left)).sum();
-  e.phi = (z.tail(right) * t.tail(right)).sum();
-  e.dpsi = t.head(left).square().sum();
-  e.dphi = t.tail(right).square().sum();
+Evaluation evaluate(const Eigen::VectorXd& d, const Eigen::VectorXd& z, double rho_inverse, Index origin,
+                    Index split, double tau) {
+  const Index k = d.size();
+  const double pole = d[origin];
+  Evaluation e{0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+  double partial = 0.0;
+  for (Index j = 0; j <= split; ++j) {
+    const double t = z[j] / ((d[j] - pole) - tau);
+    e.psi += z[j] * t;
+    e.dpsi += t * t;
+    partial += std::abs(e.psi);
+  }
+  for (Index j = k - 1; j > split; --j) {
+    const double t = z[j] / ((d[j] - pole) - tau);
+    e.phi += z[j] * t;
+    e.dphi += t * t;
+    partial += std::abs(e.phi);
+  }
   e.w = rho_inverse + e.psi + e.phi;
-  e.bound = 8.0 * (std::abs(e.psi) + std::abs(e.phi)) + (z * t).abs().cwiseProduct(weights).sum() + rho_inverse +
-            std::abs(tau) * (e.dpsi + e.dphi);
+  e.bound = 8.0 * (std::abs(e.psi) + std::abs(e.phi)) + partial + rho_inverse + std::abs(tau) * (e.dpsi + e.dphi);
   return e;
 }
 
@@ -88,8 +93,6 @@ SecularRoots solve_secular_equation(const Eigen::VectorXd& d, const Eigen::Vecto
     return roots;
   }
   const double z_norm2 = z.squaredNorm();
-  const Eigen::ArrayXd za = z.array(), index = Eigen::ArrayXd::LinSpaced(k, 0.0, static_cast<double>(k - 1));
-  Eigen::ArrayXd shifted(k), weights(k), t(k);
   for (Index i = 0; i < k; ++i) {
     Index origin, split;
     double lower, upper, tau, left, right;
@@ -98,9 +101,7 @@ SecularRoots solve_secular_equation(const Eigen::VectorXd& d, const Eigen::Vecto
       // the sign of f at the middle of (d_i, d_i+1) tells which half holds the root
       const double gap = d[i + 1] - d[i], middle = gap / 2.0;
       split = i;
-      shifted = d.array() - d[i];
-      weights = (index - static_cast<double>(split)).abs() + (index <= static_cast<double>(split)).cast<double>();
-      e = evaluate(shifted, za, weights, rho_inverse, split, middle, t);
+      e = evaluate(d, z, rho_inverse, i, split, middle);
       if (e.w >= 0.0) {
         origin = i;
         lower = 0.0;
@@ -109,7 +110,6 @@ SecularRoots solve_secular_equation(const Eigen::VectorXd& d, const Eigen::Vecto
       } else {
         // f at the middle again, with the origin at d_i+1
         origin = i + 1;
-        shifted = d.array() - d[i + 1];
         tau = middle - gap;
         lower = tau;
         upper = 0.0;
@@ -120,12 +120,10 @@ SecularRoots solve_secular_equation(const Eigen::VectorXd& d, const Eigen::Vecto
       // the last root lies in (0, rho |z|^2] from d_k-1
       origin = k - 1;
       split = k - 2;
-      shifted = d.array() - d[origin];
-      weights = (index - static_cast<double>(split)).abs() + (index <= static_cast<double>(split)).cast<double>();
       lower = 0.0;
       upper = rho * z_norm2;
       tau = upper / 2.0;
-      e = evaluate(shifted, za, weights, rho_inverse, split, tau, t);
+      e = evaluate(d, z, rho_inverse, origin, split, tau);
       left = d[k - 2] - d[origin];
       right = 0.0;
     }
@@ -144,7 +142,7 @@ SecularRoots solve_secular_equation(const Eigen::VectorXd& d, const Eigen::Vecto
       }
       if (next == tau || next <= lower || next >= upper) break;
       tau = next;
-      e = evaluate(shifted, za, weights, rho_inverse, split, tau, t);
+      e = evaluate(d, z, rho_inverse, origin, split, tau);
     }
     roots.origin[i] = origin;
     roots.tau[i] = tau;
