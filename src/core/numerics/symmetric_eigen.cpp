@@ -33,10 +33,13 @@ struct Phase {
 SymmetricEigen symmetric_eigen(Eigen::MatrixXd a, bool vectors, const Poll& poll, const Progress& progress) {
   const Index n = a.rows();
   if (a.cols() != n) throw std::invalid_argument("the matrix of a symmetric eigendecomposition must be square");
+  // entries in [-1, 1] against overflow and underflow
+  double scale = 0.0;
   for (Index j = 0; j < n; ++j) {
-    if (!a.col(j).tail(n - j).allFinite()) {
-      throw std::invalid_argument("the matrix of a symmetric eigendecomposition must be finite");
-    }
+    const auto column = a.col(j).tail(n - j);
+    if (!column.allFinite()) throw std::invalid_argument("the matrix of a symmetric eigendecomposition must be finite");
+    scale = std::max(scale, column.cwiseAbs().maxCoeff());
+    if (j % 256 == 255) poll();
   }
   SymmetricEigen out;
   if (n <= 1) {
@@ -45,11 +48,11 @@ SymmetricEigen symmetric_eigen(Eigen::MatrixXd a, bool vectors, const Poll& poll
     progress(1.0);
     return out;
   }
-  // entries in [-1, 1] against overflow and underflow
-  double scale = 0.0;
-  for (Index j = 0; j < n; ++j) scale = std::max(scale, a.col(j).tail(n - j).cwiseAbs().maxCoeff());
   if (scale == 0.0) scale = 1.0;
-  a.triangularView<Eigen::Lower>() /= scale;
+  for (Index j = 0; j < n; ++j) {
+    a.col(j).tail(n - j) /= scale;
+    if (j % 256 == 255) poll();
+  }
 
   const double reduction_share = vectors ? kReductionShare : 0.9, divide_share = vectors ? kDivideShare : 0.1;
   const TridiagonalForm form = reduce_to_tridiagonal(a, poll, Phase{progress, 0.0, reduction_share});

@@ -82,7 +82,7 @@ TridiagonalEigen DivideConquer::run() {
   first_.resize(n);
   last_.resize(n);
   order_.resize(n);
-  if (vectors_) z_ = MatrixXd::Zero(n, n);
+  if (vectors_) z_.resize(n, n);
   // independent blocks where |e_i| <= epsilon sqrt(|d_i| |d_i+1|)
   std::vector<Index> starts{0};
   for (Index i = 0; i + 1 < n; ++i) {
@@ -92,6 +92,17 @@ TridiagonalEigen DivideConquer::run() {
     }
   }
   starts.push_back(n);
+  // the blocks' eigenvectors are zero outside their rows; within, the
+  // leaves and merges write every entry
+  if (vectors_) {
+    for (std::size_t b = 0; b + 1 < starts.size(); ++b) {
+      for (Index c = starts[b]; c < starts[b + 1]; ++c) {
+        z_.col(c).head(starts[b]).setZero();
+        z_.col(c).tail(n - starts[b + 1]).setZero();
+        if (c % 64 == 63) poll_();
+      }
+    }
+  }
   for (std::size_t b = 0; b + 1 < starts.size(); ++b) total_ += cost(starts[b + 1] - starts[b]);
   for (std::size_t b = 0; b + 1 < starts.size(); ++b) solve(starts[b], starts[b + 1], false);
 
@@ -105,6 +116,7 @@ TridiagonalEigen DivideConquer::run() {
     // column i becomes column all[i], by cycles
     std::vector<bool> placed(n, false);
     VectorXd held(n);
+    Index moved = 0;
     for (Index i = 0; i < n; ++i) {
       if (placed[i] || all[i] == i) continue;
       held = z_.col(i);
@@ -113,6 +125,7 @@ TridiagonalEigen DivideConquer::run() {
         z_.col(j) = z_.col(all[j]);
         placed[j] = true;
         j = all[j];
+        if (++moved % 64 == 0) poll_();
       }
       z_.col(j) = held;
       placed[j] = true;
@@ -247,11 +260,18 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
     workspace_.resize(static_cast<std::size_t>(top_size + bottom_size + m * (m - k)));
     Map<MatrixXd> q_top(workspace_.data(), n1, top), q_bottom(workspace_.data() + top_size, n2, bottom),
         q_deflated(workspace_.data() + top_size + bottom_size, m, m - k);
-    for (Index i = 0; i < top; ++i) q_top.col(i) = z_.col(cols[kept[by_rows[i]]]).segment(lo, n1);
+    for (Index i = 0; i < top; ++i) {
+      q_top.col(i) = z_.col(cols[kept[by_rows[i]]]).segment(lo, n1);
+      if (i % 64 == 63) poll_();
+    }
     for (Index i = 0; i < bottom; ++i) {
       q_bottom.col(i) = z_.col(cols[kept[by_rows[count[kUpper] + i]]]).segment(mid, n2);
+      if (i % 64 == 63) poll_();
     }
-    for (Index t = 0; t < m - k; ++t) q_deflated.col(t) = z_.col(cols[deflated[t]]).segment(lo, m);
+    for (Index t = 0; t < m - k; ++t) {
+      q_deflated.col(t) = z_.col(cols[deflated[t]]).segment(lo, m);
+      if (t % 64 == 63) poll_();
+    }
   }
 
   // The merge's eigenvectors, a panel of columns at a time (rows in the
@@ -301,6 +321,7 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
     new_last[k + t] = last[deflated[t]];
     if (vectors_) {
       z_.col(lo + k + t).segment(lo, m) = Map<const VectorXd>(workspace_.data() + top_size + bottom_size + t * m, m);
+      if (t % 64 == 63) poll_();
     }
   }
   first_.segment(lo, m) = new_first;
