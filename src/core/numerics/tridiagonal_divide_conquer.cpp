@@ -210,11 +210,19 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
         };
         rotate(first[previous], first[s]);
         rotate(last[previous], last[s]);
-        if (vectors_) {
-          auto x = z_.col(cols[previous]).segment(lo, m), y = z_.col(cols[s]).segment(lo, m);
-          for (Index r = 0; r < m; ++r) rotate(x[r], y[r]);
+        if (rows[previous] != rows[s]) {
+          // the other child's rows of a column, never written, are zero
+          for (const Index t : {previous, s}) {
+            if (vectors_ && rows[t] == kUpper) z_.col(cols[t]).segment(mid, n2).setZero();
+            if (vectors_ && rows[t] == kLower) z_.col(cols[t]).segment(lo, n1).setZero();
+          }
+          rows[previous] = rows[s] = kBoth;
         }
-        if (rows[previous] != rows[s]) rows[previous] = rows[s] = kBoth;
+        if (vectors_) {
+          const Index first_row = rows[s] == kLower ? mid : lo, count = rows[s] == kBoth ? m : rows[s] == kUpper ? n1 : n2;
+          auto x = z_.col(cols[previous]).segment(first_row, count), y = z_.col(cols[s]).segment(first_row, count);
+          for (Index r = 0; r < count; ++r) rotate(x[r], y[r]);
+        }
         const double dp = d[previous] * c * c + d[s] * sn * sn;
         d[s] = d[previous] * sn * sn + d[s] * c * c;
         d[previous] = dp;
@@ -269,7 +277,10 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
       if (i % 64 == 63) poll_();
     }
     for (Index t = 0; t < m - k; ++t) {
-      q_deflated.col(t) = z_.col(cols[deflated[t]]).segment(lo, m);
+      const Rows these = rows[deflated[t]];
+      const auto column = z_.col(cols[deflated[t]]);
+      if (these == kLower) q_deflated.col(t).head(n1).setZero(); else q_deflated.col(t).head(n1) = column.segment(lo, n1);
+      if (these == kUpper) q_deflated.col(t).tail(n2).setZero(); else q_deflated.col(t).tail(n2) = column.segment(mid, n2);
       if (t % 64 == 63) poll_();
     }
   }
