@@ -6,7 +6,10 @@
 # the minimum and median of `reps` runs on one thread (the core's
 # decomposition uses one; run with OPENBLAS_NUM_THREADS=1 or the like when
 # R's BLAS is multithreaded). Usage: Rscript bench/eigen.R (after `make
-# install`); results are recorded in bench/RESULTS.md.
+# install`); to time eigen() on another BLAS without reinstalling R, preload
+# it, e.g. LD_PRELOAD=/usr/lib/x86_64-linux-gnu/openblas-pthread/libopenblas.so.0
+# OPENBLAS_NUM_THREADS=1 Rscript bench/eigen.R. Results are recorded in
+# bench/RESULTS.md.
 library(askrff)
 
 reps <- 5L
@@ -21,6 +24,7 @@ seconds <- function(run) {
 info <- utils::sessionInfo()
 cat(sprintf("machine: %s cores; R %s; BLAS %s; LAPACK %s\n", parallel::detectCores(), getRversion(), info$BLAS,
             info$LAPACK))
+if (nzchar(Sys.getenv("LD_PRELOAD"))) cat(sprintf("preloaded: %s\n", Sys.getenv("LD_PRELOAD")))
 cat(sprintf("load average at the start: %s; %d runs each\n\n", load_average(), reps))
 for (n in sizes) {
   set.seed(n)
