@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "core/numerics/dense_product.h"
@@ -68,7 +69,7 @@ class DivideConquer {
   bool vectors_;
   const Poll& poll_;
   const Progress& done_;
-  MatrixXd z_;                             // eigenvectors, block diagonal by nodes
+  MatrixXd z_;                             // a node's eigenvectors in its rows and columns (zero elsewhere, unwritten)
   VectorXd values_, first_, last_;         // by column: eigenvalue, first and last entry of its vector in its node
   std::vector<Index> order_;               // a node's columns by increasing eigenvalue
   std::vector<double> workspace_;
@@ -211,7 +212,8 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
         rotate(first[previous], first[s]);
         rotate(last[previous], last[s]);
         if (rows[previous] != rows[s]) {
-          // the other child's rows of a column, never written, are zero
+          // a child's column is zero in the other child's rows, where z_
+          // holds nothing yet: write the zeros the rotation mixes in
           for (const Index t : {previous, s}) {
             if (vectors_ && rows[t] == kUpper) z_.col(cols[t]).segment(mid, n2).setZero();
             if (vectors_ && rows[t] == kLower) z_.col(cols[t]).segment(lo, n1).setZero();
@@ -219,9 +221,9 @@ void DivideConquer::merge(Index lo, Index mid, Index hi, double coupling, bool h
           rows[previous] = rows[s] = kBoth;
         }
         if (vectors_) {
-          const Index first_row = rows[s] == kLower ? mid : lo, count = rows[s] == kBoth ? m : rows[s] == kUpper ? n1 : n2;
-          auto x = z_.col(cols[previous]).segment(first_row, count), y = z_.col(cols[s]).segment(first_row, count);
-          for (Index r = 0; r < count; ++r) rotate(x[r], y[r]);
+          const Index begin = rows[s] == kLower ? mid : lo, length = rows[s] == kBoth ? m : rows[s] == kUpper ? n1 : n2;
+          auto x = z_.col(cols[previous]).segment(begin, length), y = z_.col(cols[s]).segment(begin, length);
+          for (Index r = 0; r < length; ++r) rotate(x[r], y[r]);
         }
         const double dp = d[previous] * c * c + d[s] * sn * sn;
         d[s] = d[previous] * sn * sn + d[s] * c * c;
