@@ -16,7 +16,7 @@ namespace {
 
 using Eigen::Index;
 
-constexpr int kMaxSteps = 100;  // bisection alone needs fewer than 64 steps for a relative accuracy of 2^-52
+constexpr int kMaxSteps = 100;  // a safeguard: the model takes a few steps, bisection halves the bracket
 constexpr double kEpsilon = std::numeric_limits<double>::epsilon();
 
 // f and its parts at tau, relative to the pole d[origin]; psi sums poles
