@@ -23,7 +23,7 @@
 #' kept relative value, so `tolerance` also bounds it.
 #'
 #' The eigendecomposition costs \eqn{O(m^3)} for \eqn{m} landmarks (about
-#' 45 s for 4,000 on one core of an AMD EPYC server); it stops within a
+#' 10 s for 4,000 on one core of an AMD EPYC server); it stops within a
 #' fraction of a second on a user interrupt (Ctrl-C) and, from 512 landmarks
 #' on, reports its progress through progressr ([progressr::with_progress()]).
 #' The singular value decomposition of an asymmetric \eqn{K_{ZZ}} is R's

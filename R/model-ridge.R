@@ -17,8 +17,8 @@
 #' **Cost.** The sums cost \eqn{O(n D^2)} for \eqn{n} rows and \eqn{D}
 #' feature columns (twice `n_features` for most maps of [rff_map()]); the
 #' eigendecomposition costs \eqn{O(D^3)} whatever \eqn{n}, on one thread:
-#' we measured about 8 s for \eqn{D = 2048} and 65 s for \eqn{D = 4096} on
-#' one core of an AMD EPYC server, so 6,000 columns take minutes. It stops
+#' we measured about 1.2 s for \eqn{D = 2048} and 11 s for \eqn{D = 4096} on
+#' one core of an AMD EPYC server, so 8,000 columns take a minute and a half. It stops
 #' within a fraction of a second on a user interrupt (Ctrl-C), and from
 #' 512 columns on it reports its progress through progressr (see below).
 #'

@@ -38,7 +38,11 @@ test_that("tidy() of a ridge fit gives coef() and the closed-form posterior stan
       expect_named(tidied, c("term", "estimate", "std.error", "conf.low", "conf.high"))
       expect_identical(tidied$term, names(coef(fit)))
       expect_equal(tidied$estimate, unname(coef(fit)), tolerance = 1e-12, label = label)
-      expect_equal(tidied$estimate, expected$estimate, tolerance = 1e-8, label = label)
+      # 120 columns on 80 points of a smooth kernel: Z'WZ is numerically of
+      # low rank (eigenvalues down to 1e-17 of the largest), and the
+      # eigendecomposition's route and the direct solve's round differently
+      # along those directions, by about 1e-8 of the coefficients
+      expect_equal(tidied$estimate, expected$estimate, tolerance = 1e-7, label = label)
       expect_equal(tidied$std.error, sqrt(diag(expected$covariance)), tolerance = 1e-10, label = label)
       half <- qt(0.95, expected$df) * tidied$std.error
       expect_equal(tidied$conf.high, tidied$estimate + half, tolerance = 1e-12, label = label)

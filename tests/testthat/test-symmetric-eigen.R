@@ -24,7 +24,9 @@ eigenspaces <- function(values, tolerance = 1e-8) {
   cumsum(c(TRUE, gaps))
 }
 
-expect_same_decomposition <- function(lower, full) {
+# Eigenvalues closer than `cluster` max |lambda| count as one eigenspace: an
+# eigenvector is determined to about epsilon max |lambda| / gap only.
+expect_same_decomposition <- function(lower, full, cluster = 1e-8) {
   ours <- askrff:::symmetric_eigen(lower)
   lapack <- eigen(full, symmetric = TRUE)
   scale <- max(abs(lapack$values), 1e-300)
@@ -32,7 +34,7 @@ expect_same_decomposition <- function(lower, full) {
   n <- nrow(full)
   expect_lt(max(abs(crossprod(ours$vectors) - diag(n))), 1e-10)
   expect_lt(max(abs(full %*% ours$vectors - ours$vectors %*% diag(ours$values, n))) / scale, 1e-10)
-  projector_gaps <- vapply(split(seq_len(n), eigenspaces(lapack$values)), function(g) {
+  projector_gaps <- vapply(split(seq_len(n), eigenspaces(lapack$values, cluster)), function(g) {
     max(abs(tcrossprod(ours$vectors[, g, drop = FALSE]) - tcrossprod(lapack$vectors[, g, drop = FALSE])))
   }, double(1))
   expect_lt(max(projector_gaps), 1e-10)
@@ -98,4 +100,89 @@ test_that("the largest singular value equals svd()'s, symmetric or not, tall or 
   for (name in names(cases)) expect(relative(cases[[name]]) < 1e-10, sprintf("%s: relative error %g", name, relative(cases[[name]])))
   expect_identical(sigma(matrix(0, 3, 3)), 0)
   expect_error(sigma(matrix(c(1, Inf), 1)), "must be finite", class = "askrff_error")
+})
+
+# The divide and conquer solves blocks of at most 32 rows by QR steps and
+# merges halves above that; the reduction works in panels of 32 columns and
+# the back-transformation in blocks of 128 reflectors. Sizes on either side
+# of these, and matrices whose merges deflate most of their poles.
+test_that("sizes around the leaves, panels and blocks of reflectors agree with LAPACK", {
+  set.seed(16)
+  for (n in c(4, 31, 32, 33, 64, 65, 66, 127, 128, 129, 130, 257)) {
+    A <- matrix(rnorm(n * n), n)
+    full <- crossprod(A) / n - diag(n)
+    lower <- full
+    lower[upper.tri(lower)] <- NA
+    expect_same_decomposition(lower, full)
+  }
+})
+
+test_that("Z'Z of random features with fewer rows than columns: a large cluster of zero eigenvalues", {
+  map <- rff_map(gaussian_kernel(1), 3, 150, seed = 17)
+  set.seed(17)
+  Z <- rff_features(map, matrix(rnorm(40 * 3), 40))
+  full <- crossprod(Z)
+  lower <- full
+  lower[upper.tri(lower)] <- NA
+  expect_same_decomposition(lower, full)
+  ours <- askrff:::symmetric_eigen(lower)
+  # 40 rows: 260 of the 300 eigenvalues are zero up to rounding
+  expect_lt(max(abs(ours$values[41:300])) / ours$values[1], 1e-12)
+  # a rank-one matrix and a matrix of equal entries
+  v <- rnorm(100)
+  expect_same_decomposition(tcrossprod(v), tcrossprod(v))
+  expect_same_decomposition(matrix(1, 90, 90), matrix(1, 90, 90))
+})
+
+test_that("clusters of close but distinct eigenvalues keep orthonormal eigenvectors", {
+  set.seed(18)
+  # gaps of 1e-13 to 1e-9 relative: the merges' poles deflate by rotations
+  # or sit next to the secular equation's roots
+  values <- c(1 + 1e-13 * (1:60), 2 + 1e-11 * (1:60), -1 + 1e-9 * (1:60), seq(3, 4, length.out = 70))
+  m <- symmetric_with(values)
+  expect_same_decomposition(m$lower, m$full)
+  ours <- askrff:::symmetric_eigen(m$lower)
+  expect_lt(max(abs(crossprod(ours$vectors) - diag(250))), 1e-12)
+})
+
+test_that("diagonal, tridiagonal, block-diagonal and graded matrices", {
+  set.seed(19)
+  # diagonal, with repeated entries: the reduction and every merge do nothing
+  d <- c(rnorm(60), rep(0.5, 20), rep(-2, 20))
+  expect_same_decomposition(diag(d), diag(d))
+  # the entries, up to the rounding of the scaling to [-1, 1] and back
+  expect_equal(askrff:::symmetric_eigen(diag(d))$values, sort(d, decreasing = TRUE), tolerance = 1e-15)
+  # already tridiagonal: random, and Wilkinson's W+ with its pairs of nearly equal eigenvalues
+  tridiagonal <- function(diagonal, off) {
+    n <- length(diagonal)
+    T <- diag(diagonal)
+    T[cbind(2:n, 1:(n - 1))] <- off
+    T[cbind(1:(n - 1), 2:n)] <- off
+    T
+  }
+  T <- tridiagonal(rnorm(150), rnorm(149))
+  expect_same_decomposition(T, T)
+  W <- tridiagonal(abs(seq(-50, 50)), rep(1, 100))
+  expect_same_decomposition(W, W, cluster = 1e-4)
+  # blocks that the tridiagonal matrix splits into, with a zero row between
+  B <- matrix(0, 120, 120)
+  B[1:50, 1:50] <- crossprod(matrix(rnorm(2500), 50))
+  B[52:120, 52:120] <- crossprod(matrix(rnorm(69 * 69), 69)) / 10
+  expect_same_decomposition(B, B)
+  # graded: entries falling from 1 to 1e-20 across rows and columns
+  n <- 100
+  g <- 10^(-seq(0, 10, length.out = n))
+  G <- symmetric_with(rnorm(n))$full * outer(g, g)
+  expect_same_decomposition(G, G, cluster = 1e-4)
+})
+
+test_that("progress is reported in whole percents that add up to 100", {
+  set.seed(20)
+  A <- crossprod(matrix(rnorm(600 * 600), 600))
+  gained <- c()
+  ours <- askrff:::.cpp_symmetric_eigen(A, TRUE, function(amount) gained <<- c(gained, amount))
+  expect_true(all(gained > 0))
+  expect_equal(sum(gained), 100)
+  # every phase reports: the reduction, the divide and conquer, the back-transformation
+  expect_gt(length(gained), 20)
 })

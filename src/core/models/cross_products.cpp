@@ -24,8 +24,10 @@ void add_panel(CrossProducts& sums, const Eigen::MatrixXd& z, const Eigen::Matri
   // with the strict upper part of its diagonal block, which is never read.
   gemm(1.0, strided(z.rightCols(columns - begin)).transpose(), strided(weighted_z.middleCols(begin, width)), 1.0,
        &sums.zz(begin, begin), sums.zz.rows());
-  gemm(1.0, strided(weighted_z.middleCols(begin, width)).transpose(), strided(y), 1.0, &sums.zy(begin, 0),
-       sums.zy.rows());
+  if (y.cols() > 0) {  // the GLM's Hessians carry no response
+    gemm(1.0, strided(weighted_z.middleCols(begin, width)).transpose(), strided(y), 1.0, &sums.zy(begin, 0),
+         sums.zy.rows());
+  }
   sums.z_sum.segment(begin, width) += weighted_z.middleCols(begin, width).colwise().sum().transpose();
 }
 

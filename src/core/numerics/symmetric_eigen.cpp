@@ -1,20 +1,16 @@
-// The loops of Eigen 3.4's SelfAdjointEigenSolver (tridiagonalization_inplace,
-// HouseholderSequence's blocked evaluation, computeFromTridiagonal_impl and
-// tridiagonal_qr_step; Eigen is MPL2), written out so that they poll and
-// report progress. Two changes make them faster: the orthogonal factor is
-// formed by blocks of 48 reflectors (as Eigen does out of place) rather than
-// one reflector at a time, and the QR steps' rotations, which depend on the
-// tridiagonal matrix only, are recorded and applied to the eigenvectors
-// several steps at a time, each column receiving the same rotations in the
-// same order, while the columns in use stay in cache.
+// The eigendecomposition of a symmetric matrix as LAPACK's dsyevd computes
+// it: reduction to tridiagonal form by blocked Householder reflectors,
+// Cuppen's divide and conquer on the tridiagonal matrix, and the reflectors
+// applied to its eigenvectors by blocks. Matrix products do most of the
+// work; the rest is the reduction's matrix-vector products.
 #include "core/numerics/symmetric_eigen.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <utility>
-#include <vector>
+
+#include "core/numerics/tridiagonal_divide_conquer.h"
+#include "core/numerics/tridiagonal_reduction.h"
 
 namespace askrff {
 namespace {
@@ -23,7 +19,7 @@ using Eigen::Index;
 
 // Shares of the work of each phase in the progress reported, from timings
 // at a few thousand columns.
-constexpr double kTridiagonalShare = 0.35, kFactorShare = 0.1;
+constexpr double kReductionShare = 0.38, kDivideShare = 0.24;
 
 // Reports `fraction` of the phase that spans [begin, begin + width).
 struct Phase {
@@ -32,195 +28,18 @@ struct Phase {
   void operator()(double fraction) const { progress(begin + width * std::min(1.0, std::max(0.0, fraction))); }
 };
 
-// Golub and Van Loan's algorithm 8.3.1 as Eigen's tridiagonalization_inplace:
-// A = H A H' for the reflector H = I - h v v' that zeroes column i below
-// its subdiagonal; v (with v_0 = 1 implied) is left below the subdiagonal,
-// the tridiagonal matrix on and below the diagonal.
-void tridiagonalize(Eigen::MatrixXd& a, Eigen::VectorXd& h_coeffs, const Poll& poll, const Phase& done) {
-  const Index n = a.rows();
-  for (Index i = 0; i < n - 1; ++i) {
-    const Index rest = n - i - 1;
-    double beta, h;
-    a.col(i).tail(rest).makeHouseholderInPlace(h, beta);
-    a.col(i).coeffRef(i + 1) = 1;
-    h_coeffs.tail(rest).noalias() =
-        a.bottomRightCorner(rest, rest).selfadjointView<Eigen::Lower>() * (h * a.col(i).tail(rest));
-    h_coeffs.tail(rest) += (h * -0.5 * h_coeffs.tail(rest).dot(a.col(i).tail(rest))) * a.col(i).tail(rest);
-    a.bottomRightCorner(rest, rest).selfadjointView<Eigen::Lower>().rankUpdate(a.col(i).tail(rest),
-                                                                                h_coeffs.tail(rest), -1.0);
-    a.col(i).coeffRef(i + 1) = beta;
-    h_coeffs.coeffRef(i) = h;
-    const double left = static_cast<double>(rest - 1) / static_cast<double>(n);
-    done(1.0 - left * left * left);
-    poll();
-  }
-}
-
-// The orthogonal factor Q = H_0 ... H_{n-2} in place of the reflectors, as
-// Eigen's blocked HouseholderSequence::applyThisOnTheLeft applies them to
-// the identity: blocks of reflectors from the last to the first, each
-// block's vectors copied out before their columns are overwritten. The
-// strict upper triangle is zero on entry.
-void form_factor(Eigen::MatrixXd& a, const Eigen::VectorXd& h_coeffs, const Poll& poll, const Phase& done) {
-  constexpr Index kBlock = 48;  // Eigen's HouseholderSequence::BlockSize
-  const Index n = a.rows(), length = n - 1;
-  if (length < kBlock) {
-    a = Eigen::HouseholderSequence<Eigen::MatrixXd, Eigen::VectorXd>(a, h_coeffs).setLength(length).setShift(1);
-    return;
-  }
-  const Index block = length < 2 * kBlock ? (length + 1) / 2 : kBlock;
-  Eigen::MatrixXd v;
-  for (Index i = 0; i < length; i += block) {
-    const Index end = length - i, k = std::max<Index>(0, end - block), size = end - k, rows = n - k - 1;
-    // Reflector j acts on rows and columns j + 1 on; this block's touch
-    // columns k + 1 to n - 1, of which those up to `end` must read as the
-    // identity, and the later blocks' product is already below and right.
-    v = a.block(k + 1, k, rows, size);
-    a.block(k + 1, k + 1, rows, end - k).setIdentity();
-    auto corner = a.bottomRightCorner(rows, rows);
-    Eigen::internal::apply_block_householder_on_the_left(corner, v, h_coeffs.segment(k, size), true);
-    const double reached = static_cast<double>(n - k) / static_cast<double>(n);
-    done(reached * reached * reached);
-    poll();
-  }
-  a.col(0).setZero();
-  a(0, 0) = 1.0;
-}
-
-// The rotations of one QR step: rotation i acts on columns start + i and
-// start + i + 1.
-struct Sweep {
-  Index start;
-  std::vector<Eigen::JacobiRotation<double>> rotations;
-};
-
-// Q = Q G_1 G_2 ... for the rotations of consecutive sweeps, in a wavefront:
-// at time t, sweep j applies its rotation on columns t - 2j and t - 2j + 1,
-// after every rotation of earlier sweeps that touches them. Each column thus
-// receives the same rotations in the same order as sweep after sweep, while
-// the 2 m columns in use stay in cache for m sweeps.
-void apply_sweeps(Eigen::MatrixXd& q, std::vector<Sweep>& sweeps, const Poll& poll) {
-  const Index m = static_cast<Index>(sweeps.size());
-  Index first = q.cols(), last = 0;
-  for (const Sweep& s : sweeps) {
-    first = std::min(first, s.start);
-    last = std::max(last, s.start + static_cast<Index>(s.rotations.size()));
-  }
-  for (Index t = first; t < last + 2 * (m - 1); ++t) {
-    for (Index j = 0; j < m; ++j) {
-      const Index i = t - 2 * j - sweeps[j].start;
-      if (i >= 0 && i < static_cast<Index>(sweeps[j].rotations.size())) {
-        q.applyOnTheRight(t - 2 * j, t - 2 * j + 1, sweeps[j].rotations[i]);
-      }
-    }
-    poll();
-  }
-  sweeps.clear();
-}
-
-// Eigen's tridiagonal_qr_step (Golub and Van Loan's algorithm 8.3.2, an
-// implicit symmetric QR step with Wilkinson shift) on rows start..end of the
-// tridiagonal matrix, its rotations appended to `rotations` when given.
-void qr_step(double* diag, double* subdiag, Index start, Index end,
-             std::vector<Eigen::JacobiRotation<double>>* rotations) {
-  const double td = (diag[end - 1] - diag[end]) * 0.5;
-  const double e = subdiag[end - 1];
-  // the shift's form avoids the underflow of e^2 (scaling prevents overflow)
-  double mu = diag[end];
-  if (td == 0.0) {
-    mu -= std::abs(e);
-  } else if (e != 0.0) {
-    const double e2 = e * e;
-    const double h = Eigen::numext::hypot(td, e);
-    if (e2 == 0.0) {
-      mu -= e / ((td + (td > 0.0 ? h : -h)) / e);
-    } else {
-      mu -= e2 / (td + (td > 0.0 ? h : -h));
-    }
-  }
-  double x = diag[start] - mu;
-  double z = subdiag[start];
-  for (Index k = start; k < end && z != 0.0; ++k) {
-    Eigen::JacobiRotation<double> rot;
-    rot.makeGivens(x, z);
-    const double c = rot.c(), s = rot.s();
-    const double sdk = s * diag[k] + c * subdiag[k];
-    const double dkp1 = s * subdiag[k] + c * diag[k + 1];
-    diag[k] = c * (c * diag[k] - s * subdiag[k]) - s * (c * subdiag[k] - s * diag[k + 1]);
-    diag[k + 1] = s * sdk + c * dkp1;
-    subdiag[k] = c * sdk - s * dkp1;
-    if (k > start) subdiag[k - 1] = c * subdiag[k - 1] - s * z;
-    // chase the bulge
-    x = subdiag[k];
-    if (k < end - 1) {
-      z = -s * subdiag[k + 1];
-      subdiag[k + 1] = c * subdiag[k + 1];
-    }
-    if (rotations) rotations->push_back(rot);
-  }
-}
-
-// Eigen's computeFromTridiagonal_impl: QR steps on the last unreduced block
-// until every subdiagonal entry is negligible, at most 30 n steps; then the
-// eigenvalues sorted increasingly with their vectors.
-void diagonalize(Eigen::VectorXd& diag, Eigen::VectorXd& subdiag, Eigen::MatrixXd* q, const Poll& poll,
-                 const Phase& done) {
-  const Index n = diag.size();
-  constexpr int kMaxIterations = 30;
-  const double negligible = std::numeric_limits<double>::min();
-  const double precision_inv = 1.0 / std::numeric_limits<double>::epsilon();
-  // steps whose rotations are applied together: their 2 m columns, 512 KB,
-  // stay in a core's cache
-  const Index wave = std::max<Index>(1, std::min<Index>(32, (Index(1) << 15) / n));
-  std::vector<Sweep> sweeps;
-  // the work left is about proportional to the square of the unreduced size
-  const auto reached = [&](Index end) {
-    const double left = static_cast<double>(end) / static_cast<double>(n - 1);
-    return 1.0 - left * left;
-  };
-  Index end = n - 1, start = 0, iterations = 0;
-  while (end > 0) {
-    for (Index i = start; i < end; ++i) {
-      if (std::abs(subdiag[i]) < negligible) {
-        subdiag[i] = 0.0;
-      } else {
-        // |subdiag[i]| <= epsilon sqrt(|diag[i]| + |diag[i + 1]|), scaled to prevent underflow
-        const double scaled = precision_inv * subdiag[i];
-        if (scaled * scaled <= std::abs(diag[i]) + std::abs(diag[i + 1])) subdiag[i] = 0.0;
-      }
-    }
-    while (end > 0 && subdiag[end - 1] == 0.0) end--;
-    if (end <= 0) break;
-    if (++iterations > kMaxIterations * n) break;
-    start = end - 1;
-    while (start > 0 && subdiag[start - 1] != 0.0) start--;
-    if (q) sweeps.push_back({start, {}});
-    qr_step(diag.data(), subdiag.data(), start, end, q ? &sweeps.back().rotations : nullptr);
-    if (q && static_cast<Index>(sweeps.size()) >= wave) apply_sweeps(*q, sweeps, poll);
-    done(reached(end));
-    poll();
-  }
-  if (q) apply_sweeps(*q, sweeps, poll);
-  if (iterations > kMaxIterations * n) throw std::runtime_error("the symmetric eigendecomposition did not converge");
-  for (Index i = 0; i < n - 1; ++i) {
-    Index k;
-    diag.segment(i, n - i).minCoeff(&k);
-    if (k > 0) {
-      std::swap(diag[i], diag[k + i]);
-      if (q) q->col(i).swap(q->col(k + i));
-    }
-  }
-}
-
 }  // namespace
 
 SymmetricEigen symmetric_eigen(Eigen::MatrixXd a, bool vectors, const Poll& poll, const Progress& progress) {
   const Index n = a.rows();
   if (a.cols() != n) throw std::invalid_argument("the matrix of a symmetric eigendecomposition must be square");
+  // entries in [-1, 1] against overflow and underflow
+  double scale = 0.0;
   for (Index j = 0; j < n; ++j) {
-    if (!a.col(j).tail(n - j).allFinite()) {
-      throw std::invalid_argument("the matrix of a symmetric eigendecomposition must be finite");
-    }
+    const auto column = a.col(j).tail(n - j);
+    if (!column.allFinite()) throw std::invalid_argument("the matrix of a symmetric eigendecomposition must be finite");
+    scale = std::max(scale, column.cwiseAbs().maxCoeff());
+    if (j % 256 == 255) poll();
   }
   SymmetricEigen out;
   if (n <= 1) {
@@ -229,25 +48,22 @@ SymmetricEigen symmetric_eigen(Eigen::MatrixXd a, bool vectors, const Poll& poll
     progress(1.0);
     return out;
   }
-  // entries in [-1, 1] against overflow and underflow
-  a.triangularView<Eigen::StrictlyUpper>().setZero();
-  double scale = a.cwiseAbs().maxCoeff();
   if (scale == 0.0) scale = 1.0;
-  a.triangularView<Eigen::Lower>() /= scale;
-
-  const double tridiagonal_share = vectors ? kTridiagonalShare : 1.0;
-  Eigen::VectorXd h_coeffs(n - 1);
-  tridiagonalize(a, h_coeffs, poll, Phase{progress, 0.0, tridiagonal_share});
-  Eigen::VectorXd diag = a.diagonal(), subdiag = a.diagonal<-1>();
-  if (vectors) {
-    form_factor(a, h_coeffs, poll, Phase{progress, kTridiagonalShare, kFactorShare});
-    diagonalize(diag, subdiag, &a, poll, Phase{progress, kTridiagonalShare + kFactorShare,
-                                               1.0 - kTridiagonalShare - kFactorShare});
-    out.vectors = std::move(a);
-  } else {
-    diagonalize(diag, subdiag, nullptr, poll, Phase{progress, 1.0, 0.0});
+  for (Index j = 0; j < n; ++j) {
+    a.col(j).tail(n - j) /= scale;
+    if (j % 256 == 255) poll();
   }
-  out.values = diag * scale;
+
+  const double reduction_share = vectors ? kReductionShare : 0.9, divide_share = vectors ? kDivideShare : 0.1;
+  const TridiagonalForm form = reduce_to_tridiagonal(a, poll, Phase{progress, 0.0, reduction_share});
+  TridiagonalEigen tridiagonal = tridiagonal_eigen(form.diagonal, form.subdiagonal, vectors, poll,
+                                                   Phase{progress, reduction_share, divide_share});
+  if (vectors) {
+    apply_tridiagonal_factor(a, form.tau, tridiagonal.vectors, poll,
+                             Phase{progress, reduction_share + divide_share, 1.0 - reduction_share - divide_share});
+    out.vectors = std::move(tridiagonal.vectors);
+  }
+  out.values = tridiagonal.values * scale;
   progress(1.0);
   return out;
 }
