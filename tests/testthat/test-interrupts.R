@@ -89,17 +89,18 @@ test_that("long computations stop soon after SIGINT and leave R usable", {
                      "askrff:::.cpp_part_moments(spec, 2L, x, x, 2L)")))
 })
 
-# Dense eigen- and singular value decompositions of order 2000 take seconds,
-# about ten in LAPACK without a check for interrupts; each call below is in
-# one when signalled.
+# Dense eigen- and singular value decompositions of order 2000 to 4000 take
+# seconds, tens in the reference LAPACK without a check for interrupts; each
+# call below is in one when signalled.
 test_that("eigendecompositions stop soon after SIGINT: ridge, Nystrom, the spectral metric", {
   skip_on_os("windows")
   skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "timings mean nothing under the sanitizers")
   expect_prompt_stops(list(
-    # Z'Z of 2048 feature columns from 100 rows
-    ridge = c("set.seed(1)", "x <- matrix(rnorm(2000), 100)", "map <- rff_map(gaussian_kernel(2), 20, 1024, seed = 1)",
+    # Z'Z of 4096 feature columns from 100 rows (its tridiagonalization alone
+    # takes seconds)
+    ridge = c("set.seed(1)", "x <- matrix(rnorm(2000), 100)", "map <- rff_map(gaussian_kernel(2), 20, 2048, seed = 1)",
               "rff_ridge(x, x[, 1], map, n_threads = 1)"),
-    nystrom = c("set.seed(1)", "x <- matrix(rnorm(2000 * 5), 2000)", "nystrom_map(gaussian_kernel(3), x, n_threads = 1)"),
+    nystrom = c("set.seed(1)", "x <- matrix(rnorm(3000 * 5), 3000)", "nystrom_map(gaussian_kernel(3), x, n_threads = 1)"),
     # the largest singular value of the 2000 x 2000 kernel matrix, and of the errors
     spectral_metric = c("set.seed(1)", "x <- matrix(rnorm(2000 * 5), 2000)",
                         paste("approximation_study(gaussian_kernel(3), x, n_features = 16, trials = 1,",

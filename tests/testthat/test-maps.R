@@ -86,21 +86,24 @@ test_that("every map is of class c(<its constructor>, \"askrff_map\"), and maps 
   for (kind in names(current)) {
     old <- saved[[kind]]
     new <- current[[kind]]
+    # a Nystrom map is an eigendecomposition, whose algorithm changed since
+    # the fixture was saved: equal to rounding, not to the bit
+    same <- if (kind == "nystrom") function(...) expect_equal(..., tolerance = 1e-12) else expect_identical
     expect_identical(class(new), c(paste0(kind, "_map"), "askrff_map"))
-    expect_identical(unclass(new), unclass(old), label = kind)
+    same(unclass(new), unclass(old), label = kind)
     expect_false(identical(class(old), class(new)))
     expect_identical(class(askrff:::validate_map(old)), class(new))
     z <- if (kind %in% c("maclaurin", "tensor_sketch")) normalize_rows(data) else data
     expect_identical(n_feature_columns(old), n_feature_columns(new))
-    expect_identical(rff_kernel_matrix(old, z), rff_kernel_matrix(new, z), label = kind)
+    same(rff_kernel_matrix(old, z), rff_kernel_matrix(new, z), label = kind)
     expect_identical(utils::capture.output(print(old)), utils::capture.output(print(new)))
     if (kind == "rpf") {
       expect_identical(predict(old, z, fun = "square"), predict(new, z, fun = "square"))
     } else {
-      expect_identical(rff_features(old, z, "right"), rff_features(new, z, "right"), label = kind)
-      expect_identical(predict(old, z), predict(new, z), label = kind)
+      same(rff_features(old, z, "right"), rff_features(new, z, "right"), label = kind)
+      same(predict(old, z), predict(new, z), label = kind)
     }
-    expect_identical(coef(rff_ridge(z, z[, 1], old, lambda = 0.1)), coef(rff_ridge(z, z[, 1], new, lambda = 0.1)))
+    same(coef(rff_ridge(z, z[, 1], old, lambda = 0.1)), coef(rff_ridge(z, z[, 1], new, lambda = 0.1)))
   }
   expect_identical(utils::capture.output(print(summary(saved$rff))), utils::capture.output(print(summary(current$rff))))
   expect_identical(class(on_pdf_device(plot(saved$rff))), class(current$rff))
