@@ -43,7 +43,7 @@ docs:
 
 # hardware.R and peers.R compare with numpy, scikit-learn and R on OpenBLAS
 # (Debian's python3-sklearn and libopenblas0-pthread); peers.R takes about
-# half an hour on two cores.
+# 40 minutes on two cores.
 bench: install
 	$(RSCRIPT) bench/features.R
 	$(RSCRIPT) bench/periodic.R
