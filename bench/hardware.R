@@ -10,6 +10,9 @@
 #         2,048 columns: n D^2 flops for the lower triangle;
 #       the exact Gaussian Gram kernel_matrix(gaussian_kernel(s), x), 5,000 x
 #         64: 2 n^2 d flops for its distances (the exponentials not counted);
+#       the features times a matrix, Z(x) B, as predictions and Nystrom
+#         features compute it: 2,048 rows, 2,048 columns, B of 2,048 x
+#         2,048, 2 * 2048^3 flops (the 2048 x 16 features not counted);
 #   (c) R's tcrossprod(rff_features(map, x)) on OpenBLAS (preloaded in a child
 #       R, one thread) against rff_kernel_matrix(map, x), one thread.
 # Times are the minimum and median of `reps` runs. Usage: Rscript
@@ -55,13 +58,19 @@ model <- askrff:::ridge_map(map, NULL)
 shifts <- list(z = rff_features(map, x[1L, , drop = FALSE])[1L, ], y = y[[1L]])
 cross_products <- askrff:::ridge_chunk_work(model, shifts, 1L)
 chunk <- list(x = x, y = matrix(y), w = rep(1, n_xp))
+# Z(x) B by the internal call predict() and rff_ridge()'s fitted values use
+n_zb <- 2048L
+x_zb <- askrff:::core_input(map, x[seq_len(n_zb), ], "left", 1L)
+b_t <- matrix(stats::rnorm(n_zb * columns), n_zb, columns)
 
 kernels <- list(
   rff_kernel_matrix = list(run = function() rff_kernel_matrix(map, x_km, n_threads = 1L),
                            flops = as.double(n_km)^2 * columns),
   ridge_cross_products = list(run = function() cross_products(chunk), flops = n_xp * as.double(columns)^2),
   kernel_matrix = list(run = function() kernel_matrix(kernel, x_gram, n_threads = 1L),
-                       flops = 2 * as.double(n_gram)^2 * d_gram))
+                       flops = 2 * as.double(n_gram)^2 * d_gram),
+  features_times_matrix = list(run = function() askrff:::.cpp_feature_products(x_zb$map, "", x_zb$x, b_t, 1L),
+                               flops = 2 * as.double(n_zb) * columns * n_zb))
 
 before <- askrff_cpu()
 results <- list()
@@ -80,8 +89,8 @@ for (path in before$paths) {
 askrff_cpu(before$path)
 cat(sprintf("(b) askrff, 1 thread: rff_kernel_matrix %d x %d, %d columns; ridge cross-products %d x %d, %d columns;\n",
             n_km, d, columns, n_xp, d, columns))
-cat(sprintf("    kernel_matrix %d x %d. Share: GFlop/s over (a)'s, fastest over fastest and median over median\n",
-            n_gram, d_gram))
+cat(sprintf("    kernel_matrix %d x %d; Z(x) B, %d x %d times %d x %d.\n", n_gram, d_gram, n_zb, columns, columns, n_zb))
+cat("    Share: GFlop/s over (a)'s, fastest over fastest and median over median\n")
 cat("    path     kernel                 seconds min / median   GFlop/s best / median   share of (a)\n")
 cat(unlist(results), sep = "\n")
 
