@@ -41,12 +41,17 @@ docs:
 	$(RSCRIPT) tools/install-deps.R --dev
 	$(RSCRIPT) -e 'Rcpp::compileAttributes("."); roxygen2::roxygenise(".")'
 
+# hardware.R and peers.R compare with numpy, scikit-learn and R on OpenBLAS
+# (Debian's python3-sklearn and libopenblas0-pthread); peers.R takes about
+# 40 minutes on two cores.
 bench: install
 	$(RSCRIPT) bench/features.R
 	$(RSCRIPT) bench/periodic.R
 	$(RSCRIPT) bench/maps.R
 	$(RSCRIPT) bench/lp.R
 	$(RSCRIPT) bench/nystrom.R
+	$(RSCRIPT) bench/hardware.R
+	$(RSCRIPT) bench/peers.R
 
 clean:
 	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz askrff-demo.png

@@ -1,7 +1,12 @@
 # Benchmark of the hot path: feature matrices and exact Gram matrices, against
-# baselines timed in the same run. Usage: Rscript bench/features.R (after
-# `make install`); results are recorded in bench/RESULTS.md.
+# baselines timed in the same run: idiomatic R on R's own BLAS, and
+# scikit-learn on OpenBLAS with as many threads as askrff (bench/peers.R
+# compares with scikit-learn on one and two threads). Usage: Rscript
+# bench/features.R (after `make install`); results are recorded in
+# bench/RESULTS.md.
 library(askrff)
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "common.R"))
 
 n <- 20000; d <- 64; n_freq <- 1024; threads <- 2L; reps <- 5L
 set.seed(1)
@@ -46,26 +51,15 @@ output_bytes <- 8 * n * 2 * n_freq
 memory_ratio <- peak_extra_bytes(askrff_features) / output_bytes
 
 t_sklearn <- NA_real_
-# The first python3 that has scikit-learn (Debian's python3-sklearn lives in /usr/bin).
-has_sklearn <- function(python) {
-  nzchar(python) && file.exists(python) &&
-    system2(python, c("-c", shQuote("import sklearn")), stdout = FALSE, stderr = FALSE) == 0
-}
-candidates <- unique(c(Sys.which("python3"), "/usr/bin/python3"))
-python <- Filter(has_sklearn, candidates)[1]
-if (!is.na(python)) {
-  script <- tempfile(fileext = ".py")
-  writeLines(c(
-    "import time, numpy as np",
+python <- find_sklearn_python()
+if (!is.na(python) && file.exists(file.path(openblas_dir, "libblas.so.3"))) {
+  sklearn <- run_python(python, c(
     "from sklearn.kernel_approximation import RBFSampler",
     sprintf("n, d = %d, %d", n, d),
     "x = np.random.default_rng(1).standard_normal((n, d)) / np.sqrt(d)",
     sprintf("s = RBFSampler(gamma=0.5, n_components=%d, random_state=1).fit(x)", 2 * n_freq),
-    "times = []",
-    "for _ in range(5):",
-    "    t0 = time.perf_counter(); z = s.transform(x); times.append(time.perf_counter() - t0)",
-    "print(sorted(times)[2])"), script)
-  t_sklearn <- as.numeric(system2(python, script, stdout = TRUE))
+    sprintf("timed('transform', lambda: s.transform(x), %d)", reps)), threads)
+  t_sklearn <- stats::median(sklearn$transform)
 }
 
 m <- 5000
@@ -81,18 +75,19 @@ t_r_gram <- median_time(r_gram, 3L)
 
 cat(sprintf("machine: %s, %d cores; R %s; BLAS %s\n", Sys.info()[["nodename"]], parallel::detectCores(),
             getRversion(), basename(extSoftVersion()[["BLAS"]])))
-cat(sprintf("SIMD path: %s\n", c("SSE2", "AVX2+FMA")[askrff:::.cpp_simd_level(-1L) + 1L]))
+cat(sprintf("instruction-set path: %s; load average %s\n", askrff_cpu()$path, load_average()))
 cat(sprintf("\nrff_features, n = %d, d = %d, %d frequencies (%d features), %d threads\n", n, d, n_freq, 2 * n_freq, threads))
 cat(sprintf("  askrff:                      %.3f s (median of %d)\n", t_askrff, reps))
-cat(sprintf("  idiomatic R cbind(cos, sin): %.3f s  -> askrff is %.1fx faster\n", t_r, t_r / t_askrff))
+cat(sprintf("  idiomatic R cbind(cos, sin), R's BLAS: %.3f s  -> askrff is %.1fx faster\n", t_r, t_r / t_askrff))
 if (!is.na(t_sklearn)) {
-  cat(sprintf("  scikit-learn RBFSampler:     %.3f s  -> askrff is %.1fx faster\n", t_sklearn, t_sklearn / t_askrff))
+  cat(sprintf("  scikit-learn RBFSampler, OpenBLAS, %d threads: %.3f s  -> askrff is %.1fx faster\n", threads, t_sklearn,
+              t_sklearn / t_askrff))
 } else {
-  cat("  scikit-learn RBFSampler:     not installed (python3-sklearn)\n")
+  cat("  scikit-learn RBFSampler:     not run (needs Debian's python3-sklearn and libopenblas0-pthread)\n")
 }
 cat(sprintf("  peak extra memory / output:  %.2f (output %.0f MB)\n", memory_ratio, output_bytes / 2^20))
 cat(sprintf("  max |askrff - R|:            %.2e\n", check))
 cat(sprintf("\nkernel_matrix, Gaussian, %d x %d, d = %d, %d threads\n", m, m, d, threads))
 cat(sprintf("  askrff:                      %.3f s\n", t_gram))
-cat(sprintf("  plain R (outer + tcrossprod): %.3f s  -> askrff is %.1fx faster\n", t_r_gram, t_r_gram / t_gram))
+cat(sprintf("  plain R (outer + tcrossprod), R's BLAS: %.3f s  -> askrff is %.1fx faster\n", t_r_gram, t_r_gram / t_gram))
 cat(sprintf("  max |askrff - R|:            %.2e\n", gram_check))

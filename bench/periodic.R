@@ -38,7 +38,7 @@ compare <- function(title, x, y, left, right) {
 }
 
 cat(sprintf("machine: %s cores; R %s; BLAS %s\n", parallel::detectCores(), getRversion(),
-            basename(extSoftVersion()[["BLAS"]])))
+            extSoftVersion()[["BLAS"]]))
 compare("quantized queries against a full-precision dataset (003 Fig. 1a)", points(2000), points(20000), "square", "cos")
 compare("full-precision queries against a quantized dataset (003 Fig. 1b)", points(200), points(50000), "cos", "square")
 compare("both quantized", points(5000), points(5000), "square", "square")

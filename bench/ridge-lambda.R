@@ -8,13 +8,16 @@
 #     eigendecomposition;
 #   scikit-learn's RidgeCV on the same feature matrices (written to a
 #     temporary file), with 61 alphas log-spaced from 1e-8 to 1e4 and its
-#     efficient leave-one-out, one thread.
+#     efficient leave-one-out, one thread, on OpenBLAS when it is installed
+#     (Debian's libopenblas0-pthread; the reference BLAS otherwise).
 # Each case uses a Gaussian kernel with the median-distance bandwidth of the
 # standardized predictors and one map; askrff runs on one thread.
 # Usage: Rscript bench/ridge-lambda.R [case ...] (after `make install`);
 # needs python3 with scikit-learn (Debian: python3-sklearn), and ggplot2 for
 # the diamonds. Results are recorded in bench/RESULTS.md.
 library(askrff)
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "common.R"))
 
 python <- Sys.getenv("ASKRFF_PYTHON", "/usr/bin/python3")
 
@@ -94,7 +97,8 @@ sklearn_ridgecv <- function(z, y, test_z, test_y) {
     "fit = RidgeCV(alphas=np.logspace(-8, 4, 61)).fit(z, y)",
     "t = time.time() - t",
     "print(np.sqrt(np.mean((fit.predict(tz) - ty) ** 2)), fit.alpha_, t)"), script)
-  env <- c("OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1", "MKL_NUM_THREADS=1")
+  env <- if (file.exists(file.path(openblas_dir, "libblas.so.3"))) openblas_env(1L) else
+    c("OMP_NUM_THREADS=1", "OPENBLAS_NUM_THREADS=1", "MKL_NUM_THREADS=1")
   out <- system2(python, c(script, dir, nrow(z), nrow(test_z), ncol(z)), stdout = TRUE, env = env)
   values <- as.numeric(strsplit(utils::tail(out, 1L), " ")[[1L]])
   list(rmse = values[1L], alpha = values[2L], seconds = values[3L])
