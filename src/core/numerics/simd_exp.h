@@ -17,8 +17,10 @@
 namespace askrff {
 namespace simd {
 
+// The result goes through a reference, as sincos's does: a vector returned
+// by value from a function without the caller's target changes the ABI.
 template <int Lanes>
-ASKRFF_INLINE typename Vec<Lanes>::f exp(const typename Vec<Lanes>::f& x) {
+ASKRFF_INLINE void exp(const typename Vec<Lanes>::f& x, typename Vec<Lanes>::f& out) {
   typedef typename Vec<Lanes>::f V;
   typedef typename Vec<Lanes>::i I;
   // 2^k stays normal and finite for k in [-1021, 1023]
@@ -50,15 +52,14 @@ ASKRFF_INLINE typename Vec<Lanes>::f exp(const typename Vec<Lanes>::f& x) {
   p = p * r + 1.0;
   const V shifter_v = V{} + shifter;
   const I two_to_k = (((I)shifted - (I)shifter_v) + 1023) << 52;
-  V out = p * (V)two_to_k;
+  out = p * (V)two_to_k;
   // the tails: exactly as libm, and NaN through it
   bool any_outside = false;
   for (int lane = 0; lane < Lanes; ++lane) any_outside |= outside[lane] != 0;
-  if (!any_outside) return out;
+  if (!any_outside) return;
   for (int lane = 0; lane < Lanes; ++lane) {
     if (outside[lane] != 0) out[lane] = x[lane] < kZero ? 0.0 : std::exp(x[lane]);
   }
-  return out;
 }
 
 }  // namespace simd

@@ -15,15 +15,15 @@ ASKRFF_INLINE void scaled_exp_span(double* v, std::size_t n, double factor) {
   typedef typename simd::Vec<Lanes>::f V;
   std::size_t i = 0;
   for (; i + Lanes <= n; i += Lanes) {
-    V x;
+    V x, y;
     std::memcpy(&x, v + i, sizeof(V));
-    const V y = simd::exp<Lanes>(x * factor);
+    simd::exp<Lanes>(x * factor, y);
     std::memcpy(v + i, &y, sizeof(V));
   }
   if (i == n) return;
-  V x = {};
+  V x = {}, y;
   for (std::size_t j = i; j < n; ++j) x[j - i] = v[j];
-  const V y = simd::exp<Lanes>(x * factor);
+  simd::exp<Lanes>(x * factor, y);
   for (std::size_t j = i; j < n; ++j) v[j] = y[j - i];
 }
 
