@@ -898,3 +898,21 @@ test_that("broom's tidy(), glance() and augment() of edited fits and bad argumen
   cases <- c(cases, object_cases(formula_glm, glm_consumers, "fit", c("design", "terms", "response", "map")))
   fuzz_check(cases)
 })
+
+test_that("askrff_cpu() and options(askrff.cpu) take a path or end in a named error, and leave the path as it was", {
+  before <- askrff_cpu()
+  on.exit(askrff_cpu(before$path))
+  values <- c(bad_values, list(unknown = "sse4", two = c("avx2", "baseline"), missing = NA_character_))
+  cases <- argument_cases("askrff_cpu", askrff_cpu, list(path = NULL), "path", values)
+  # an expression as the option's value must be refused, never evaluated
+  values <- c(values[names(values) != "NULL"], list(injection = injection))
+  option_cases <- lapply(names(values), function(value_name) {
+    case(sprintf("options(askrff.cpu = <%s>)", value_name), function() {
+      old <- options(askrff.cpu = values[[value_name]])
+      on.exit(options(old))
+      askrff:::apply_cpu_option()
+    }, "options(askrff.cpu)")
+  })
+  fuzz_check(c(cases, option_cases))
+  expect_identical(askrff_cpu(), before)
+})
