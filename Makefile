@@ -6,7 +6,7 @@ PKG := askrff
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps install demo test sanitize docs bench clean
+.PHONY: deps install demo test cran sanitize docs bench clean
 
 deps:
 	$(RSCRIPT) tools/install-deps.R
@@ -25,10 +25,19 @@ demo: install
 # prints the test counts and, last (where a CI log's tail shows it), every
 # failed test. R CMD build has built the vignettes, running their code (a
 # vignette that fails stops the build), so check does not run it again.
+# NOT_CRAN=true runs the long statistical tests that CRAN's check skips.
 test: deps
 	rm -rf $(PKG).Rcheck $(TARBALL)
 	$(R) CMD build .
-	_R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-vignettes $(TARBALL) || true
+	NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-vignettes $(TARBALL) || true
+	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
+
+# The check CRAN runs on a submission (the long tests skipped, at most two
+# threads); its log is $(PKG).Rcheck/00check.log.
+cran: deps
+	rm -rf $(PKG).Rcheck $(TARBALL)
+	$(R) CMD build .
+	$(R) CMD check --as-cran $(TARBALL) || true
 	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
 
 # The test suite on a build with AddressSanitizer and UndefinedBehaviorSanitizer;

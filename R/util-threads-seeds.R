@@ -1,11 +1,20 @@
 # Threads and seeds, which every heavy or random call shares.
 
-# NULL means getOption("askrff.threads"), else RcppParallel's default.
+# NULL means getOption("askrff.threads"), else default_threads().
 resolve_threads <- function(n_threads) {
   if (!is.null(n_threads)) return(check_count(n_threads, "n_threads", max = 1024))
   option <- getOption("askrff.threads")
-  if (is.null(option)) return(as.integer(RcppParallel::defaultNumThreads()))
-  check_count(option, "options(askrff.threads)", max = 1024)
+  if (!is.null(option)) return(check_count(option, "options(askrff.threads)", max = 1024))
+  default_threads()
+}
+
+# RcppParallel's default, at most 2 under R CMD check --as-cran (which sets
+# _R_CHECK_LIMIT_CORES_): CRAN gives examples, tests and vignettes two cores.
+default_threads <- function(available = RcppParallel::defaultNumThreads(),
+                            limit = Sys.getenv("_R_CHECK_LIMIT_CORES_")) {
+  threads <- as.integer(available)
+  if (nzchar(limit) && tolower(limit) != "false") threads <- min(threads, 2L)
+  threads
 }
 
 # The core's 64-bit seed as two 32-bit words. NULL draws them from R's RNG, so

@@ -17,7 +17,7 @@ LDFLAGS = -fsanitize=address,undefined
 MAKEVARS
 # A copy of the sources, so the sanitized objects never mix with a normal build.
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | (mkdir -p "$work/src-copy" && tar -xf - -C "$work/src-copy")
-R_MAKEVARS_USER="$work/Makevars" "$R" CMD INSTALL --no-test-load -l "$work/lib" "$work/src-copy" > "$work/install.log" 2>&1 ||
+ASKRFF_KEEP_DEBUG=true R_MAKEVARS_USER="$work/Makevars" "$R" CMD INSTALL --no-test-load -l "$work/lib" "$work/src-copy" > "$work/install.log" 2>&1 ||
   { tail -40 "$work/install.log"; exit 1; }
 runtimes="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 log="$work/tests.log"
@@ -25,7 +25,7 @@ status=0
 LD_PRELOAD="$runtimes" \
   ASAN_OPTIONS="detect_leaks=0:halt_on_error=1:abort_on_error=1:allocator_may_return_null=1" \
   UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-  ASKRFF_SANITIZE=1 R_LIBS="$work/lib" \
+  ASKRFF_SANITIZE=1 NOT_CRAN=true R_LIBS="$work/lib" \
   "$RSCRIPT" -e 'library(testthat); library(askrff, lib.loc = Sys.getenv("R_LIBS"))' \
              -e 'r <- as.data.frame(test_dir("tests/testthat", package = "askrff", load_package = "none", reporter = "summary", stop_on_failure = FALSE))' \
              -e 'cat(sprintf("%d passed, %d failed\n", sum(r$passed), sum(r$failed) + sum(r$error)))' \

@@ -130,3 +130,13 @@ test_that("the installed vignettes exist and need no network: no script, style o
     if (grepl("\\(", html, fixed = TRUE) || grepl("$$", html, fixed = TRUE)) expect_gte(lengths(regmatches(html, gregexpr('<script>eval(atob("', html, fixed = TRUE))), 3L)
   }
 })
+
+test_that("the default thread count is at most 2 under R CMD check --as-cran, and the option still rules", {
+  expect_identical(askrff:::default_threads(16, limit = ""), 16L)
+  expect_identical(askrff:::default_threads(16, limit = "TRUE"), 2L)
+  expect_identical(askrff:::default_threads(16, limit = "false"), 16L)
+  expect_identical(askrff:::default_threads(1, limit = "TRUE"), 1L)
+  old <- options(askrff.threads = 3)
+  on.exit(options(old))
+  expect_identical(askrff:::resolve_threads(NULL), 3L)
+})
