@@ -8,7 +8,7 @@
 #' Polynomial kernel on the unit sphere
 #'
 #' \eqn{k(x, y) = (1 - \|x - y\|^2 / a^2)^p} for unit vectors \eqn{x, y}
-#' (Pennington et al.), an indefinite kernel. Its Fourier transform (with
+#' (Pennington et al. 2015), an indefinite kernel. Its Fourier transform (with
 #' \eqn{k = 0} beyond distance 2) is
 #' \deqn{\mu(\rho) = (2\pi)^{-d/2} \sum_{i=0}^p \frac{p!}{(p-i)!}
 #'   (1 - 4/a^2)^{p-i} (2/a^2)^i (2/\rho)^{d/2+i} J_{d/2+i}(2\rho)}
@@ -67,7 +67,7 @@ poly_sphere_kernel <- function(a = 2, p = 1) {
 
 #' Arc-cosine kernel on the unit sphere
 #'
-#' The arc-cosine kernels of Cho and Saul for unit vectors, as functions of
+#' The arc-cosine kernels of Cho and Saul (2009) for unit vectors, as functions of
 #' \eqn{u = x'y} or of the distance \eqn{z = \|x - y\|}, \eqn{u = 1 - z^2/2}:
 #' \deqn{\kappa_0 = 1 - \arccos(u)/\pi, \quad
 #'   \kappa_1 = (u(\pi - \arccos u) + \sqrt{1 - u^2})/\pi.}

@@ -4,7 +4,7 @@
 //   cosh_gaussian   k(D) = exp(-||D||^2 / (2 sigma^2)) exp(beta'D)
 // Their measures are complex: mu = mu_R + i mu_I with mu_I odd. The "jordan"
 // decomposition gives the parts real_pos, real_neg (absent for Sinh, where
-// mu_R = mu_g >= 0) and imag_pos, the estimator of He et al. oriented as in
+// mu_R = mu_g >= 0) and imag_pos, the estimator of He et al. (2022) oriented as in
 // the vignette "mathematics" ("The orientation of the asymmetric estimator"):
 //   k = R+ E cos - R- E cos - 2 I+ E sin(nu'D),
 // the sine arising from psi = phi shifted by pi/2 on the right. The "phase"
