@@ -19,6 +19,16 @@
 #' its atoms the one stored; otherwise it is solved again and the file
 #' rewritten. Delete that directory to clear the cache.
 #'
+#' Where askrff departs from the papers it implements (constants, signs,
+#' orientations, total masses), `vignette("mathematics", package = "askrff")`
+#' gives the argument. To cite askrff and those papers, see
+#' `citation("askrff")`.
+#'
+#' @template ref-rahimi2007
+#' @template ref-he2022
+#' @template ref-liu2021
+#' @template ref-luo2021
+#' @template ref-schellekens2020
 #' @keywords internal
 #' @useDynLib askrff, .registration = TRUE
 #' @importFrom Rcpp sourceCpp

@@ -1,5 +1,6 @@
-# The asymmetric kernels of AsK-RFF (He et al., eqs 9-11), k(x, y) = k(x - y).
-# Their spectral measures are complex; see spectral_measure() and SPEC 1.
+# The asymmetric kernels of AsK-RFF (He et al. 2022, eqs 9-11), k(x, y) = k(x - y).
+# Their spectral measures are complex; see spectral_measure() and the
+# vignette "mathematics".
 
 #' Shift-Gaussian kernel
 #'
@@ -10,16 +11,19 @@
 #' \eqn{k(0) = \exp(-\|r\|^2 / (2\sigma^2))}.
 #'
 #' The measure's parts (`real_pos`, `real_neg`, `imag_pos`) have exact total
-#' masses from closed-form series (SPEC 1.3) and exact samplers (SPEC 1.4);
+#' masses from closed-form series and exact samplers, which lift a
+#' one-dimensional law to \eqn{d} dimensions (see the section "Exact total
+#' masses of the asymmetric kernels" in
+#' `vignette("mathematics", package = "askrff")`);
 #' [rff_map()] also takes `decomposition = "phase"`, which samples
-#' \eqn{|\mu|} once and carries the phase on the left features (SPEC 1.6).
+#' \eqn{|\mu|} once and carries the phase on the left features (section
+#' "Sampling the modulus: the phase form").
 #'
 #' @param sigma Bandwidth, a single positive number.
 #' @param shift The shift \eqn{r}: a numeric vector with one entry per
 #'   coordinate, or a single number meaning that value in every coordinate.
 #' @return A kernel object of class `c("shift_gaussian_kernel", "askrff_kernel")`.
-#' @references He, He, Liu, Huang. Random Fourier features for asymmetric
-#'   kernels (AsK-RFF).
+#' @template ref-he2022
 #' @family kernels
 #' @family asymmetric kernels
 #' @examples
@@ -53,6 +57,7 @@ shift_gaussian_kernel <- function(sigma, shift) {
 #'   1.3e4 at 5, against \eqn{k(0) = 1}; the features are of use only
 #'   for small \eqn{\sigma\|\beta\|}.
 #' @return A kernel object of class `c("sinh_gaussian_kernel", "askrff_kernel")`.
+#' @template ref-he2022
 #' @family kernels
 #' @family asymmetric kernels
 #' @examples
@@ -70,10 +75,11 @@ sinh_gaussian_kernel <- function(sigma, beta) {
 #' \eqn{\Delta = x - y} (the paper's name; there is no cosh in it). Its Fourier
 #' transform is \eqn{e^{\sigma^2\|\beta\|^2/2} \mu_g(\omega) e^{-i\sigma^2\beta'\omega}},
 #' so it is \eqn{e^{\sigma^2\|\beta\|^2/2}} times a Shift-Gaussian kernel with
-#' \eqn{r = -\sigma^2\beta} (SPEC 1.1).
+#' \eqn{r = -\sigma^2\beta}.
 #'
 #' @inheritParams sinh_gaussian_kernel
 #' @return A kernel object of class `c("cosh_gaussian_kernel", "askrff_kernel")`.
+#' @template ref-he2022
 #' @family kernels
 #' @family asymmetric kernels
 #' @examples

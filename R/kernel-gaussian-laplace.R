@@ -24,6 +24,7 @@
 #'
 #' @param sigma Bandwidth: a positive number, or one per coordinate.
 #' @return A kernel object of class `c("gaussian_kernel", "askrff_kernel")`.
+#' @template ref-rahimi2007
 #' @family kernels
 #' @examples
 #' k <- gaussian_kernel(sigma = 2)
@@ -47,6 +48,7 @@ gaussian_kernel <- function(sigma) {
 #'
 #' @param sigma Scale, a single positive number.
 #' @return A kernel object of class `c("laplace_kernel", "askrff_kernel")`.
+#' @template ref-rahimi2007
 #' @family kernels
 #' @examples
 #' laplace_kernel(sigma = 1)

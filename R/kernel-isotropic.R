@@ -56,6 +56,9 @@ generalized_gaussian_min_power <- 0.19
 #'   for [gaussian_kernel()]).
 #' @param nu Smoothness \eqn{\nu}: a finite number of at least 0.055.
 #' @return A kernel object of class `c("matern_kernel", "askrff_kernel")`.
+#' @template ref-rahimi2007
+#' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
+#'   Processes for Machine Learning. MIT Press.
 #' @family kernels
 #' @examples
 #' k <- matern_kernel(sigma = 1, nu = 1.5)
@@ -85,6 +88,7 @@ matern_kernel <- function(sigma, nu) {
 #'
 #' @inheritParams matern_kernel
 #' @return A kernel object of class `c("exponential_kernel", "askrff_kernel")`.
+#' @template ref-rahimi2007
 #' @family kernels
 #' @examples
 #' exponential_kernel(sigma = 2)
@@ -107,6 +111,9 @@ exponential_kernel <- function(sigma) {
 #' @inheritParams matern_kernel
 #' @param alpha Shape \eqn{\alpha}: any positive finite number.
 #' @return A kernel object of class `c("rational_quadratic_kernel", "askrff_kernel")`.
+#' @template ref-rahimi2007
+#' @references Rasmussen, C. E. and Williams, C. K. I. (2006). Gaussian
+#'   Processes for Machine Learning. MIT Press.
 #' @family kernels
 #' @examples
 #' rational_quadratic_kernel(sigma = 1, alpha = 2)
@@ -135,6 +142,9 @@ rational_quadratic_kernel <- function(sigma, alpha) {
 #' @inheritParams matern_kernel
 #' @param power The power \eqn{p}, in \eqn{[0.19, 2]}.
 #' @return A kernel object of class `c("generalized_gaussian_kernel", "askrff_kernel")`.
+#' @template ref-rahimi2007
+#' @references Kanter, M. (1975). Stable densities under change of scale and
+#'   total variation inequalities. The Annals of Probability 3.
 #' @family kernels
 #' @examples
 #' generalized_gaussian_kernel(sigma = 1, power = 1.5)

@@ -1,5 +1,5 @@
 # Signed mixtures of Gaussian kernels: the simplest indefinite kernels, whose
-# spectral measure is a signed mixture of normal laws (SPEC 2).
+# spectral measure is a signed mixture of normal laws.
 
 #' Delta-Gaussian kernel: a signed mixture of Gaussian kernels
 #'
@@ -8,24 +8,28 @@
 #' \eqn{\exp(-\|\Delta\|^2/2) - \exp(-\|\Delta\|^2/200)}, which is indefinite.
 #' Its spectral measure is the signed radial density
 #' \deqn{\mu(\omega) = \sum_i w_i (\sigma_i/\sqrt{2\pi})^d e^{-\sigma_i^2\|\omega\|^2/2}}
-#' (004 eq. 20 omits the \eqn{(2\pi)^{-d/2}}, SPEC 2), split into the positive
+#' (Luo et al. (2021), eq. 20, omit the \eqn{(2\pi)^{-d/2}}; see the section
+#' "The constant of the spectral densities" in
+#' `vignette("mathematics", package = "askrff")`), split into the positive
 #' parts `pos` and `neg`, \eqn{\mu = \mu^+ - \mu^-}.
 #'
 #' [rff_map()] takes `decomposition = "jordan"` (default), the minimal Jordan
 #' decomposition \eqn{\mu^\pm = \max(0, \pm\mu)}, with exact masses from
 #' chi-square probabilities between the radii where \eqn{\mu} changes sign
 #' and an exact rejection sampler; or `decomposition = "components"`, the
-#' split of Liu et al. that puts each component in the part of its sign
-#' (masses \eqn{\sum_i \max(0, \pm w_i)}). The minimal parts have the smaller
-#' masses, which lowers the variance noticeably only for \eqn{d \le 3} (SPEC 2).
-#' Both parts are rotation invariant, so `method = "orthogonal"` applies (GORF).
+#' split of Liu et al. (2021) that puts each component in the part of its
+#' sign (masses \eqn{\sum_i \max(0, \pm w_i)}). The minimal parts have the
+#' smaller masses, which lowers the variance noticeably only for
+#' \eqn{d \le 3} (the vignette's section "The minimal decomposition of the
+#' Delta-Gaussian").
+#' Both parts are rotation invariant, so `method = "orthogonal"` applies (GORF, Luo et al.
+#' 2021).
 #'
 #' @param weights Nonzero weights \eqn{w_i}, a numeric vector.
 #' @param sigmas Bandwidths \eqn{\sigma_i}: distinct positive numbers, one per weight.
 #' @return A kernel object of class `c("delta_gaussian_kernel", "askrff_kernel")`.
-#' @references Liu, Huang, Chen, Suykens. Generalizing random Fourier features
-#'   via generalized measures. Luo, Fang, Yang, Huang. Towards unbiased random
-#'   features with lower variance for stationary indefinite kernels (GORF).
+#' @template ref-liu2021
+#' @template ref-luo2021
 #' @family kernels
 #' @family indefinite kernels
 #' @examples

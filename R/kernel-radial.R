@@ -92,6 +92,7 @@
 #'   decay fast (Details: a power \eqn{r^{-p}} rarely suffices); the LP route
 #'   takes any such function.
 #' @return A kernel object of class `c("radial_kernel", "askrff_kernel")`.
+#' @template ref-liu2021
 #' @family kernels
 #' @examples
 #' k <- radial_kernel(function(r) exp(-r^2 / 2))

@@ -4,14 +4,17 @@
 #' The kernel a pair of periodic maps approximates
 #'
 #' The expectation of [rpf_kernel_matrix()] with maps `left` and `right`
-#' (003 Prop. 3, rescaled by \eqn{1/\langle f, g\rangle} as the estimator is):
+#' (Schellekens and Jacques 2020, Prop. 3, rescaled by
+#' \eqn{1/\langle f, g\rangle} as the estimator is):
 #' \deqn{k_{f,g}(u) = \frac{1}{\langle f, g\rangle}\sum_{k \ne 0} F_k G_k\, k(ku)
 #'   = \sum_{k \ge 1} \frac{2 F_k G_k}{\langle f, g\rangle}\, k(ku).}
 #' With a cosine on either side only \eqn{k = 1} remains, and \eqn{k_{f,g} = k}.
 #' Two square waves give the distorted kernel
 #' \eqn{\frac{8}{\pi^2}\sum_{k \text{ odd}} k(ku)/k^2}; for the Gaussian kernel
 #' it falls linearly at the origin, \eqn{1 - \frac{2\sqrt 2}{\pi^{3/2}}\|u\|/\sigma}
-#' (SPEC 6: 003 eq. 16 has \eqn{\sqrt 2} for \eqn{2\sqrt 2}).
+#' (Schellekens and Jacques (2020), eq. 16, have \eqn{\sqrt 2} for
+#' \eqn{2\sqrt 2}; see the section "The distorted kernel of one-bit
+#' products" in `vignette("mathematics", package = "askrff")`).
 #'
 #' The series is summed until the rest is provably below `tolerance` times
 #' \eqn{k(0)}: \eqn{|F_k| \le 4/(2\pi k)} (total variation 4 over a period)
@@ -39,6 +42,7 @@
 #'   and 0.1.
 #' @return A kernel object of class `c("rpf_expected_kernel", "askrff_kernel")`
 #'   for [kernel_matrix()].
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' k_qq <- rpf_expected_kernel(gaussian_kernel(1.5), "square", "square")

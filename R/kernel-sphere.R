@@ -1,23 +1,27 @@
 # Kernels on the unit sphere, functions of z = ||x - y|| in [0, 2]: the
 # polynomial kernel, the arc-cosine kernels and the two-layer ReLU NTK.
 # Their stationary measures have infinite total mass in most dimensions
-# (SPEC 3.2, 5), so askrff samples an L1-minimal discrete radial measure
+# (vignette "mathematics", "Infinite total masses on the sphere"), so askrff samples an L1-minimal discrete radial measure
 # (lp-measure.R) or, for the arc-cosine kernels and the NTK, step and ReLU
 # features of Gaussian projections, which are exact.
 
 #' Polynomial kernel on the unit sphere
 #'
 #' \eqn{k(x, y) = (1 - \|x - y\|^2 / a^2)^p} for unit vectors \eqn{x, y}
-#' (Pennington et al.), an indefinite kernel. Its Fourier transform (with
+#' (Pennington et al. 2015), an indefinite kernel. Its Fourier transform (with
 #' \eqn{k = 0} beyond distance 2) is
 #' \deqn{\mu(\rho) = (2\pi)^{-d/2} \sum_{i=0}^p \frac{p!}{(p-i)!}
 #'   (1 - 4/a^2)^{p-i} (2/a^2)^i (2/\rho)^{d/2+i} J_{d/2+i}(2\rho)}
-#' (001 eq. 4 and 004 eq. 18 omit the \eqn{(2\pi)^{-d/2}}, SPEC 3.1), whose
-#' total mass is infinite unless \eqn{a = 2} and \eqn{d \le 2p} (SPEC 3.2:
-#' the papers' finite-mass claim drops the Jacobian). Truncating the measure
-#' does not work either (SPEC 3.3).
+#' (Liu et al. (2021), eq. 4, and Luo et al. (2021), eq. 18, omit the
+#' \eqn{(2\pi)^{-d/2}}; see the section "The constant of the spectral
+#' densities" in `vignette("mathematics", package = "askrff")`), whose total
+#' mass is infinite unless \eqn{a = 2} and \eqn{d \le 2p}: the papers' claim
+#' of a finite mass drops the Jacobian \eqn{r^{d-1}} (the vignette's section
+#' "Infinite total masses on the sphere"). Truncating the measure does not
+#' work either (same section).
 #'
-#' askrff therefore samples the L1-minimal discrete radial measure of SPEC 3.4:
+#' askrff therefore samples an L1-minimal discrete radial measure (the
+#' vignette's section "An L1-minimal discrete measure"):
 #' atoms \eqn{c_j} at radii \eqn{r_j} chosen by a linear program (HiGHS, through the highs package) so
 #' that \eqn{|\sum_j c_j \Omega_d(r_j z) - k(z)| \le} `tolerance` for every
 #' distance \eqn{z \le} `z_max`, where \eqn{\Omega_d(t) = E\cos(t u_1)} for a
@@ -39,8 +43,11 @@
 #' @param p Degree, a single positive whole number.
 #' @return A kernel object of class `c("poly_sphere_kernel", "askrff_kernel")`.
 #'   Data must have rows of unit norm; see [normalize_rows()].
-#' @references Pennington, Yu, Kumar. Spherical random features for polynomial
-#'   kernels. Liu et al., 001; Luo et al. (GORF), 004.
+#' @references Pennington, J., Yu, F. X. and Kumar, S. (2015). Spherical
+#'   random features for polynomial kernels. Advances in Neural Information
+#'   Processing Systems 28 (NIPS 2015).
+#' @template ref-liu2021
+#' @template ref-luo2021
 #' @family kernels
 #' @family indefinite kernels
 #' @examples
@@ -60,21 +67,24 @@ poly_sphere_kernel <- function(a = 2, p = 1) {
 
 #' Arc-cosine kernel on the unit sphere
 #'
-#' The arc-cosine kernels of Cho and Saul for unit vectors, as functions of
+#' The arc-cosine kernels of Cho and Saul (2009) for unit vectors, as functions of
 #' \eqn{u = x'y} or of the distance \eqn{z = \|x - y\|}, \eqn{u = 1 - z^2/2}:
 #' \deqn{\kappa_0 = 1 - \arccos(u)/\pi, \quad
 #'   \kappa_1 = (u(\pi - \arccos u) + \sqrt{1 - u^2})/\pi.}
-#' Both are stationary on the sphere but indefinite (001, Corollary 4.1).
+#' Both are stationary on the sphere but indefinite (Liu et al. 2021,
+#' Corollary 4.1).
 #'
 #' The default route, `route = "dot_product"`, is exact in expectation:
 #' \eqn{\kappa_0(x, y) = 2E[1\{w'x \ge 0\} 1\{w'y \ge 0\}]} and
 #' \eqn{\kappa_1(x, y) = 2E[\max(w'x, 0)\max(w'y, 0)]} with \eqn{w \sim N(0, I)},
-#' so [rff_features()] returns step or ReLU features (001's remark (ii) states
-#' half of these, SPEC 5). `method = "orthogonal"` draws the \eqn{w} as
-#' orthogonal Gaussian blocks.
+#' so [rff_features()] returns step or ReLU features (the functions of Liu
+#' et al. (2021), remark (ii), are half of these; see the section "Arc-cosine
+#' kernels and the NTK" in `vignette("mathematics", package = "askrff")`).
+#' `method = "orthogonal"` draws the \eqn{w} as orthogonal Gaussian blocks.
 #'
-#' `route = "stationary"` samples the spectral measure instead, as SPEC 5
-#' recommends: its mass is infinite (001 App. E is wrong), so for order 0 the
+#' `route = "stationary"` samples the spectral measure instead. Its mass is
+#' infinite (Liu et al. (2021), App. E, state a finite one; the vignette's
+#' section "Infinite total masses on the sphere"), so for order 0 the
 #' cusp at \eqn{z = 0} is split off as the positive definite kernel
 #' \eqn{e^{-z/\pi}} (multivariate Cauchy frequencies) and the rest is an LP
 #' measure exact to `tolerance` on \eqn{[0,} `z_max`\eqn{]}, `z_max < 2`; see
@@ -85,7 +95,10 @@ poly_sphere_kernel <- function(a = 2, p = 1) {
 #' @param order 0 or 1.
 #' @return A kernel object of class `c("arccos_kernel", "askrff_kernel")`.
 #'   Data must have rows of unit norm; see [normalize_rows()].
-#' @references Cho, Saul. Kernel methods for deep learning. Liu et al., 001.
+#' @references Cho, Y. and Saul, L. K. (2009). Kernel methods for deep
+#'   learning. Advances in Neural Information Processing Systems 22 (NIPS
+#'   2009).
+#' @template ref-liu2021
 #' @family kernels
 #' @family indefinite kernels
 #' @examples
@@ -106,7 +119,8 @@ arccos_kernel <- function(order = 0) {
 #' \eqn{k(x, y) = u\,\kappa_0(u) + \kappa_1(u)} with \eqn{u = x'y} and the
 #' arc-cosine kernels of [arccos_kernel()]; as a function of \eqn{z = \|x - y\|},
 #' \eqn{k = (2 - z^2)/\pi \arccos(z^2/2 - 1) + z\sqrt{4 - z^2}/(2\pi)}
-#' (001 Theorem 4), with \eqn{k(0) = 2}. Indefinite on the sphere.
+#' (Liu et al. 2021, Theorem 4), with \eqn{k(0) = 2}. Indefinite on the
+#' sphere.
 #'
 #' The default route gives its exact random features, the gradient features
 #' of the network at a Gaussian initialisation: for each \eqn{w_f \sim N(0, I)}
@@ -117,8 +131,14 @@ arccos_kernel <- function(order = 0) {
 #'
 #' @return A kernel object of class `c("ntk_kernel", "askrff_kernel")`.
 #'   Data must have rows of unit norm; see [normalize_rows()].
-#' @references Bietti, Mairal. On the inductive bias of neural tangent kernels.
-#'   Liu et al., 001.
+#' @references Jacot, A., Gabriel, F. and Hongler, C. (2018). Neural tangent
+#'   kernel: convergence and generalization in neural networks. Advances in
+#'   Neural Information Processing Systems 31 (NeurIPS 2018).
+#'
+#'   Bietti, A. and Mairal, J. (2019). On the inductive bias of neural tangent
+#'   kernels. Advances in Neural Information Processing Systems 32 (NeurIPS
+#'   2019).
+#' @template ref-liu2021
 #' @family kernels
 #' @family indefinite kernels
 #' @examples

@@ -7,8 +7,8 @@
 #'
 #' Random features that expand a kernel of the inner product,
 #' \eqn{k(x, y) = \sum_{n \ge 0} c_n (x'y)^n}, instead of sampling its
-#' spectral measure: the baselines of 001 Fig. 2 for the polynomial kernel on
-#' the sphere, whose coefficients are \eqn{c_n = \binom{p}{n} (2/a^2)^n
+#' spectral measure: the baselines of Liu et al. (2021), Fig. 2, for the
+#' polynomial kernel on the sphere, whose coefficients are \eqn{c_n = \binom{p}{n} (2/a^2)^n
 #' ((a^2 - 2)/a^2)^{p - n}} since \eqn{\|x - y\|^2 = 2 - 2x'y} for unit
 #' vectors. They take [poly_sphere_kernel()] and sums, multiples and products
 #' of such kernels ([kernel-arithmetic]), whose coefficients follow from the
@@ -55,8 +55,13 @@
 #'   degree: its `degree`, `coefficient`, `columns`, and the `hash` and
 #'   `sign` of its count sketches, d by degree matrices).
 #' @references Kar, P. and Karnick, H. (2012). Random feature maps for dot
-#'   product kernels. AISTATS. Pham, N. and Pagh, R. (2013). Fast and
-#'   scalable polynomial kernels via explicit feature maps. KDD.
+#'   product kernels. Proceedings of the 15th International Conference on
+#'   Artificial Intelligence and Statistics (AISTATS 2012), PMLR 22.
+#'
+#'   Pham, N. and Pagh, R. (2013). Fast and scalable polynomial kernels via
+#'   explicit feature maps. Proceedings of the 19th ACM SIGKDD International
+#'   Conference on Knowledge Discovery and Data Mining (KDD 2013).
+#' @template ref-liu2021
 #' @family maps
 #' @examples
 #' k <- poly_sphere_kernel(a = 3, p = 3)

@@ -15,7 +15,8 @@
 #' columns \eqn{\sqrt{2/F}\,1\{w_f'x \ge 0\}} (arc-cosine order 0),
 #' \eqn{\sqrt{2/F}\max(w_f'x, 0)} (order 1), or for the NTK the \eqn{F} ReLU
 #' columns followed by \eqn{d} blocks \eqn{\sqrt{2/F}\,x_k 1\{w_f'x \ge 0\}},
-#' \eqn{k = 1, \dots, d} (SPEC 5).
+#' \eqn{k = 1, \dots, d} (see the section "Arc-cosine kernels and the NTK" in
+#' `vignette("mathematics", package = "askrff")`).
 #'
 #' A map of [nystrom_map()] has `map$rank` columns on each side:
 #' \eqn{K(x, Z)} times its left or right weights; maps of [maclaurin_map()]
@@ -33,6 +34,15 @@
 #'   the arc-cosine features, `(d + 1) * ncol(map$omega)` for the NTK,
 #'   `map$rank` for a Nyström map, `map$n_features` for Random Maclaurin and
 #'   Tensor Sketch maps).
+#' @template ref-rahimi2007
+#' @template ref-he2022
+#' @references Cho, Y. and Saul, L. K. (2009). Kernel methods for deep
+#'   learning. Advances in Neural Information Processing Systems 22 (NIPS
+#'   2009).
+#'
+#'   Jacot, A., Gabriel, F. and Hongler, C. (2018). Neural tangent kernel:
+#'   convergence and generalization in neural networks. Advances in Neural
+#'   Information Processing Systems 31 (NeurIPS 2018).
 #' @family maps
 #' @examples
 #' map <- rff_map(gaussian_kernel(1), d = 2, n_features = 100, seed = 1)
@@ -58,6 +68,8 @@ rff_features <- function(map, x, side = c("left", "right"), n_threads = NULL) {
 #' @param y Second set of points; defaults to `x`.
 #' @return The `nrow(x)` by `nrow(y)` approximation of
 #'   `kernel_matrix(map$kernel, x, y)`.
+#' @template ref-rahimi2007
+#' @template ref-he2022
 #' @family maps
 #' @export
 rff_kernel_matrix <- function(map, x, y = x, n_threads = NULL) {

@@ -55,6 +55,9 @@
 #'   `"svd"`), the kept `values` (signed eigenvalues, or singular values), the
 #'   `left_weights` and `right_weights` (landmarks by feature columns), the
 #'   `rank` and the `tolerance`.
+#' @references Williams, C. K. I. and Seeger, M. (2001). Using the Nyström
+#'   method to speed up kernel machines. Advances in Neural Information
+#'   Processing Systems 13.
 #' @family maps
 #' @examples
 #' x <- as.matrix(scale(datasets::quakes[, 1:3]))
@@ -118,6 +121,9 @@ scale_columns <- function(A, v) A * rep(v, each = nrow(A))
 #' @param seed `NULL` (use R's random number generator, so [set.seed()]
 #'   makes the choice reproducible) or a whole number, as for [rff_map()].
 #' @return The chosen rows of `x`, a matrix with `n` rows.
+#' @references Arthur, D. and Vassilvitskii, S. (2007). k-means++: the
+#'   advantages of careful seeding. Proceedings of the 18th Annual ACM-SIAM
+#'   Symposium on Discrete Algorithms (SODA 2007).
 #' @family maps
 #' @examples
 #' x <- as.matrix(datasets::trees)

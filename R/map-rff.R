@@ -30,7 +30,9 @@
 #'   part's radial law (Yu et al. 2016). It stays unbiased for any
 #'   `n_features`, and has lower variance. For the asymmetric kernels the
 #'   orthogonal directions feed the Gaussian component of each part's exact
-#'   lift (SPEC 1.4), so every frequency keeps its law.
+#'   lift of a one-dimensional law (see the section "Exact total masses of
+#'   the asymmetric kernels" in `vignette("mathematics", package = "askrff")`),
+#'   so every frequency keeps its law.
 #' * `"structured"` (structured orthogonal random features, SORF, Yu et al.
 #'   2016) takes the directions from the rows of
 #'   \eqn{H D_1 H D_2 H D_3}, with \eqn{H} the normalized Walsh-Hadamard
@@ -40,8 +42,9 @@
 #'   with an independent radius. A row's law is close to, not exactly, the
 #'   uniform one on the sphere, so the estimator has a small bias that
 #'   vanishes as \eqn{d} grows.
-#' * `"qmc"` (randomized quasi-Monte Carlo, Yang et al. 2014) maps scrambled
-#'   Halton points, shifted by a random vector modulo 1, through each part's
+#' * `"qmc"` (randomized quasi-Monte Carlo, Yang et al. 2014) maps Halton
+#'   points (Halton 1960) with randomly permuted digits, shifted by a random
+#'   vector modulo 1 (Cranley and Patterson 1976), through each part's
 #'   inverse CDFs (normal quantiles for the Gaussian directions, the radius's
 #'   or projection's tabulated quantile), so each frequency has exactly the
 #'   part's law and the estimator stays unbiased; the points cover the space
@@ -56,23 +59,27 @@
 #' the LP measure for [poly_sphere_kernel()]; `route = "dot_product"` or
 #' `"stationary"` (then also `tolerance` and `z_max`) for [arccos_kernel()]
 #' and [ntk_kernel()]. Their parts are named `pos` and `neg`, and every part
-#' takes `method = "orthogonal"` (GORF: independent Haar blocks per part,
-#' each direction with an independent radius, SPEC 4.3). The discrete
+#' takes `method = "orthogonal"`: the GORF of Luo et al. (2021), but with
+#' independent Haar blocks per part and each direction paired with an
+#' independent radius, since the paper's eqs. 10-11 do not give orthogonal
+#' directions (the vignette's section "Orthogonal directions"). The discrete
 #' measures of the LP route are sampled stratified: each part's frequencies
 #' go to its atoms in proportion to their weights.
 #'
 #' Settings for the asymmetric kernels ([shift_gaussian_kernel()],
 #' [sinh_gaussian_kernel()], [cosh_gaussian_kernel()]):
 #' `decomposition = "jordan"` (default) samples the three positive parts of
-#' the complex measure, the estimator of He et al.; `decomposition = "phase"`
+#' the complex measure, the estimator of He et al. (2022);
+#' `decomposition = "phase"`
 #' samples \eqn{|\mu|} once and puts the phase of \eqn{\mu} on the left
 #' features. Its total mass \eqn{\|\mu\|} is never larger than the Jordan
 #' parts' sum, but its variance is not lower everywhere: for the
 #' Shift-Gaussian it vanishes at \eqn{x - y = -r}, where the kernel peaks, and
-#' is several times lower near it (SPEC 1.6 measured 5.4 times at one pair),
-#' while the Jordan parts' vanishes at \eqn{x - y = 0} and is lower around
-#' \eqn{x - y = r}. The vignette "asymmetric-kernels"
-#' compares both.
+#' is several times lower near it (about 6 times at \eqn{x - y = -r/2} for
+#' \eqn{\sigma = 2} and \eqn{r = 2/d} in \eqn{d = 5}), while the Jordan parts'
+#' vanishes at \eqn{x - y = 0} and is lower around \eqn{x - y = r} (the
+#' vignette's section "Sampling the modulus: the phase form"). The vignette
+#' "asymmetric-kernels" compares both.
 #'
 #' @param kernel A kernel object, such as [gaussian_kernel()].
 #' @param d Dimension of the data.
@@ -96,6 +103,23 @@
 #'   the frequencies it receives), the frequencies `omega` (one column each),
 #'   the `part` each belongs to, its left `phase`, and for LP measures the
 #'   `bias_bound`.
+#' @template ref-rahimi2007
+#' @template ref-yu2016
+#' @references Yang, J., Sindhwani, V., Avron, H. and Mahoney, M. W. (2014).
+#'   Quasi-Monte Carlo feature maps for shift-invariant kernels. Proceedings
+#'   of the 31st International Conference on Machine Learning (ICML 2014),
+#'   PMLR 32.
+#'
+#'   Halton, J. H. (1960). On the efficiency of certain quasi-random
+#'   sequences of points in evaluating multi-dimensional integrals.
+#'   Numerische Mathematik 2.
+#'
+#'   Cranley, R. and Patterson, T. N. L. (1976). Randomization of number
+#'   theoretic methods for multiple integration. SIAM Journal on Numerical
+#'   Analysis 13.
+#' @template ref-he2022
+#' @template ref-liu2021
+#' @template ref-luo2021
 #' @family maps
 #' @examples
 #' map <- rff_map(gaussian_kernel(1), d = 3, n_features = 64, seed = 1)

@@ -8,8 +8,9 @@
 #' \eqn{[-1, 1]} to \eqn{2^b} equal cells and gives them the levels
 #' \eqn{(2j + 1 - 2^b)/(2^b - 1)}, \eqn{j = 0, \dots, 2^b - 1}, spread evenly
 #' over \eqn{[-1, 1]}. One bit is the square wave \eqn{q(t) = \mathrm{sign}(\cos t)}
-#' of 003 (eq. 8), also called `"square"`; as \eqn{b} grows, \eqn{q_b} tends
-#' to the cosine. This is the finer quantization the conclusion of 003 proposes,
+#' of Schellekens and Jacques (2020, eq. 8), also called `"square"`; as
+#' \eqn{b} grows, \eqn{q_b} tends to the cosine. This is the finer
+#' quantization the conclusion of Schellekens and Jacques (2020) proposes,
 #' written so that every \eqn{q_b} stays even, centred, bounded by one and
 #' \eqn{2\pi}-periodic: only odd harmonics \eqn{F_k} are nonzero, and
 #' \eqn{F_k = \frac{2}{(2^b - 1)\pi k}\sum_j \sin(k t_j)} over the jump points
@@ -24,6 +25,7 @@
 #' @param bits Number of bits, a whole number from 1 to 8.
 #' @return An object of class `"rpf_function"`: a list with the function's
 #'   `name` and whether it is `binary`.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' rpf_quantizer(3)
@@ -68,11 +70,12 @@ print.rpf_function <- function(x, ...) {
 #' Every map askrff offers is even and real, so \eqn{F_{-k} = F_k} is real;
 #' \eqn{F_0 = 0}, and only odd \eqn{k} are nonzero. The cosine has
 #' \eqn{F_{\pm 1} = 1/2}; the square wave \eqn{F_k = \frac{2}{k\pi}(-1)^{(k-1)/2}}
-#' for odd \eqn{k} (003 eq. 8).
+#' for odd \eqn{k} (Schellekens and Jacques 2020, eq. 8).
 #'
 #' @param fun `"cos"`, `"square"` or a quantizer from [rpf_quantizer()].
 #' @param k Whole numbers (of either sign).
 #' @return The coefficients \eqn{F_k}, one per entry of `k`.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' rpf_coefficients("square", 1:7)
@@ -100,6 +103,7 @@ rpf_coefficients <- function(fun, k) {
 #' @param left,right Periodic maps: `"cos"`, `"square"` or a quantizer from
 #'   [rpf_quantizer()].
 #' @return A single number.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' rpf_inner_product("square", "cos")

@@ -15,6 +15,7 @@
 #' @return An object of class `"rpf_packed"`: a list with `bits`, a raw
 #'   matrix with one column of bytes per point, `n_features` and the points'
 #'   `names`.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' map <- rpf_map(gaussian_kernel(1), d = 3, n_features = 64, seed = 1)

@@ -1,4 +1,4 @@
-# Random periodic features (Schellekens and Jacques, 003): frequencies and a
+# Random periodic features (Schellekens and Jacques 2020): frequencies and a
 # dither shared by both sides, a periodic map on each side (the cosine, the
 # one-bit square wave or a b-bit quantizer of the cosine), and products
 # rescaled by 1/<f, g>. Square-wave features can be stored as bits.
@@ -21,7 +21,7 @@ periodic_kernel_mass <- function(kernel) kernel_at_zero(kernel, 1L)
 #' Draws \eqn{m} = `n_features` frequencies \eqn{\omega_j} from the kernel's
 #' spectral measure (normalized to a probability law) and a dither
 #' \eqn{\xi_j \sim U[0, 2\pi)}, shared by both sides of every product
-#' (Schellekens and Jacques, 003, Def. 2). The features of a point are
+#' (Schellekens and Jacques 2020, Def. 2). The features of a point are
 #' \eqn{z_f(x) = m^{-1/2} f(\Omega^\top x + \xi)} for a periodic map \eqn{f}
 #' ([rpf_features()]); their products approximate the kernel
 #' ([rpf_kernel_matrix()]).
@@ -34,6 +34,7 @@ periodic_kernel_mass <- function(kernel) kernel_at_zero(kernel, 1L)
 #' @return A map of class `c("rpf_map", "askrff_map")`: a list holding the kernel, `d`,
 #'   `n_features`, the total `mass` \eqn{k(0)} of the spectral measure, the
 #'   frequencies `omega` (\eqn{d \times m}) and the `dither`.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' map <- rpf_map(gaussian_kernel(1.5), d = 5, n_features = 1000, seed = 1)
@@ -132,6 +133,7 @@ print.summary.rpf_map <- function(x, ...) {
 #'   [rpf_quantizer()].
 #' @inheritParams kernel_matrix
 #' @return A `nrow(x)` by `map$n_features` matrix.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' map <- rpf_map(gaussian_kernel(1), d = 2, n_features = 8, seed = 1)
@@ -152,8 +154,8 @@ rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
 #'
 #' \eqn{\hat K_{ij} = \frac{k(0)}{\langle f, g\rangle}\langle z_f(x_i), z_g(y_j)\rangle}
 #' with \eqn{\langle f, g\rangle = \frac{1}{2\pi}\int_0^{2\pi} f g\,dt}
-#' (003 eq. 13). Its expectation is the kernel [rpf_expected_kernel()] gives
-#' (003 Prop. 3): when either map is the cosine that is the kernel itself, so
+#' (Schellekens and Jacques 2020, eq. 13). Its expectation is the kernel
+#' [rpf_expected_kernel()] gives (their Prop. 3): when either map is the cosine that is the kernel itself, so
 #' the semi-quantized product \eqn{\frac{\pi}{2}\langle z_q(x), z_{\cos}(y)\rangle}
 #' (the default) estimates \eqn{k(x - y)} without bias, in either orientation.
 #' Two quantized sides estimate a distorted kernel instead; for two square
@@ -171,6 +173,7 @@ rpf_features <- function(map, x, fun = "cos", n_threads = NULL) {
 #' @param left,right The periodic maps of `x` and `y`: `"cos"`, `"square"` or
 #'   a quantizer from [rpf_quantizer()].
 #' @return The `nrow(x)` by `nrow(y)` matrix.
+#' @template ref-schellekens2020
 #' @family random periodic features
 #' @examples
 #' map <- rpf_map(laplace_kernel(1.5), d = 5, n_features = 2000, seed = 1)

@@ -1,5 +1,5 @@
 # Total masses of a map's positive parts: the exact ones it was sampled with,
-# and the subset least-squares estimate of He et al. (Algorithm 2, eq. 12).
+# and the subset least-squares estimate of He et al. (2022), Algorithm 2, eq. 12.
 
 #' Total masses of a map's positive parts
 #'
@@ -26,6 +26,8 @@
 #'
 #' @param map A map from [rff_map()] or [estimate_total_masses()].
 #' @return A named numeric vector, one entry per positive part: \eqn{a_p m_p}.
+#' @template ref-he2022
+#' @template ref-liu2021
 #' @family maps
 #' @examples
 #' total_masses(rff_map(gaussian_kernel(1), d = 2, n_features = 10, seed = 1))
@@ -45,19 +47,20 @@ part_masses <- function(map) {
 
 #' Estimate total masses from a subset of the data
 #'
-#' Algorithm 2 of He et al. (AsK-RFF): with the map's frequencies fixed, choose
-#' the masses \eqn{\xi} that make the approximate Gram matrix of `x_subset`
-#' closest to the exact one in Frobenius norm,
+#' Algorithm 2 of He et al. (2022), AsK-RFF: with the map's frequencies
+#' fixed, choose the masses \eqn{\xi} that make the approximate Gram matrix
+#' of `x_subset` closest to the exact one in Frobenius norm,
 #' \deqn{\min_\xi \|K - \xi_1 \Phi_\omega\Phi_\omega' + \xi_2 \Phi_\zeta\Phi_\zeta'
 #'   + 2\xi_3 \Phi_\nu\Psi_\nu'\|_F^2,}
 #' subject to \eqn{\xi \ge 0} and \eqn{\xi_1 - \xi_2 = k(0)} (a signed real
 #' measure's masses must differ by \eqn{k(0)}). The sign of the last term is
 #' `+`: the paper's eq. 12 prints `-`, which fits \eqn{k(x_j - x_i)} instead
-#' (SPEC 1.5). A kernel without a `real_neg` part (Sinh-Gaussian) keeps
-#' \eqn{\xi_2 = 0}. The problem has at most three variables, so it is solved
-#' exactly by enumerating its active sets: on each, the equality-constrained
-#' least-squares solution has a closed form, and the best feasible one is the
-#' optimum.
+#' (see the section "The sign in the subset least-squares estimator" in
+#' `vignette("mathematics", package = "askrff")`). A kernel without a
+#' `real_neg` part (Sinh-Gaussian) keeps \eqn{\xi_2 = 0}. The problem has at
+#' most three variables, so it is solved exactly by enumerating its active
+#' sets: on each, the equality-constrained least-squares solution has a
+#' closed form, and the best feasible one is the optimum.
 #'
 #' The exact masses of [total_masses()] are available for every kernel in
 #' askrff and should be preferred. The estimate is biased low when the number
@@ -72,6 +75,7 @@ part_masses <- function(map) {
 #' @inheritParams kernel_matrix
 #' @return The map with its masses replaced by the estimates, marked as not
 #'   exact.
+#' @template ref-he2022
 #' @family maps
 #' @examples
 #' k <- cosh_gaussian_kernel(sigma = 2, beta = 0.5 * pi / 4)

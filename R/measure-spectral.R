@@ -14,7 +14,8 @@
 #'   - 2\|\mu_I^+\| E\sin(\nu'\Delta).}
 #' With `decomposition = "phase"` it has the one part `abs`, \eqn{|\mu|},
 #' and \eqn{k(\Delta) = \|\mu\| E\cos(\omega'\Delta + \theta(\omega))} with
-#' \eqn{\theta} the phase of \eqn{\mu} (SPEC 1.6).
+#' \eqn{\theta} the phase of \eqn{\mu} (see the section "Sampling the modulus:
+#' the phase form" in `vignette("mathematics", package = "askrff")`).
 #'
 #' Every part's estimator term is `coefficient * mass * E cos(w'(x - y) +
 #' left phase - right_phase)` under the part's normalised law; `right_phase =
@@ -29,6 +30,9 @@
 #'   estimator, the `right_phase` of the right-hand features, whether the part
 #'   carries a left phase (`phased`), whether it supports `orthogonal`
 #'   sampling, and the `density_variable` that [plot()] shows for it.
+#' @template ref-rahimi2007
+#' @template ref-he2022
+#' @template ref-liu2021
 #' @family measures
 #' @examples
 #' m <- spectral_measure(gaussian_kernel(1), d = 8)
@@ -120,7 +124,7 @@ print.summary.askrff_measure <- function(x, ...) {
 #'
 #' An LP measure (kernels on the sphere) is drawn in two panels: left, the
 #' exact measure's radial densities \eqn{\mu^\pm} from [radial_density()],
-#' the picture of Fig. 1 of Liu et al. (with the Jacobian their figure omits,
+#' the picture of Fig. 1 of Liu et al. (2021) (with the Jacobian their figure omits,
 #' which is why these masses are infinite); right, the measure askrff samples,
 #' its atoms as spikes of height \eqn{c_j}, coloured by part, and the
 #' split-off cusp law, if any, as a dashed curve, with a legend.
@@ -129,6 +133,7 @@ print.summary.askrff_measure <- function(x, ...) {
 #' @param n_points Number of grid points.
 #' @param ... Further arguments to [graphics::matplot()].
 #' @return `x`, invisibly.
+#' @template ref-liu2021
 #' @family measures
 #' @examples
 #' plot(spectral_measure(delta_gaussian_kernel(), d = 3))
@@ -224,19 +229,23 @@ density_extent <- function(spec, d, p) {
 #' \eqn{S_{d-1} = 2\pi^{d/2}/\Gamma(d/2)} is the area of the unit sphere. Its
 #' positive and negative parts are the radial densities of \eqn{\mu^+} and
 #' \eqn{\mu^-}; it integrates to \eqn{k(0)} when \eqn{\|\mu\|} is finite.
-#' Papers that sample the radius in proportion to \eqn{|\mu(r)|} drop the
-#' Jacobian \eqn{r^{d-1}} (SPEC 4.1); askrff never does.
+#' Papers that sample the radius in proportion to \eqn{|\mu(r)|}, such as
+#' Luo et al. (2021), drop the Jacobian \eqn{r^{d-1}}; askrff never does (see
+#' the section "The Jacobian of radial laws" in
+#' `vignette("mathematics", package = "askrff")`).
 #'
 #' Closed forms for the Gaussian kernels; for the kernels on the sphere, the
 #' Hankel transform \eqn{\mu(r) = (2\pi)^{-d} S_{d-1} \int_0^2 k(z) z^{d-1}
-#' \Omega_d(rz) dz} by the stable recipe of SPEC 5 (Gauss-Legendre after
-#' \eqn{z = 2 - t^2}, logs throughout).
+#' \Omega_d(rz) dz} computed stably (Gauss-Legendre after \eqn{z = 2 - t^2},
+#' logs throughout).
 #'
 #' @param kernel A kernel whose spectral measure is rotation invariant:
 #'   [gaussian_kernel()], [delta_gaussian_kernel()], or a kernel on the sphere.
 #' @param d Dimension of the data.
 #' @param radius Numeric vector of radii \eqn{r \ge 0}.
 #' @return A numeric vector, the signed density at each radius.
+#' @template ref-liu2021
+#' @template ref-luo2021
 #' @family measures
 #' @examples
 #' r <- seq(0, 1.5, by = 0.25)

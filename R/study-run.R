@@ -125,8 +125,8 @@
 #' \kappa(j\delta)} over the Fourier coefficients of \eqn{f^2} and \eqn{g^2}
 #' (\eqn{\kappa = k / k(0)}):
 #' \eqn{s^2/4 \cdot (1 + \kappa(2\delta)/2)} for two cosines, \eqn{s^2/2}
-#' for a binary map against a cosine (003's \eqn{\pi^2/8 - \kappa^2} for the
-#' square wave), \eqn{s^2} for two binary maps; the variance subtracts the
+#' for a binary map against a cosine (the \eqn{\pi^2/8 - \kappa^2} of
+#' Schellekens and Jacques (2020) for the square wave), \eqn{s^2} for two binary maps; the variance subtracts the
 #' square of the expected kernel ([rpf_expected_kernel()]) and divides by
 #' \eqn{n}. The maps change sign over half a period, so \eqn{f^2} has period
 #' \eqn{\pi} and only even \eqn{j} enter. For the \eqn{b}-bit quantizers
@@ -176,6 +176,8 @@
 #'   with the pairs' summaries), and `plot`
 #'   (log-log error against the number of features, with fitted slopes, or
 #'   the variance beside its closed form).
+#' @template ref-rahimi2007
+#' @template ref-schellekens2020
 #' @family experiments
 #' @examples
 #' x <- matrix(runif(100 * 3), 100)

@@ -1,4 +1,4 @@
-// Random periodic features (003), exported to R.
+// Random periodic features (Schellekens and Jacques 2020), exported to R.
 #include <Rcpp.h>
 
 #include <cstdint>

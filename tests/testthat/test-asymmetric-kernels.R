@@ -1,5 +1,6 @@
 # Shift-, Sinh- and Cosh-Gaussian kernels: exact Gram matrices, complex
-# measures and their total masses (SPEC 1.1-1.3).
+# measures and their total masses (vignette "mathematics", "Exact total
+# masses of the asymmetric kernels").
 
 shift_closed_form <- function(x, y, sigma, r) {
   outer(seq_len(nrow(x)), seq_len(nrow(y)), Vectorize(function(i, j) {
@@ -38,9 +39,10 @@ test_that("a scalar shift or beta means that value in every coordinate", {
                    total_masses(rff_map(cosh_gaussian_kernel(2, rep(0.1, 4)), 4, 3, seed = 1)))
 })
 
-test_that("total masses match the reference table of SPEC 1.3 (paper settings)", {
-  # spec-checks/ref_values.out: R+, R-, I+ for sigma = 2, r = 2/d, beta = 0.5 pi / d,
-  # cross-checked there by 1-D quadrature, Monte Carlo in d dimensions and R.
+test_that("total masses match a reference table at the settings of He et al. (2022)", {
+  # Reference values computed outside the package: R+, R-, I+ for sigma = 2,
+  # r = 2/d, beta = 0.5 pi / d, cross-checked by 1-D quadrature, Monte Carlo
+  # in d dimensions and R.
   reference <- rbind(
     c(1, 0.6502800179, 4.374936e-02, 0.2895766094, 44.2596007009, 44.7596008587, 4.375960e+01),
     c(8, 0.9394137079, 6.451272e-07, 0.1353147578, 0.5565019087, 1.1231986864, 1.231987e-01),
@@ -88,7 +90,7 @@ test_that("tiny masses keep full relative precision (no cancellation)", {
   for (s in c(0.13245, 0.2, 0.35, 0.6, 0.9)) {
     expect_equal(askrff:::.cpp_profile_mean("cos_neg", s, 1, "auto"), negative_cos(s), tolerance = 1e-10)
   }
-  # SPEC's small-s asymptote 8 s^3 exp(-pi^2 / (8 s^2)) / (pi^2 sqrt(2 pi)) to within O(s^2).
+  # The small-s asymptote 8 s^3 exp(-pi^2 / (8 s^2)) / (pi^2 sqrt(2 pi)) to within O(s^2).
   s <- 0.05
   expect_equal(askrff:::.cpp_profile_mean("cos_neg", s, 1, "auto"),
                8 * s^3 * exp(-pi^2 / (8 * s^2)) / (pi^2 * sqrt(2 * pi)), tolerance = 0.05)

@@ -1,6 +1,8 @@
-# AsK-RFF maps: unbiasedness and orientation (SPEC 1.2), the lifted samplers
-# (SPEC 1.4), the phase decomposition (SPEC 1.6) and the mass estimator
-# (SPEC 1.5).
+# AsK-RFF maps (He et al. 2022): unbiasedness and orientation, the lifted
+# samplers, the phase decomposition and the mass estimator (vignette
+# "mathematics": "The orientation of the asymmetric estimator", "Exact total
+# masses of the asymmetric kernels", "Sampling the modulus: the phase form",
+# "The sign in the subset least-squares estimator").
 
 # Parameters with every part's acceptance above 1e-2, so thousands of maps
 # stay cheap; the tabulated samplers are tested on their own below.
@@ -33,7 +35,7 @@ test_that("rff_kernel_matrix is unbiased for k(x_i - y_j): all kernels, decompos
 })
 
 test_that("the estimate is of k(x_i - y_j), not of the transposed orientation", {
-  # SPEC 1.2: against k(x_j - x_i) the z-scores run into the dozens; here the
+  # Against k(x_j - x_i) the z-scores run into the dozens; here the
   # mean of 300 maps misses t(kernel_matrix(k, y, x)) by over 10 standard errors.
   x <- fixture_points(7, 3)
   y <- fixture_points(5, 3, seed = 11)
@@ -44,7 +46,7 @@ test_that("the estimate is of k(x_i - y_j), not of the transposed orientation", 
   }
 })
 
-test_that("left and right features are phi and psi with the signs and masses of SPEC 1.2", {
+test_that("left and right features are phi and psi with the signs and masses of the oriented estimator", {
   kernel <- shift_gaussian_kernel(1.5, c(0.2, -0.4))
   map <- rff_map(kernel, 2, 15, allocation = "equal", seed = 3)  # five frequencies per part
   x <- fixture_points(4, 2)
@@ -74,7 +76,7 @@ test_that("the phase decomposition puts the phase of mu on the left features", {
   expect_equal(rff_features(map, x, "right")[, 7:12], sqrt(total_masses(map) / 6) * sin(x %*% map$omega), tolerance = 1e-14)
 })
 
-test_that("the tabulated sampler draws the 1-D law of SPEC 1.4 and lifts it exactly", {
+test_that("the tabulated sampler draws the projection's 1-D law and lifts it exactly", {
   # Shift-Gaussian at the paper's d = 16: real_neg has acceptance 1.3e-11, so
   # its projection T = a'w comes from the tabulated inverse CDF.
   d <- 16
@@ -141,7 +143,7 @@ test_that("estimate_total_masses keeps the constraint and recovers the masses at
   # One trial's estimates scatter by about 0.007 (2%), with an attenuation
   # bias of about 1% at M = 1024; 5% covers both.
   expect_equal(colMeans(estimates), exact, tolerance = 0.05)
-  # SPEC 1.5 reports xi1 = 4.63 for this case; that came from its script
+  # A computation outside the package gave xi1 = 4.63 for this case, from
   # fitting K + k(0) B instead of K - k(0) B. The estimate of xi1 is close.
   expect_lt(abs(mean(estimates[, 1]) - exact[["real_pos"]]), 0.03)
 })

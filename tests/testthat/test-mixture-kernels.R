@@ -1,5 +1,7 @@
-# Signed Gaussian mixtures (SPEC 2): exact kernel, minimal Jordan masses,
-# the radial Jacobian (SPEC 4.1), unbiasedness, and GORF against GRFF (SPEC 4).
+# Signed Gaussian mixtures: exact kernel, minimal Jordan masses, the radial
+# Jacobian, unbiasedness, and GORF (Luo et al. 2021) against GRFF (Liu et al.
+# 2021); vignette "mathematics", "The minimal decomposition of the
+# Delta-Gaussian" and "The Jacobian of radial laws".
 
 # Independent reference: the radial density S_{d-1} r^{d-1} mu(r) in plain R.
 mixture_radial_density <- function(r, d, weights, sigmas) {
@@ -26,14 +28,15 @@ test_that("kernel_matrix is the signed sum of Gaussian kernels", {
   expect_equal(kernel_matrix(kernel, x, y), expected, tolerance = 1e-13)
 })
 
-test_that("the minimal Jordan masses of the Delta-Gaussian are SPEC 2's closed form", {
-  spec_table <- c(`1` = 0.79822, `2` = 0.94500, `3` = 0.98373, `5` = 0.99842, `8` = 0.999946)
-  for (d in as.integer(names(spec_table))) {
+test_that("the minimal Jordan masses of the Delta-Gaussian are the closed form's", {
+  # the closed form's values, tabulated to 5 or 6 digits
+  printed <- c(`1` = 0.79822, `2` = 0.94500, `3` = 0.98373, `5` = 0.99842, `8` = 0.999946)
+  for (d in as.integer(names(printed))) {
     masses <- spectral_measure(delta_gaussian_kernel(), d)$parts$mass
     rho0 <- sqrt(2 * d * log(10) / 99)
     closed <- stats::pchisq(rho0^2, d, lower.tail = FALSE) - stats::pchisq(100 * rho0^2, d, lower.tail = FALSE)
     expect_equal(masses, c(closed, closed), tolerance = 1e-12, label = paste("d =", d))
-    expect_equal(masses[1], spec_table[[as.character(d)]], tolerance = 6e-6)
+    expect_equal(masses[1], printed[[as.character(d)]], tolerance = 6e-6)
   }
   expect_equal(spectral_measure(delta_gaussian_kernel(), 16)$parts$mass, rep(1 - 8.2e-9, 2), tolerance = 1e-10)
 })
@@ -66,7 +69,7 @@ test_that("radial_density carries the Jacobian and integrates to k(0) and the ma
                mixture_radial_density(r, 5, 1, 2), tolerance = 1e-13)
 })
 
-test_that("sampled radii follow the density with the r^(d-1) Jacobian (SPEC 4.1)", {
+test_that("sampled radii follow the density with the r^(d-1) Jacobian", {
   # d = 16: with the Jacobian the mean radius of the pos part is near sqrt(16);
   # dropping r^(d-1) would give a mean below 1. 20000 draws give a standard
   # error of sd/sqrt(20000) on the mean; the test allows 5 of them.
@@ -105,8 +108,9 @@ test_that("the mixture estimators are unbiased for both decompositions and metho
   }
 })
 
-test_that("GORF has a lower error than GRFF at s = d and 2d for the Delta-Gaussian (004 Table II)", {
-  # SPEC 4.4 finds 6x lower variance at ||x - y|| = 1 in d = 16. Over 30 maps
+test_that("GORF has a lower error than GRFF at s = d and 2d for the Delta-Gaussian (Luo et al. 2021, Table II)", {
+  # Orthogonal frequencies give about 6x lower variance at ||x - y|| = 1 in
+  # d = 16 (a computation outside the package). Over 30 maps
   # each, the mean errors must differ by more than 4 standard errors of the
   # difference, so a chance reversal is out of the question.
   d <- 16

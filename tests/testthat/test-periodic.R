@@ -1,5 +1,7 @@
-# Random periodic features (003, SPEC 6): the maps and their coefficients, the
-# semi-quantized estimator, the distorted kernel, and packed features.
+# Random periodic features (Schellekens and Jacques 2020): the maps and their
+# coefficients, the semi-quantized estimator, the distorted kernel (vignette
+# "mathematics", "The distorted kernel of one-bit products"), and packed
+# features.
 
 # Spread-out points in d = 5, so kernel values cover (0, 1).
 periodic_points <- function(n, seed) 3 * fixture_points(n, 5, seed = seed)
@@ -16,7 +18,7 @@ quantizer_in_r <- function(t, bits) {
   (2 * cell + 1 - levels) / (levels - 1)
 }
 
-test_that("the square wave has 003's coefficients 2/(k pi) (-1)^((k-1)/2)", {
+test_that("the square wave has Schellekens and Jacques's coefficients 2/(k pi) (-1)^((k-1)/2)", {
   k <- -9:9
   expected <- ifelse(k %% 2 == 1, 2 / (abs(k) * pi) * (-1)^((abs(k) - 1) / 2), 0)
   expect_equal(rpf_coefficients("square", k), expected, tolerance = 1e-14)
@@ -80,7 +82,7 @@ test_that("the dithered cosine product 2 <z_cos, z_cos> is unbiased too", {
 })
 
 test_that("per-feature variances are pi^2/8 - k^2 (semi-quantized) and 1 + k(2u)/2 - k^2 (cosines)", {
-  # SPEC 6, at u = 0 and at a distance where the two variances cross over.
+  # At u = 0 and at a distance where the two variances cross over.
   # Over 2000 maps the sample variance has a relative standard error of about
   # sqrt(2 / 2000) * (kurtosis factor < 2) < 0.07; 0.15 is > 2 SE.
   kernel <- gaussian_kernel(1.5)
@@ -123,7 +125,7 @@ test_that("b-bit quantizer pairs have the expected kernel Monte Carlo finds", {
   }
 })
 
-test_that("the distorted Gaussian kernel is 0.8307 at u/sigma = 1/3 and falls with slope 2 sqrt(2)/pi^1.5 (SPEC 6)", {
+test_that("the distorted Gaussian kernel is 0.8307 at u/sigma = 1/3 and falls with slope 2 sqrt(2)/pi^1.5", {
   sigma <- 1.5
   k_qq <- rpf_expected_kernel(gaussian_kernel(sigma), "square", "square")
   origin <- matrix(0, 1, 3)
@@ -135,7 +137,7 @@ test_that("the distorted Gaussian kernel is 0.8307 at u/sigma = 1/3 and falls wi
   r <- c(1e-3, 0.05, 0.5, 1, 2, 5)
   expect_equal(at(r), vapply(r, series, 0), tolerance = 1e-6)
   # Near the origin the slope in u / sigma is 2 sqrt(2) / pi^(3/2) = 0.508;
-  # 003 eq. 16 prints sqrt(2) / pi^(3/2) = 0.254, half of it.
+  # Schellekens and Jacques (2020), eq. 16, print sqrt(2) / pi^(3/2) = 0.254, half of it.
   slope <- (1 - at(1e-3 * sigma)) / 1e-3
   expect_equal(slope, 2 * sqrt(2) / pi^1.5, tolerance = 2e-3)
   expect_gt(abs(slope - sqrt(2) / pi^1.5), 0.2)

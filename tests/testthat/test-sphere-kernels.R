@@ -1,13 +1,16 @@
-# Kernels on the sphere: closed forms (SPEC 5), the unit-norm rule, the
-# dot-product features with SPEC 5's constants, the Hankel radial density
-# (SPEC 3.1, 5), and the LP measures with their bias bound (SPEC 3.4).
+# Kernels on the sphere: closed forms, the unit-norm rule, the dot-product
+# features with their full constants (twice the functions of Liu et al. 2021,
+# remark (ii)), the Hankel radial density with the (2 pi)^(-d/2) the papers
+# omit, and the LP measures with their bias bound (vignette "mathematics",
+# "Arc-cosine kernels and the NTK", "The constant of the spectral densities",
+# "An L1-minimal discrete measure").
 
 sphere_points <- function(n, d, seed = 42) {
   set.seed(seed)
   normalize_rows(matrix(stats::rnorm(n * d), n, d))
 }
 
-# SPEC 5's closed forms in the distance z.
+# The closed forms in the distance z.
 kappa0_z <- function(z) acos(z^2 / 2 - 1) / pi
 kappa1_z <- function(z) (2 - z^2) / (2 * pi) * acos(z^2 / 2 - 1) + z * sqrt(4 - z^2) / (2 * pi)
 ntk_z <- function(z) (2 - z^2) / pi * acos(z^2 / 2 - 1) + z * sqrt(4 - z^2) / (2 * pi)
@@ -22,7 +25,7 @@ test_that("kernel_matrix matches the closed forms in the distance", {
   expect_equal(kernel_matrix(arccos_kernel(1), x, y), kappa1_z(z), tolerance = 1e-12)
   expect_equal(kernel_matrix(ntk_kernel(), x, y), ntk_z(z), tolerance = 1e-12)
   expect_equal(kernel_matrix(poly_sphere_kernel(3, 2), x, y), (1 - z^2 / 9)^2, tolerance = 1e-12)
-  # The dot-product forms of 001: u kappa_0(u) + kappa_1(u) with u = x'y.
+  # The dot-product forms of Liu et al. (2021): u kappa_0(u) + kappa_1(u) with u = x'y.
   u <- x %*% t(y)
   expect_equal(kernel_matrix(ntk_kernel(), x, y),
                u * (1 - acos(u) / pi) + (u * (pi - acos(u)) + sqrt(1 - u^2)) / pi, tolerance = 1e-12)
@@ -61,7 +64,7 @@ test_that("dot-product features are sqrt(2/F) step, relu and the NTK blocks", {
   }
 })
 
-test_that("dot-product features are unbiased with SPEC 5's constants, not 001's halves", {
+test_that("dot-product features are unbiased with the full constants, not Liu et al.'s halves", {
   x <- sphere_points(6, 4)
   y <- sphere_points(4, 4, seed = 8)
   for (kernel in list(arccos_kernel(0), arccos_kernel(1), ntk_kernel())) {
@@ -70,13 +73,13 @@ test_that("dot-product features are unbiased with SPEC 5's constants, not 001's 
       z <- unbiasedness_z(K, function(r) rff_kernel_matrix(rff_map(kernel, 4, 8, method, seed = r), x, y), 300)
       expect_lt(max(abs(z)), 4.5, label = paste(kernel$name, kernel$params$order, method))
     }
-    # 001's remark (ii) g-functions estimate half the kernel: far off.
+    # The g-functions of Liu et al. (2021), remark (ii), estimate half the kernel: far off.
     z_half <- unbiasedness_z(K / 2, function(r) rff_kernel_matrix(rff_map(kernel, 4, 8, seed = r), x, y), 300)
     expect_gt(max(abs(z_half)), 10)
   }
 })
 
-# Sonine's closed form (SPEC 3.1) with the (2 pi)^(-d/2) the papers omit, as
+# Sonine's closed form with the (2 pi)^(-d/2) the papers omit, as
 # a radial density, by R's besselJ: independent of the package's Hankel recipe.
 sonine_radial_density <- function(r, d, a, p) {
   mu <- 0
@@ -105,8 +108,9 @@ test_that("the Hankel radial density of the arc-cosine kernel matches a direct t
   }
 })
 
-test_that("LP masses match SPEC 3.4 and shrink when the data lie in the nonnegative orthant", {
-  # SPEC 3.4's grid is finer (1201 x 801); masses agree to 1%.
+test_that("LP masses match a finer grid's and shrink when the data lie in the nonnegative orthant", {
+  # Reference masses from a separate solution of the linear program on a
+  # finer grid (1201 x 801), outside the package; masses agree to 1%.
   expect_equal(sum(spectral_measure(poly_sphere_kernel(2, 1), 16)$parts$mass), 7.31, tolerance = 0.01)
   expect_equal(sum(spectral_measure(poly_sphere_kernel(3, 1), 16)$parts$mass), 2.43, tolerance = 0.01)
   expect_equal(sum(spectral_measure(poly_sphere_kernel(2, 1), 16, tolerance = 1e-3)$parts$mass), 5.55, tolerance = 0.01)
@@ -188,8 +192,9 @@ test_that("LP parts are allocated to atoms systematically, with orthogonal direc
   }
 })
 
-test_that("orthogonal directions lower the LP estimator's error (SPEC 3.4)", {
-  # SPEC 3.4: 0.25 (stratified) against 0.16 (stratified + orthogonal) at s = 256;
+test_that("orthogonal directions lower the LP estimator's error", {
+  # A computation outside the package measured 0.25 (stratified) against 0.16
+  # (stratified + orthogonal) at s = 256;
   # 20 maps each separate the means by many standard errors of the difference.
   x <- sphere_points(150, 16)
   K <- kernel_matrix(poly_sphere_kernel(2, 1), x)

@@ -1,6 +1,8 @@
 // Features of projections w'x through a step or a ReLU: the dot-product
 // representation of the arc-cosine kernels and the two-layer ReLU NTK on the
-// sphere, with the constants of SPEC 5 (001's remark (ii) is off by 2):
+// sphere, with the right constants (the g-functions of Liu et al. (2021),
+// remark (ii), are off by a factor 2; vignette "mathematics", "Arc-cosine
+// kernels and the NTK"):
 //   kappa_0(x, y) = 2 E[step(w'x) step(w'y)],  kappa_1 = 2 E[relu(w'x) relu(w'y)],
 //   NTK = (x'y) kappa_0 + kappa_1,  w ~ N(0, I).
 #pragma once

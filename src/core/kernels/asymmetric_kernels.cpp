@@ -1,14 +1,16 @@
-// The asymmetric kernels of AsK-RFF (000 eqs 9-11), with Delta = x - y:
+// The asymmetric kernels of AsK-RFF (He et al. 2022, eqs 9-11), with Delta = x - y:
 //   shift_gaussian  k(D) = exp(-||D + r||^2 / (2 sigma^2))
 //   sinh_gaussian   k(D) = exp(-||D||^2 / (2 sigma^2)) (1 + sinh(beta'D))
 //   cosh_gaussian   k(D) = exp(-||D||^2 / (2 sigma^2)) exp(beta'D)
 // Their measures are complex: mu = mu_R + i mu_I with mu_I odd. The "jordan"
 // decomposition gives the parts real_pos, real_neg (absent for Sinh, where
-// mu_R = mu_g >= 0) and imag_pos, the estimator of SPEC 1.2:
+// mu_R = mu_g >= 0) and imag_pos, the estimator of He et al. (2022) oriented as in
+// the vignette "mathematics" ("The orientation of the asymmetric estimator"):
 //   k = R+ E cos - R- E cos - 2 I+ E sin(nu'D),
 // the sine arising from psi = phi shifted by pi/2 on the right. The "phase"
-// decomposition (SPEC 1.6) samples |mu| once, as the part "abs", and puts the
-// phase of mu at each frequency on the left features.
+// decomposition ("Sampling the modulus: the phase form") samples |mu| once,
+// as the part "abs", and puts the phase of mu at each frequency on the left
+// features.
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -40,7 +42,7 @@ class AsymmetricGaussianKernel : public Kernel {
 
   Measure measure(int d) const override {
     // Every part is A mu_g(w) h(a'w): a = r for Shift; with a = -sigma^2 beta,
-    // Cosh is A times the Shift measure (SPEC 1.1: k3 = A k1(r = -sigma^2 beta))
+    // Cosh is A times the Shift measure (k3 = A k1(r = -sigma^2 beta))
     // and Sinh is mu_g (1 + i A sin(a'w)).
     const Eigen::VectorXd a = family_ == Family::shift ? expand(vector_, d) : Eigen::VectorXd(-sigma_ * sigma_ * expand(vector_, d));
     const double s = a.stableNorm() / sigma_;
@@ -99,7 +101,7 @@ class AsymmetricGaussianKernel : public Kernel {
       return;
     }
     // Completing the square, G(D) exp(+-beta'D) = A exp(-||D -+ sigma^2 beta||^2 / (2 sigma^2))
-    // with A = exp(sigma^2 ||beta||^2 / 2) (SPEC 1.1): no factor can overflow
+    // with A = exp(sigma^2 ||beta||^2 / 2): no factor can overflow
     // where the kernel does not, whatever the scale of the data.
     const Eigen::VectorXd skew = sigma_ * v;
     const double amplitude = std::exp(0.5 * skew.squaredNorm());
@@ -157,7 +159,7 @@ KernelTraits traits(const KernelSpec&) {
   t.scaled_params = {ScaledParam{"sigma", 1}, ScaledParam{vector, family == Family::shift ? 1 : -1}};
   t.measure = "complex";
   // "jordan" samples the positive parts of the real and imaginary measures
-  // (the paper's estimator); "phase" samples |mu| (SPEC 1.6).
+  // (the paper's estimator); "phase" samples |mu|.
   t.settings = {Setting{"decomposition", {"jordan", "phase"}}};
   return t;
 }

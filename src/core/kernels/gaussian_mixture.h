@@ -1,7 +1,8 @@
 // Signed mixtures of Gaussian kernels, k(D) = sum_i w_i exp(-|D|^2 / (2 s_i^2)),
 // such as the Delta-Gaussian (w = (1, -1), s = (1, 10)). The spectral density
-// is radial, mu(r) = sum_i w_i (s_i / sqrt(2 pi))^d exp(-s_i^2 r^2 / 2) (SPEC 2:
-// 004 eq. 20 omits the (2 pi)^{-d/2}), so every part is a law of the radius.
+// is radial, mu(r) = sum_i w_i (s_i / sqrt(2 pi))^d exp(-s_i^2 r^2 / 2) (Luo
+// et al. 2021, eq. 20, omit the (2 pi)^{-d/2}), so every part is a law of the
+// radius.
 #pragma once
 #include <memory>
 #include <mutex>
@@ -39,10 +40,10 @@ class GaussianMixture {
 // A positive part of the mixture's measure as a law of w. Proposals come from
 // the components whose weight has the part's sign (component i with
 // probability |w_i| / sum, then w ~ N(0, s_i^-2 I)). "components" keeps every
-// proposal: the per-component split of Liu et al. "jordan" accepts with
+// proposal: the per-component split of Liu et al. (2021). "jordan" accepts with
 // probability max(0, sign mu(r)) / (sum of the proposing terms), which samples
 // the minimal Jordan part exactly; its acceptance rate is the part's mass over
-// the proposing weights (at least 0.80 for the Delta-Gaussian, SPEC 2).
+// the proposing weights (at least 0.80 for the Delta-Gaussian).
 class GaussianMixtureLaw : public PartSampler {
  public:
   GaussianMixtureLaw(std::shared_ptr<const GaussianMixture> mixture, int sign, bool jordan, double mass);

@@ -45,7 +45,7 @@ class Kernel {
   virtual ~Kernel() = default;
   virtual Measure measure(int d) const = 0;
   // The signed density of |w| under mu, S_{d-1} r^{d-1} mu(r), for kernels
-  // whose measure is rotation invariant (SPEC 4.1: the Jacobian is part of it).
+  // whose measure is rotation invariant (the Jacobian is part of it).
   virtual double radial_density(int d, double radius) const;
   // radial_density() with a bound on its rounding error, for densities
   // computed by cancelling sums; closed forms report 0.

@@ -103,7 +103,7 @@ std::unique_ptr<SphereKernel> make_sphere_kernel(const KernelSpec& spec) {
 
 namespace {
 
-// `tolerance` and `z_max` of the LP measure (SPEC 3.4), which only the
+// `tolerance` and `z_max` of the LP measure, which only the
 // stationary route uses. Where the kernel has a square-root singularity at
 // z = 2, z_max must stay below 2. Below z_max = 0.001 the distance grid's
 // spacing is too fine for the bias bound's second differences.

@@ -1,6 +1,7 @@
 // Kernels on the unit sphere, functions of the distance z = |x - y| in
 // [0, 2]: the polynomial kernel (1 - z^2/a^2)^p, the arc-cosine kernels of
-// order 0 and 1, and the two-layer ReLU NTK (closed forms of SPEC 5).
+// order 0 and 1, and the two-layer ReLU NTK (closed forms in the vignette
+// "mathematics", "Arc-cosine kernels and the NTK").
 #pragma once
 #include <memory>
 #include <string>
@@ -17,13 +18,13 @@ class SphereKernel : public Kernel {
  public:
   // route "dot_product": step/ReLU features of Gaussian projections (arc-cosine
   // and NTK only); "stationary": the discrete radial measure whose atoms R's
-  // linear program found (SPEC 3.4), plus the cusp law if the kernel has one.
+  // linear program found, plus the cusp law if the kernel has one.
   SphereKernel(SphereFamily family, double a, double p, std::string route, std::vector<double> atom_radius,
                std::vector<double> atom_weight);
   // k at distance z, for z in [0, 2].
   double profile(double z) const;
   // Arc-cosine order 0 and the NTK behave like k(0) - z/pi at z = 0; the
-  // stationary route splits off exp(-z/pi), which has the same cusp (SPEC 5).
+  // stationary route splits off exp(-z/pi), which has the same cusp.
   bool has_cusp() const { return family_ == SphereFamily::arccos0 || family_ == SphereFamily::ntk; }
   // What the linear program must fit: the profile minus the split-off cusp.
   double lp_target(double z) const;

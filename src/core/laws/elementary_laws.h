@@ -54,7 +54,8 @@ double chi_radius(Stream& stream, int d);
 double log_sphere_area(int d);
 
 // log of the Jacobian S_{d-1} r^{d-1} that turns a radial density mu(r) into
-// the density of ||w|| (SPEC 4.1); r > 0, or any r when d = 1 (S_0 = 2).
+// the density of ||w|| (vignette "mathematics", "The Jacobian of radial
+// laws"); r > 0, or any r when d = 1 (S_0 = 2).
 double log_radial_jacobian(int d, double radius);
 
 // A uniform direction on the unit sphere of R^d.

@@ -1,6 +1,7 @@
 // Laws A mu_g(w) h(a'w) / mass on R^d, mu_g the density of N(0, sigma^-2 I):
 // the positive parts of the Shift-, Sinh- and Cosh-Gaussian measures. They are
-// sampled exactly by the lift of SPEC 1.4: draw T = a'w from its 1-D law,
+// sampled exactly by a lift (vignette "mathematics", "Exact total masses of
+// the asymmetric kernels"): draw T = a'w from its 1-D law,
 // then w = (T / ||a||^2) a + (I - a a' / ||a||^2) z / sigma with z ~ N(0, I_d).
 #pragma once
 #include <Eigen/Dense>

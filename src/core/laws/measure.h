@@ -77,7 +77,8 @@ struct Part {
   double coefficient;        // sign and factor in the estimator (+1, -1, -2)
   double right_phase;        // 0: phi on the right; pi/2: psi = [-sin, cos]
   std::shared_ptr<const PartSampler> sampler;
-  // Phase of mu at w when the part samples |mu| (SPEC 1.6); empty means 0.
+  // Phase of mu at w when the part samples |mu| (the phase form, vignette
+  // "mathematics"); empty means 0.
   std::function<double(const double* omega)> left_phase = nullptr;
   // How frequencies become features (feature_map.h): "trig" for cos and sin
   // of w'x, "step", "relu" or "ntk" for the dot-product kernels on the sphere.

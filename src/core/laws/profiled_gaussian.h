@@ -1,7 +1,7 @@
 // One-dimensional laws proportional to phi_s(t) h(t): a centred normal density
 // with standard deviation s times a profile 0 <= h <= 1. Every positive part of
 // the Shift-, Sinh- and Cosh-Gaussian measures is A mu_g(w) h(a'w), and under
-// mu_g the projection a'w is N(0, s^2) (SPEC 1.3, 1.4), so these laws give
+// mu_g the projection a'w is N(0, s^2), so these laws give
 // both the parts' total masses (A E h(T)) and their samplers (lift T to R^d).
 #pragma once
 #include <cstdint>
@@ -24,7 +24,8 @@ enum class Profile {
 double profile_value(Profile profile, double t, double amplitude);
 
 // E h(T) for T ~ N(0, s^2). The cosine and sine profiles use the closed-form
-// series of SPEC 1.3 where they cannot cancel (s >= 1) and otherwise sum
+// series (vignette "mathematics", "Exact total masses of the asymmetric
+// kernels") where they cannot cancel (s >= 1) and otherwise sum
 // adaptive quadrature over the intervals where h is one smooth arc, each
 // rescaled by its own largest Gaussian factor, so a tiny mean keeps its full
 // relative precision (E max(-cos T, 0) = 2.1e-34 at s = 0.13).

@@ -1,7 +1,8 @@
 // Rotation-invariant laws defined by their radius: the multivariate Cauchy
 // law of the exponential kernel exp(-|D| / pi), which carries the cusp of the
-// arc-cosine and NTK kernels (SPEC 5), and the stratified radial mixtures of
-// the LP measures (SPEC 3.4).
+// arc-cosine and NTK kernels, and the stratified radial mixtures of the LP
+// measures (vignette "mathematics": "Arc-cosine kernels and the NTK", "An
+// L1-minimal discrete measure").
 #pragma once
 #include <memory>
 #include <vector>
@@ -54,7 +55,7 @@ class RadialMixtureLaw : public PartSampler {
   std::vector<RadialStratum> strata_;
 };
 
-// The parts "pos" and "neg" of an LP measure (SPEC 3.4): atoms c_j at radii
+// The parts "pos" and "neg" of an LP measure: atoms c_j at radii
 // r_j, each a stratum of the part of its sign, and `cusp` (a law of mass 1
 // split off the kernel), if given, a continuous stratum of "pos".
 Measure atom_parts(int d, const std::vector<double>& radius, const std::vector<double>& weight,

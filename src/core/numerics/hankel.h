@@ -1,5 +1,6 @@
 // The radial Fourier transform of a kernel supported on distances [0, 2],
-// by the stable recipe of SPEC 5, for measures with no closed form.
+// computed stably (Gauss-Legendre after z = 2 - t^2, logs throughout), for
+// measures with no closed form.
 #pragma once
 #include <functional>
 #include <memory>

@@ -1,7 +1,8 @@
-// The periodic maps of random periodic features (003). A PeriodicFunction is
-// an even, real, 2 pi periodic function f, centred and bounded by one. Being
-// even, f(t) is a function of c = cos t (t -> cos t is one to one on
-// [0, pi]), which is how features compute it; its Fourier coefficients
+// The periodic maps of random periodic features (Schellekens and Jacques
+// 2020). A PeriodicFunction is an even, real, 2 pi periodic function f,
+// centred and bounded by one. Being even, f(t) is a function of c = cos t
+// (t -> cos t is one to one on [0, pi]), which is how features compute it;
+// its Fourier coefficients
 // F_k = (1/2pi) int f(t) e^{-ikt} dt are real, with F_{-k} = F_k.
 // periodic_functions.cpp holds the cosine and the b-bit quantizers of it.
 #pragma once

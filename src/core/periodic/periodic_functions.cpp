@@ -1,7 +1,7 @@
 // The periodic functions askrff offers: the cosine, and the b-bit universal
 // quantizer of the cosine, q_b(t) = Q_b(cos t), where Q_b rounds [-1, 1] to
 // 2^b equal cells with levels spread evenly over [-1, 1]. One bit gives the
-// square wave q(t) = sign(cos t) of 003 eq. 8. Every q_b is odd about
+// square wave q(t) = sign(cos t) of Schellekens and Jacques (2020), eq. 8. Every q_b is odd about
 // t = pi / 2 (q(t + pi) = -q(t)), so only odd harmonics are nonzero.
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
-// The kernel a pair of random periodic maps approximates in expectation (003
-// Prop. 3), rescaled by 1/<f, g> as the estimator is:
+// The kernel a pair of random periodic maps approximates in expectation
+// (Schellekens and Jacques 2020, Prop. 3), rescaled by 1/<f, g> as the estimator is:
 //   k_fg(u) = sum_{k >= 1} w_k k(k u),  w_k = 2 F_k G_k / <f, g>,
 // for the positive definite kernels whose k(t u) does not increase in t >= 0
 // (those whose Kernel::ray() is given: Gaussian, Laplace, Gaussian mixtures
@@ -44,7 +44,8 @@ class ExpectedPeriodicKernel : public Kernel {
     norm_ = inner_product(*left_, *right_);
     // sum_{k > K} |w_k| <= 2 sum_{k > K} V_f V_g / (2 pi k)^2 / <f, g> <= tail_ / K.
     tail_ = 2.0 * left_->variation() * right_->variation() / (4.0 * kPi * kPi * norm_);
-    // A finite series on either side ends there (the cosine: k = 1 only, 003 eq. 35).
+    // A finite series on either side ends there (the cosine: k = 1 only,
+    // Schellekens and Jacques 2020, eq. 35).
     const long last = last_common_harmonic(*left_, *right_);
     k_max_ = last > 0 ? last : static_cast<long>(std::ceil(tail_ / tolerance_));
     series_max_ = k_max_;

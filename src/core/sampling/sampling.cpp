@@ -62,7 +62,7 @@ Eigen::MatrixXd block_directions(Method method, int d, int count, Stream& stream
 // Frequencies of a radial mixture, grouped by stratum: each stratum's share
 // comes in chunks of at most d directions, each chunk from its own stream and,
 // for "orthogonal" or "structured", the directions of its own block, so
-// directions sharing an atom are orthogonal (SPEC 3.4); for "qmc" each
+// directions sharing an atom are orthogonal; for "qmc" each
 // stratum has its own randomized points, mapped to a uniform direction (an
 // atom) or through the stratum's law. Every frequency is marginally a
 // uniform direction times the stratum's radius, and stratum j holds n p_j

@@ -63,7 +63,8 @@ std::vector<double> systematic_count_covariance(const std::vector<double>& proba
 // Gaussian matrix with R's diagonal positive, so the law is exactly Haar; a
 // last block of k < d frequencies draws only the k columns it needs, which
 // are the first k columns of such a matrix), each column completed to a frequency by the part's law: scaled by an
-// independent radius for a rotation-invariant law (Yu et al. 2016; SPEC 4.3),
+// independent radius for a rotation-invariant law (Yu et al. 2016;
+// vignette "mathematics", "Orthogonal directions"),
 // used as the Gaussian direction of the lift for the asymmetric kernels'
 // parts. Every frequency keeps its exact marginal law, so the estimator is
 // unbiased for any n_features, below or above d. Radial mixtures (the LP

@@ -1,12 +1,13 @@
-# SPEC's findings about the papers, each checked through the package: the
-# concatenated map of 000 Sec. 5.3 (SPEC 1.5.3), the phase form's variance
-# (SPEC 1.6), the minimal split's variance (SPEC 2), the polynomial
-# measure's infinite mass (SPEC 3.2), 004's eqs 10-11 (SPEC 4.2) and
-# Theorem 5 (SPEC 4.5), and the mass estimator's xi2 (SPEC 1.5.2).
+# Where askrff departs from the papers it implements, each departure checked
+# through the package (vignette "mathematics" gives the arguments): the
+# concatenated map of He et al. (2022), Sec. 5.3, the phase form's variance,
+# the minimal split's variance, the polynomial measure's infinite mass, the
+# directions of Luo et al. (2021), eqs 10-11, and the sign of their Theorem 5,
+# and the mass estimator's xi2.
 
 skip_statistics_under_sanitizers()
 
-test_that("000 Sec. 5.3's concatenated map is a symmetric form, not the kernel (SPEC 1.5.3)", {
+test_that("He et al.'s concatenated map (Sec. 5.3) is a symmetric form, not the kernel", {
   d <- 5
   kernel <- cosh_gaussian_kernel(sigma = 2, beta = rep(0.5 * pi / d, d))
   x <- fixture_points(10, d)
@@ -22,13 +23,14 @@ test_that("000 Sec. 5.3's concatenated map is a symmetric form, not the kernel (
   K <- kernel_matrix(kernel, x)
   expect_gt(max(abs(K - t(K))), 0.5)
   expect_equal(form, t(form))
-  # SPEC measured errors up to 3.37; the package's estimator from the same
+  # The form's relative errors reach 3.37 in a computation outside the
+  # package; the package's estimator from the same
   # frequencies has Monte Carlo error near 1 / sqrt(20000)
   expect_gt(relative_error(K, form), 2)
   expect_lt(relative_error(K, rff_kernel_matrix(map, x)), 0.02)
 })
 
-test_that("the phase form's variance is lower near the shift and higher near zero (SPEC 1.6)", {
+test_that("the phase form's variance is lower near the shift and higher near zero", {
   d <- 5
   r <- rep(2 / d, d)
   kernel <- shift_gaussian_kernel(2, r)
@@ -49,7 +51,7 @@ test_that("the phase form's variance is lower near the shift and higher near zer
   expect_lt(variances[1, 4] / variances[2, 4], 0.4)
 })
 
-test_that("the per-component split's variance is SPEC 2's, and the minimal split's is lower at d = 1", {
+test_that("the per-component split's variance is its closed form's, and the minimal split's is lower at d = 1", {
   zero <- matrix(0)
   naive <- vapply(c(0.5, 1, 2, 4), function(z) {
     study <- approximation_study(gaussian_kernel(1) - gaussian_kernel(10), matrix(z), zero, n_features = 2,
@@ -64,13 +66,14 @@ test_that("the per-component split's variance is SPEC 2's, and the minimal split
                                               components = list(decomposition = "components", allocation = "equal")),
                                trials = 3000, metrics = "max_abs", seed = 4)
   variance <- attr(study, "pairs")$variance
-  # SPEC: the ratio is 0.51 to 0.69 at d = 1 (0.54 measured here); each
+  # The ratio is 0.51 to 0.69 at d = 1 in a computation outside the package
+  # (0.54 measured here); each
   # sample variance is within about 3% at 3000 trials
   expect_gt(variance[1] / variance[2], 0.45)
   expect_lt(variance[1] / variance[2], 0.75)
 })
 
-test_that("the polynomial kernel's measure has infinite mass, growing as SPEC 3.2 says", {
+test_that("the polynomial kernel's measure has infinite mass, growing like a power of the radius", {
   # trapezoidal integral of |radial density| (Jacobian included) on a grid
   # far finer than the oscillation of J(2 r), period about pi
   truncated_mass <- function(kernel, radii) {
@@ -88,7 +91,7 @@ test_that("the polynomial kernel's measure has infinite mass, growing as SPEC 3.
   expect_equal(log(a3[3] / a3[2]) / log(2.5), 7.5, tolerance = 0.02)
 })
 
-test_that("004's eqs 10-11 do not give orthogonal directions; askrff's blocks do (SPEC 4.2)", {
+test_that("Luo et al.'s eqs 10-11 do not give orthogonal directions; askrff's blocks do", {
   d <- 16
   largest_cosine <- function(directions) {
     u <- directions / sqrt(rowSums(directions^2))
@@ -112,7 +115,7 @@ test_that("004's eqs 10-11 do not give orthogonal directions; askrff's blocks do
   expect_lt(max(largest_cosine(t(omega[, 1:d])), largest_cosine(t(omega[, d + 1:d]))), 1e-12)
 })
 
-test_that("orthogonal frequencies lower the variance by 004 Theorem 5 with its sign corrected (SPEC 4.5)", {
+test_that("orthogonal frequencies lower the variance by Luo et al.'s Theorem 5 with its sign corrected", {
   d <- 16
   x <- matrix(c(1, rep(0, d - 1)), 1)
   y <- matrix(0, 1, d)
@@ -132,7 +135,7 @@ test_that("orthogonal frequencies lower the variance by 004 Theorem 5 with its s
   expect_equal(pairs$variance[1], pairs$theory_variance[1], tolerance = 4 * sqrt(2 / trials))
 })
 
-test_that("the subset estimator recovers the Cosh-Gaussian's xi2 (SPEC 1.5.2)", {
+test_that("the subset estimator recovers the Cosh-Gaussian's xi2", {
   d <- 16
   kernel <- cosh_gaussian_kernel(sigma = 2, beta = rep(0.5 * pi / d, d))
   estimates <- vapply(1:10, function(trial) {
@@ -144,7 +147,8 @@ test_that("the subset estimator recovers the Cosh-Gaussian's xi2 (SPEC 1.5.2)", 
   # xi1 - xi2 = k(0) holds in every trial, so xi2 is tested on its own
   expect_equal(estimates["real_pos", ] - estimates["real_neg", ], rep(truth[["real_pos"]] - truth[["real_neg"]], 10),
                tolerance = 1e-12)
-  # SPEC: 0.018 +- 0.016 over 10 trials; the mean is within 3 standard errors
+  # 0.018 +- 0.016 over 10 trials in a computation outside the package; the
+  # mean is within 3 standard errors
   se <- stats::sd(estimates["real_neg", ]) / sqrt(10)
   expect_lt(abs(mean(estimates["real_neg", ]) - truth[["real_neg"]]), 3 * se + 1e-3)
   expect_gt(mean(estimates["real_neg", ]), 0)
