@@ -1,4 +1,8 @@
 # Small fixed data sets and the Monte Carlo yardstick shared by the tests.
+#
+# A test that takes a second of CPU or more starts with skip_on_cran():
+# CRAN's check gives the whole suite about a minute. `make test` and
+# `make sanitize` set NOT_CRAN=true and run every test.
 
 # Uniform points in [0, 1]^d, the papers' scaling of real data.
 fixture_points <- function(n, d, seed = 42) {

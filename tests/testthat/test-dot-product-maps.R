@@ -21,6 +21,7 @@ test_that("the coefficients in x'y reproduce the kernels, sums and products incl
 })
 
 test_that("both maps are unbiased, for signed coefficients too", {
+  skip_on_cran()
   skip_statistics_under_sanitizers()
   x <- sphere_points(10, 3, seed = 2)
   # c = (-1/2, 1, 3/8, ...): the left and right sides differ by the signs
@@ -73,6 +74,7 @@ test_that("the tensor sketch is the circular convolution of its count sketches",
 })
 
 test_that("Random Maclaurin's variance matches its closed form", {
+  skip_on_cran()
   skip_statistics_under_sanitizers()
   x <- sphere_points(8, 3, seed = 5)
   k <- poly_sphere_kernel(2.5, 3)

@@ -233,6 +233,7 @@ test_that("kernel constructors end in a kernel or a named error for every bad va
 })
 
 test_that("every function taking data or settings ends in a result or a named error", {
+  skip_on_cran()
   k <- gaussian_kernel(1)
   map <- rff_map(k, 3, 16, seed = 1)
   pmap <- rpf_map(k, 3, 16, seed = 1)
@@ -303,6 +304,7 @@ test_that("every function taking data or settings ends in a result or a named er
 })
 
 test_that("corrupted kernels and measures end in a result or a named error", {
+  skip_on_cran()
   kernels <- list(gaussian_kernel(1), laplace_kernel(2), delta_gaussian_kernel(), shift_gaussian_kernel(1, 0.3),
                   sinh_gaussian_kernel(1, 0.2), cosh_gaussian_kernel(1, 0.2), arccos_kernel(1), ntk_kernel(),
                   rpf_expected_kernel(laplace_kernel(1), "square", "square", tolerance = 1e-3),
@@ -327,6 +329,7 @@ test_that("corrupted kernels and measures end in a result or a named error", {
 })
 
 test_that("corrupted maps of every kind end in a result or a named error", {
+  skip_on_cran()
   maps <- list(
     rff_map(gaussian_kernel(1), 3, 8, seed = 1),
     rff_map(gaussian_kernel(1), 3, 8, method = "orthogonal", seed = 1),
@@ -413,6 +416,7 @@ test_that("the memory errors, hangs and NaNs the first campaign found are gone",
 
 
 test_that("ridge fits, their arguments and the basis term end in a result or a named error", {
+  skip_on_cran()
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
   y <- x3[, 1] + x3[, 2]^2
   fit <- rff_ridge(x3, y, map, lambda = 0.5)
@@ -466,6 +470,7 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
 })
 
 test_that("formula fits, their arguments and their saved designs end in a result or a named error", {
+  skip_on_cran()
   frame <- data.frame(y = x3[, 1] + x3[, 2]^2, a = x3[, 1], b = x3[, 2], g = factor(c("u", "v", "u", "w", "v")),
                       w = c(1, 2, 1, 1, 2))
   formula_fit <- function(formula, data, kernel, n_features, map, subset, weights, na.action, contrasts, standardize,
@@ -521,6 +526,7 @@ map_consumers <- function(x) {
 }
 
 test_that("Nyström maps, their landmarks and studies end in a result or a named error", {
+  skip_on_cran()
   landmarks <- x3[1:3, ]
   kernels <- list(gaussian_kernel(1), gaussian_kernel(0.5) - 0.5 * gaussian_kernel(2), shift_gaussian_kernel(1, 0.3))
   maps <- lapply(kernels, nystrom_map, landmarks = landmarks)
@@ -562,6 +568,7 @@ test_that("Nyström maps, their landmarks and studies end in a result or a named
 })
 
 test_that("Random Maclaurin and Tensor Sketch maps end in a result or a named error", {
+  skip_on_cran()
   kernels <- list(poly_sphere_kernel(3, 2), 2 * poly_sphere_kernel(2, 2) - poly_sphere_kernel(3, 1))
   maps <- c(lapply(kernels, maclaurin_map, d = 3, n_features = 6, seed = 1),
             lapply(kernels, tensor_sketch_map, d = 3, n_features = 6, seed = 1))
@@ -643,6 +650,7 @@ test_that("the second campaign's crashes, injections, overflows and late refusal
 })
 
 test_that("chunk sources, progress and future plans end in a fit or a named error", {
+  skip_on_cran()
   map <- rff_map(rational_quadratic_kernel(c(1, 2, 1), 2), 3, 8, seed = 1)
   chunk <- function(rows) list(x = x3[rows, , drop = FALSE], y = x3[rows, 1])
   good <- list(chunk(1:3), chunk(4:5))
@@ -694,6 +702,7 @@ test_that("the campaign is as large as it claims", {
 })
 
 test_that("the selection's criterion, scales and ARD, and fits that record a search, end in a result or a named error", {
+  skip_on_cran()
   y <- x3[, 1] + x3[, 2]^2
   args <- list(x = x3, y = y, kernel = gaussian_kernel(1), n_features = 4, seed = 1, criterion = "evidence",
                scale = c(0.5, 2), ard = FALSE, n_threads = 1)
@@ -724,6 +733,7 @@ test_that("the selection's criterion, scales and ARD, and fits that record a sea
 })
 
 test_that("penalized GLM fits, their arguments and edited fits end in a result or a named error", {
+  skip_on_cran()
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
   y <- c(0, 1, 0, 1, 1)
   fit <- rff_glm(x3, y, map, lambda = c(1, 0.1), nfolds = 2)
@@ -776,6 +786,7 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
 })
 
 test_that("the tidymodels doorways, their settings and edited steps end in a result or a named error", {
+  skip_on_cran()
   skip_if_not_installed("recipes")
   skip_if_not_installed("dials")
   frame <- data.frame(y = x3[, 1], a = x3[, 2], b = x3[, 3])
@@ -831,6 +842,7 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
 })
 
 test_that("broom's tidy(), glance() and augment() of edited fits and bad arguments end in a result or a named error", {
+  skip_on_cran()
   skip_if_not_installed("generics")
   skip_if_not_installed("tibble")
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)

@@ -89,6 +89,7 @@ test_that("the cross-validated deviance is that of glmnet's fits on each fold's 
 })
 
 test_that("threads do not change a fit; chunks and future workers give the in-memory fit", {
+  skip_on_cran()
   data <- glm_data(n = 300, seed = 3)
   map <- rff_map(matern_kernel(1, 1.5), 3, 24, seed = 3)
   one <- rff_glm(data$x, data$classes, map, family = "multinomial", n_threads = 1, seed = 1)

@@ -25,6 +25,7 @@ test_that("infeasibility and a numerical failure of the solver get different mes
 })
 
 test_that("a tolerance too small for the cusp ends in the solver's failure message, not in garbage", {
+  skip_on_cran()
   forget_lp_measures()
   result <- tryCatch(spectral_measure(arccos_kernel(1), 3, route = "stationary", tolerance = 1e-7, z_max = 2),
                      askrff_error = function(e) e)
@@ -62,6 +63,7 @@ test_that("solved measures are cached on disk only when asked, and a corrupt fil
 })
 
 test_that("z_max outside (1e-100, 1e100] is refused by name, both ways, where the radius grid would overflow", {
+  skip_on_cran()
   cusp <- radial_kernel(function(r) exp(-r))
   for (z_max in c(1e-300, 1e-100, 1e300, Inf)) {
     expect_error(spectral_measure(cusp, 3, route = "lp", tolerance = 0.05, z_max = z_max),
@@ -80,6 +82,7 @@ test_that("z_max outside (1e-100, 1e100] is refused by name, both ways, where th
 })
 
 test_that("the program is solved at unit scale: no HiGHS output, and only askrff errors", {
+  skip_on_cran()
   forget_lp_measures()
   # tolerance is absolute: 0.05 on a kernel of size 1e300 asks for 5e-302
   # of it, which the program cannot resolve; said so, with the way out.
@@ -137,6 +140,7 @@ test_that("settings a call gives an expression that belong to a term point to wi
 })
 
 test_that("a cached measure is verified before use: an edited file is ignored, solved again and rewritten", {
+  skip_on_cran()
   forget_lp_measures()
   cache <- file.path(tempfile(), "cache")
   old_dir <- Sys.getenv("R_USER_CACHE_DIR", NA)

@@ -26,6 +26,7 @@ test_that("the square wave has Schellekens and Jacques's coefficients 2/(k pi) (
 })
 
 test_that("quantizer coefficients and inner products match quadrature", {
+  skip_on_cran()
   t <- period_grid()
   for (bits in c(2, 3, 8)) {
     f <- quantizer_in_r(t, bits)
@@ -58,6 +59,7 @@ test_that("features are m^(-1/2) f(Omega'x + xi) for every map", {
 })
 
 test_that("the semi-quantized product is unbiased for the Gaussian and Laplace kernels, both ways", {
+  skip_on_cran()
   x <- periodic_points(4, 2)
   y <- periodic_points(5, 3)
   for (kernel in list(gaussian_kernel(1.5), laplace_kernel(1.5))) {
@@ -82,6 +84,7 @@ test_that("the dithered cosine product 2 <z_cos, z_cos> is unbiased too", {
 })
 
 test_that("per-feature variances are pi^2/8 - k^2 (semi-quantized) and 1 + k(2u)/2 - k^2 (cosines)", {
+  skip_on_cran()
   # At u = 0 and at a distance where the two variances cross over.
   # Over 2000 maps the sample variance has a relative standard error of about
   # sqrt(2 / 2000) * (kurtosis factor < 2) < 0.07; 0.15 is > 2 SE.
@@ -110,6 +113,7 @@ test_that("two square waves concentrate on the distorted kernel, not on k", {
 })
 
 test_that("b-bit quantizer pairs have the expected kernel Monte Carlo finds", {
+  skip_on_cran()
   x <- periodic_points(3, 4)
   y <- periodic_points(4, 5)
   pairs <- list(list(rpf_quantizer(2), rpf_quantizer(2)), list(rpf_quantizer(3), "square"),
@@ -185,6 +189,7 @@ test_that("expected kernels: a cosine side gives k itself; Laplace has a closed-
 expected_at <- function(kernel, r) askrff:::.cpp_expected_kernel_at(askrff:::validate_kernel(kernel), r)
 
 test_that("near the origin the expected Laplace kernel of step-function pairs is exact", {
+  skip_on_cran()
   # Against the series from rpf_coefficients() with 5e5 odd terms: its
   # weights after K are below 0.81 / K in sum, so for L1 distances s >= 1e-5
   # its truncation error is below 0.81e-6 exp(-10) = 4e-11.

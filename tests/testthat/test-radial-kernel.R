@@ -40,6 +40,7 @@ test_that("the tabulated masses match the Gaussian's and the Delta-Gaussian's wi
 })
 
 test_that("the Gaussian profile's density route holds in high dimension: the chi law within the stated bias", {
+  skip_on_cran()
   # Its spectral measure is N(0, I): |w| has the chi law with d degrees of
   # freedom, whose radial density is 2 r dchisq(r^2, d).
   k <- radial_kernel(gaussian_fun)
@@ -63,6 +64,7 @@ test_that("the Gaussian profile's density route holds in high dimension: the chi
 })
 
 test_that("features of the Gaussian profile are unbiased in high dimension", {
+  skip_on_cran()
   set.seed(5)
   d <- 64L
   x <- matrix(rnorm(5 * d, sd = 0.15), 5)
@@ -78,6 +80,7 @@ test_that("features of the Gaussian profile are unbiased in high dimension", {
 })
 
 test_that("features of radial kernels are unbiased for the kernels they reproduce", {
+  skip_on_cran()
   set.seed(3)
   d <- 2L
   x <- matrix(rnorm(12), 6)
@@ -110,6 +113,7 @@ test_that("maps of a radial kernel carry the tabulated measure's bias and surviv
 })
 
 test_that("heavy tails and slow decay are explained, and the LP route serves them", {
+  skip_on_cran()
   expect_error(spectral_measure(radial_kernel(function(r) exp(-r)), d = 3), "heavy tail.*route = \"lp\"", class = "askrff_error")
   expect_error(spectral_measure(radial_kernel(function(r) 1 / (1 + r^2)), d = 3), "decays too slowly", class = "askrff_error")
   expect_error(spectral_measure(radial_kernel(function(r) exp(-r)), d = 3, route = "lp"), "needs `z_max`", class = "askrff_error")

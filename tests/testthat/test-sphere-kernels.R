@@ -65,6 +65,7 @@ test_that("dot-product features are sqrt(2/F) step, relu and the NTK blocks", {
 })
 
 test_that("dot-product features are unbiased with the full constants, not Liu et al.'s halves", {
+  skip_on_cran()
   x <- sphere_points(6, 4)
   y <- sphere_points(4, 4, seed = 8)
   for (kernel in list(arccos_kernel(0), arccos_kernel(1), ntk_kernel())) {
@@ -109,6 +110,7 @@ test_that("the Hankel radial density of the arc-cosine kernel matches a direct t
 })
 
 test_that("LP masses match a finer grid's and shrink when the data lie in the nonnegative orthant", {
+  skip_on_cran()
   # Reference masses from a separate solution of the linear program on a
   # finer grid (1201 x 801), outside the package; masses agree to 1%.
   expect_equal(sum(spectral_measure(poly_sphere_kernel(2, 1), 16)$parts$mass), 7.31, tolerance = 0.01)
@@ -150,6 +152,7 @@ test_that("the printed bias bound holds between the LP's grid points and is clos
 })
 
 test_that("LP maps are unbiased for the LP kernel, so within the bias bound of k", {
+  skip_on_cran()
   # |mean of 300 maps - k| <= bias bound + 4.5 standard errors.
   x <- sphere_points(6, 5)
   y <- sphere_points(4, 5, seed = 6)

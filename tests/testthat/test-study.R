@@ -116,6 +116,7 @@ test_that("each size takes its own shares under allocation = \"equal\"", {
 })
 
 test_that("the count covariance of systematic allocation is that of the maps' counts", {
+  skip_on_cran()
   shares <- c(0.5, 0.3, 0.2) / 1
   a <- c(1.5, -2, 0.7)
   kernel <- gaussian_kernel(0.5) - 0.6 * gaussian_kernel(1) + 0.4 * gaussian_kernel(2)
@@ -140,6 +141,7 @@ test_that("the count covariance of systematic allocation is that of the maps' co
 })
 
 test_that("the closed-form variances match simulation, and the estimators are unbiased", {
+  skip_on_cran()
   skip_statistics_under_sanitizers()
   x <- fixture_points(8, 2, seed = 3)
   trials <- 1500
@@ -281,6 +283,7 @@ test_that("the squares of the quantizers have the Fourier coefficients of their 
 })
 
 test_that("the closed-form variances of multi-bit random periodic features match simulation", {
+  skip_on_cran()
   skip_statistics_under_sanitizers()
   x <- fixture_points(8, 2, seed = 3)
   y <- rbind(fixture_points(5, 2, seed = 4), x[1, ])  # a pair at distance 0
@@ -301,6 +304,7 @@ test_that("the closed-form variances of multi-bit random periodic features match
 })
 
 test_that("the closed-form variances of complex measures match simulation", {
+  skip_on_cran()
   skip_statistics_under_sanitizers()
   x <- fixture_points(8, 2, seed = 3)
   y <- fixture_points(6, 2, seed = 4)
@@ -325,6 +329,7 @@ test_that("the closed-form variances of complex measures match simulation", {
 })
 
 test_that("the closed-form variances of Jordan parts, products and sums match simulation", {
+  skip_on_cran()
   skip_statistics_under_sanitizers()
   x <- fixture_points(8, 2, seed = 3)
   y <- fixture_points(6, 2, seed = 4)

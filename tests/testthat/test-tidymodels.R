@@ -176,6 +176,7 @@ test_that("rff_train() refuses bad settings with the package's errors", {
 })
 
 test_that("tune_grid() tunes penalty and scale of a workflow, and the chosen fit is the direct one", {
+  skip_on_cran()
   skip_if_not_installed("tune")
   skip_if_not_installed("workflows")
   skip_if_not_installed("rsample")
@@ -203,6 +204,7 @@ test_that("tune_grid() tunes penalty and scale of a workflow, and the chosen fit
 })
 
 test_that("tune_grid() tunes step_rff()'s scale and size in a workflow with lm", {
+  skip_on_cran()
   skip_if_not_installed("tune")
   skip_if_not_installed("workflows")
   skip_if_not_installed("rsample")
