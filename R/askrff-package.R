@@ -6,7 +6,8 @@
 #' [rff_kernel_matrix()]. Exact Gram matrices come from [kernel_matrix()].
 #'
 #' Heavy calls take `n_threads`; its default is `getOption("askrff.threads")`,
-#' else RcppParallel's default.
+#' else RcppParallel's default (at most 2 under `R CMD check --as-cran`, which
+#' sets the environment variable `_R_CHECK_LIMIT_CORES_`).
 #'
 #' The L1-minimal measures of the kernels on the sphere (and of the LP route
 #' of [radial_kernel()]) come from a linear program (HiGHS, through the highs
