@@ -12,11 +12,22 @@ offline_math <- function() {
   if (identical(Sys.getenv("IN_PKGDOWN"), "true")) return(invisible())
   knitr::knit_hooks$set(document = function(x) {
     token <- "askrffmathtoken"
-    text <- paste(xfun::protect_math(xfun::split_lines(x), token), collapse = "\n")
+    lines <- xfun::split_lines(x)
+    prose <- seq_along(lines) %in% xfun::prose_index(lines) & nzchar(trimws(lines))
+    # A formula may wrap onto the next line, as Pandoc allows, so
+    # protect_math() reads each paragraph whole.
+    starts <- !prose | !c(FALSE, prose[-length(prose)])
+    text <- vapply(split(seq_along(lines), cumsum(starts)), function(i) {
+      paragraph <- paste(lines[i], collapse = "\n")
+      if (prose[i[1L]]) xfun::protect_math(paragraph, token) else paragraph
+    }, "")
+    text <- paste(text, collapse = "\n")
     pattern <- sprintf("(?s)`%s(.+?)%s`", token, token)
     found <- regmatches(text, gregexpr(pattern, text, perl = TRUE))[[1]]
     math <- gsub(sprintf("^`%s|%s`$", token, token), "", found)
-    display <- startsWith(math, "$$")
+    display <- !startsWith(math, "\\(")
+    # Inline formulas come as \(...\), displayed ones as $$...$$ or a
+    # \begin{...} environment, which KaTeX reads as it is.
     tex <- ifelse(display, gsub("^\\$\\$|\\$\\$$", "", math), gsub("^\\\\\\(|\\\\\\)$", "", math))
     # Every ASCII punctuation character backslash-escaped reaches the HTML
     # as itself: CommonMark then reads no emphasis, smart quote, dash, link
