@@ -6,7 +6,7 @@ PKG := askrff
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
 
-.PHONY: deps install demo test cran sanitize docs bench clean
+.PHONY: deps install demo test cran sanitize docs site bench clean
 
 deps:
 	$(RSCRIPT) tools/install-deps.R
@@ -50,6 +50,20 @@ docs:
 	$(RSCRIPT) tools/install-deps.R --dev
 	$(RSCRIPT) -e 'Rcpp::compileAttributes("."); roxygen2::roxygenise(".")'
 
+# The pkgdown site in docs/ (not part of test): installs what
+# Config/Needs/website asks for (pkgdown; on Debian its dependencies compile
+# against libcurl4-openssl-dev, libssl-dev, libfontconfig1-dev,
+# libfreetype6-dev, libharfbuzz-dev, libfribidi-dev, libpng-dev, libtiff-dev,
+# libjpeg-dev and libwebp-dev) and needs pandoc to render the articles.
+site:
+	@command -v pandoc > /dev/null 2>&1 || [ -n "$$RSTUDIO_PANDOC" ] || { \
+	  echo "make site needs pandoc, which renders the articles, and none is on the PATH:" >&2; \
+	  echo "install it with your system's package manager (Debian and Ubuntu: apt-get install pandoc;" >&2; \
+	  echo "macOS: brew install pandoc), or set RSTUDIO_PANDOC to the folder of RStudio's pandoc." >&2; \
+	  exit 1; }
+	$(RSCRIPT) tools/install-deps.R --site
+	$(RSCRIPT) -e 'pkgdown::build_site(".", preview = FALSE)'
+
 # hardware.R and peers.R compare with numpy, scikit-learn and R on OpenBLAS
 # (Debian's python3-sklearn and libopenblas0-pthread); peers.R takes about
 # 40 minutes on two cores.
@@ -63,5 +77,5 @@ bench: install
 	$(RSCRIPT) bench/peers.R
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz askrff-demo.png
+	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz askrff-demo.png docs
 	sh ./cleanup

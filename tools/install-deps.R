@@ -1,9 +1,11 @@
 # Installs every package DESCRIPTION asks for (Depends, Imports, LinkingTo,
 # Suggests) that is missing or too old, from the repositories R is configured
-# with. With --dev it also installs the tools that regenerate man/ and NAMESPACE.
+# with. With --dev it also installs the tools that regenerate man/ and
+# NAMESPACE; with --site, what the pkgdown site needs (Config/Needs/website).
 args <- commandArgs(trailingOnly = TRUE)
 desc <- read.dcf("DESCRIPTION")
-fields <- intersect(c("Depends", "Imports", "LinkingTo", "Suggests"), colnames(desc))
+fields <- c("Depends", "Imports", "LinkingTo", "Suggests", if ("--site" %in% args) "Config/Needs/website")
+fields <- intersect(fields, colnames(desc))
 entries <- trimws(unlist(strsplit(desc[1, fields], ",")))
 entries <- entries[nzchar(entries)]
 names <- trimws(sub("\\(.*$", "", entries))

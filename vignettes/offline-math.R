@@ -1,55 +1,41 @@
-# The vignettes' formulas render with no network: KaTeX, which R itself ships
-# for its help pages (R >= 4.2, in R.home("doc")/html/katex), is embedded in
-# the page as data URIs, its main fonts included, and typesets the \( \) and
-# $$ $$ that the Markdown renderer leaves in the text. Where R has no KaTeX
-# the formulas stay readable TeX. The page template (offline.html) leaves out
-# the renderer's own scripts, which would come from a CDN.
+# The vignettes' formulas are typeset with no network by KaTeX, shipped once
+# for all of them in doc/katex/ (vignettes/katex/, which .install_extras
+# installs beside the pages) and loaded by the page template offline.html.
+# offline_math() sets a knitr hook that puts each formula the Markdown
+# renderer would find ($...$ and $$...$$, found by the same
+# xfun::protect_math()) in a <span class="math inline"> or
+# <span class="math display">, as Pandoc marks mathematics; the template's
+# script typesets those. Write formulas with dollars: CommonMark reads \( as
+# an escaped parenthesis. Under pkgdown, which typesets the dollars itself,
+# it does nothing.
 offline_math <- function() {
-  katex <- file.path(R.home("doc"), "html", "katex")
-  if (!file.exists(file.path(katex, "katex.js"))) return(invisible())
-  data_uri <- function(bytes, type) paste0("data:", type, ";base64,", xfun::base64_encode(bytes))
-  read_bytes <- function(path) readBin(path, "raw", file.size(path))
-  css <- rawToChar(read_bytes(file.path(katex, "katex.css")))
-  # Each @font-face keeps one source, its woff2 file embedded, for the fonts
-  # the formulas here use; the others are dropped and fall back to the
-  # reader's fonts.
-  used <- c("AMS-Regular", "Main-Bold", "Main-Italic", "Main-Regular", "Math-Italic",
-            "Size1-Regular", "Size2-Regular", "Size3-Regular", "Size4-Regular")
-  lines <- strsplit(css, "\n")[[1]]
-  sources <- grep("^\\s*src: url\\(fonts/", lines)
-  font <- sub("^.*url\\(fonts/KaTeX_([A-Za-z0-9-]+)\\.woff2\\).*$", "\\1", lines[sources])
-  lines[sources] <- vapply(font, function(name) {
-    file <- file.path(katex, "fonts", sprintf("KaTeX_%s.woff2", name))
-    if (!name %in% used || !file.exists(file)) return("")
-    sprintf("  src: url(%s) format('woff2');", data_uri(read_bytes(file), "font/woff2"))
-  }, "")
-  css <- paste(lines, collapse = "\n")
-  render <- '
-document.addEventListener("DOMContentLoaded", function () {
-  var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT), nodes = [];
-  while (walker.nextNode()) {
-    var node = walker.currentNode;
-    if (!node.parentNode.closest("pre, code, script, style") && /\\\\\\(|\\$\\$/.test(node.nodeValue)) nodes.push(node);
-  }
-  nodes.forEach(function (node) {
-    var text = node.nodeValue, pattern = /\\$\\$([\\s\\S]+?)\\$\\$|\\\\\\(([\\s\\S]+?)\\\\\\)/g;
-    var out = document.createDocumentFragment(), last = 0, match;
-    while ((match = pattern.exec(text))) {
-      var display = match[1] !== undefined, box = document.createElement(display ? "div" : "span");
-      out.appendChild(document.createTextNode(text.slice(last, match.index)));
-      katex.render(display ? match[1] : match[2], box, {displayMode: display, throwOnError: false});
-      out.appendChild(box);
-      last = pattern.lastIndex;
-    }
-    out.appendChild(document.createTextNode(text.slice(last)));
-    node.parentNode.replaceChild(out, node);
-  });
-});'
-  # Everything as base64 text run by a script: the Markdown renderer would
-  # take a `$` for mathematics and an `@` for a cross-reference, and
-  # replaces links to data URIs.
-  script <- function(code) sprintf('<script>eval(atob("%s"));</script>\n', xfun::base64_encode(charToRaw(code)))
-  style <- sprintf('var style = document.createElement("style"); style.textContent = atob("%s"); document.head.appendChild(style);',
-                   xfun::base64_encode(charToRaw(css)))
-  cat(script(style), script(rawToChar(read_bytes(file.path(katex, "katex.js")))), script(render), sep = "")
+  if (identical(Sys.getenv("IN_PKGDOWN"), "true")) return(invisible())
+  knitr::knit_hooks$set(document = function(x) {
+    token <- "askrffmathtoken"
+    lines <- xfun::split_lines(x)
+    prose <- seq_along(lines) %in% xfun::prose_index(lines) & nzchar(trimws(lines))
+    # A formula may wrap onto the next line, as Pandoc allows, so
+    # protect_math() reads each paragraph whole.
+    starts <- !prose | !c(FALSE, prose[-length(prose)])
+    text <- vapply(split(seq_along(lines), cumsum(starts)), function(i) {
+      paragraph <- paste(lines[i], collapse = "\n")
+      if (prose[i[1L]]) xfun::protect_math(paragraph, token) else paragraph
+    }, "")
+    text <- paste(text, collapse = "\n")
+    pattern <- sprintf("(?s)`%s(.+?)%s`", token, token)
+    found <- regmatches(text, gregexpr(pattern, text, perl = TRUE))[[1]]
+    math <- gsub(sprintf("^`%s|%s`$", token, token), "", found)
+    display <- !startsWith(math, "\\(")
+    # Inline formulas come as \(...\), displayed ones as $$...$$ or a
+    # \begin{...} environment, which KaTeX reads as it is.
+    tex <- ifelse(display, gsub("^\\$\\$|\\$\\$$", "", math), gsub("^\\\\\\(|\\\\\\)$", "", math))
+    # Every ASCII punctuation character backslash-escaped reaches the HTML
+    # as itself: CommonMark then reads no emphasis, smart quote, dash, link
+    # or HTML in the formula, nor the renderer a superscript or reference.
+    tex <- gsub("([!-/:-@[-`{-~])", "\\\\\\1", gsub("\\s*\n\\s*", " ", tex), perl = TRUE)
+    spans <- sprintf('<span class="math %s">%s</span>', ifelse(display, "display", "inline"), tex)
+    regmatches(text, gregexpr(pattern, text, perl = TRUE)) <- list(spans)
+    text
+  })
+  invisible()
 }
