@@ -53,6 +53,7 @@ site:
 	  echo "macOS: brew install pandoc), or set RSTUDIO_PANDOC to the folder of RStudio's pandoc." >&2; \
 	  exit 1; }
 	$(RSCRIPT) tools/install-deps.R --site
+	rm -rf docs
 	$(RSCRIPT) -e 'pkgdown::build_site(".", preview = FALSE)'
 
 # hardware.R and peers.R compare with numpy, scikit-learn and R on OpenBLAS
