@@ -55,6 +55,10 @@ docs:
 # against libcurl4-openssl-dev, libssl-dev, libfontconfig1-dev,
 # libfreetype6-dev, libharfbuzz-dev, libfribidi-dev, libpng-dev, libtiff-dev,
 # libjpeg-dev and libwebp-dev) and needs pandoc to render the articles.
+# pkgdown fetches its pages' scripts (headroom, bootstrap-toc, clipboard.js,
+# fuse.js, autocomplete.js, mark.js) from their CDNs into its cache
+# (tools::R_user_dir("pkgdown", "cache")) the first time; the pages load
+# KaTeX from a CDN when read.
 site:
 	@command -v pandoc > /dev/null 2>&1 || [ -n "$$RSTUDIO_PANDOC" ] || { \
 	  echo "make site needs pandoc, which renders the articles, and none is on the PATH:" >&2; \
@@ -62,6 +66,7 @@ site:
 	  echo "macOS: brew install pandoc), or set RSTUDIO_PANDOC to the folder of RStudio's pandoc." >&2; \
 	  exit 1; }
 	$(RSCRIPT) tools/install-deps.R --site
+	rm -rf docs
 	$(RSCRIPT) -e 'pkgdown::build_site(".", preview = FALSE)'
 
 # hardware.R and peers.R compare with numpy, scikit-learn and R on OpenBLAS

@@ -20,7 +20,8 @@ minimum <- minimum[keep]
 
 is_satisfied <- function(name, min_version) {
   if (!requireNamespace(name, quietly = TRUE)) return(FALSE)
-  is.na(min_version) || utils::packageVersion(name) >= min_version
+  # The version in the library, not that of a namespace loaded before an upgrade.
+  is.na(min_version) || utils::packageVersion(name, lib.loc = .libPaths()) >= min_version
 }
 missing <- names[!mapply(is_satisfied, names, minimum)]
 if (length(missing) > 0) {
