@@ -1,5 +1,6 @@
 #include "core/numerics/special_functions.h"
 
+#include <boost/math/special_functions/bessel.hpp>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -186,9 +187,10 @@ Real omega(int d, Real x) {
   }
   const Real nu = half_d - 1;
   // The expansion costs a sincos where it converges (x above about nu^2 / 2),
-  // many times less than the library's Bessel function.
+  // many times less than the library's Bessel function. Boost's, not C++17's
+  // std::cyl_bessel_j, which libc++ (clang on macOS) does not have.
   Real j = 0;
-  if (x < nu * nu / 2 + 25 || !bessel_j_asymptotic(nu, x, j)) j = std::cyl_bessel_j(nu, x);
+  if (x < nu * nu / 2 + 25 || !bessel_j_asymptotic(nu, x, j)) j = boost::math::cyl_bessel_j(nu, x);
   if (j == 0) return 0;
   const Real log_magnitude = std::lgamma(half_d) + nu * std::log(2 / x) + std::log(std::abs(j));
   return std::copysign(std::exp(log_magnitude), j);
