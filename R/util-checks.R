@@ -133,7 +133,7 @@ check_output_size <- function(rows, cols, what, extra = 0) {
          format_count(rows), format_count(cols), format_count(.Machine$integer.max))
   }
   bytes <- 8 * as.double(rows) * as.double(cols) + extra
-  # Reading /proc/meminfo costs more than a small result could save.
+  # Asking the system costs more than a small result could save.
   if (bytes < 2^26) return(invisible(bytes))
   available <- available_memory()
   if (!is.na(available) && bytes > available) {
@@ -144,12 +144,16 @@ check_output_size <- function(rows, cols, what, extra = 0) {
   invisible(bytes)
 }
 
+# The bytes the system can give a new allocation without swapping, as the ps
+# package reads them on each OS: MemAvailable of /proc/meminfo on Linux, the
+# free and inactive pages of host_statistics() on macOS, the available
+# physical memory of GlobalMemoryStatusEx() on Windows. NA where ps cannot
+# tell (another OS, or a sandbox that hides the figures); the guard then
+# leaves the allocation to decide.
 available_memory <- function() {
-  meminfo <- "/proc/meminfo"
-  if (!file.exists(meminfo)) return(NA_real_)
-  line <- grep("^MemAvailable:", readLines(meminfo, warn = FALSE), value = TRUE)
-  if (length(line) != 1L) return(NA_real_)
-  1024 * as.numeric(sub("^MemAvailable:\\s*([0-9]+).*$", "\\1", line))
+  bytes <- tryCatch(ps::ps_system_memory()$avail, error = function(e) NULL)
+  if (!is.numeric(bytes) || length(bytes) != 1L || !is.finite(bytes) || bytes <= 0) return(NA_real_)
+  as.double(bytes)
 }
 
 format_count <- function(n) format(n, big.mark = ",", scientific = FALSE, trim = TRUE)

@@ -55,7 +55,7 @@ test_that("feature functions validate the map, side and threads", {
 })
 
 test_that("requests larger than memory fail before allocating", {
-  skip_if(is.na(askrff:::available_memory()), "no /proc/meminfo to read available memory from")
+  skip_if(is.na(askrff:::available_memory()), "the system does not tell its available memory")
   x <- matrix(0, 1e6, 2)
   expect_error(kernel_matrix(gaussian_kernel(1), x),
                "the kernel matrix \\(1,000,000 x 1,000,000\\) needs .* of memory with its intermediates, but only .* is available")
@@ -65,8 +65,47 @@ test_that("requests larger than memory fail before allocating", {
   expect_error(rff_map(gaussian_kernel(1), 1e9, 1), "the frequency matrix \\(1,000,000,000 x 1\\) needs .* with its intermediates")
 })
 
+test_that("the memory guard reads every OS's available memory through ps, and refuses before allocating", {
+  # What ps_system_memory() returns on each OS, as its help page lists the
+  # fields; the guard reads `avail` alone, so each branch is forced by what it returns.
+  avail <- 8e9
+  readings <- list(
+    Linux = list(total = 16e9, avail = avail, percent = 50, used = 7e9, free = 1e9, active = 5e9, inactive = 2e9,
+                 buffers = 1e8, cached = 4e9, shared = 1e8, slab = 1e8),
+    Darwin = list(total = 16e9, avail = avail, percent = 50, used = 8e9, free = 2e9, active = 6e9, inactive = 6e9,
+                  wired = 2e9),
+    Windows = list(total = 16e9, avail = avail, percent = 50, used = 8e9, free = 8e9))
+  for (os in names(readings)) {
+    with_mocked_bindings({
+      expect_identical(askrff:::available_memory(), avail, label = os)
+      # 8e9 doubles of frequencies, 64 GB, refused by the guard before the core is called.
+      expect_error(rff_map(gaussian_kernel(1), 1e9, 8),
+                   "the frequency matrix \\(1,000,000,000 x 8\\) needs .* of memory with its intermediates, but only 7.5 Gb is available",
+                   class = "askrff_error", label = os)
+    }, ps_system_memory = function() readings[[os]], .package = "ps")
+  }
+  # Where ps cannot tell (an OS it does not know, a sandbox hiding the
+  # figures), the guard does not guess: the allocation decides.
+  with_mocked_bindings({
+    expect_identical(askrff:::available_memory(), NA_real_)
+    expect_silent(askrff:::check_output_size(1e5, 1e5, "a result"))
+  }, ps_system_memory = function() stop("not supported on this platform"), .package = "ps")
+  # The real reading on this machine.
+  available <- askrff:::available_memory()
+  skip_if(is.na(available), "the system does not tell its available memory")
+  expect_true(available > 0 && available <= ps::ps_system_memory()$total)
+  if (file.exists("/proc/meminfo")) {
+    line <- grep("^MemAvailable:", readLines("/proc/meminfo"), value = TRUE)
+    # Read moments apart, so within what other processes allocate meanwhile.
+    expect_equal(available, 1024 * as.numeric(gsub("[^0-9]", "", line)), tolerance = 0.25)
+  }
+  skip_if(available > 6.4e10, "more than the 64 GB asked for below is available")
+  expect_error(rff_map(gaussian_kernel(1), 1e9, 8), "the frequency matrix \\(1,000,000,000 x 8\\) needs",
+               class = "askrff_error")
+})
+
 test_that("the memory guard counts intermediates, and large maps draw only what they need", {
-  skip_if(is.na(askrff:::available_memory()), "no /proc/meminfo to read available memory from")
+  skip_if(is.na(askrff:::available_memory()), "the system does not tell its available memory")
   # A 2 x 1e6 result (16 MB) whose cosine side, 1e6 x 4000 doubles, would be stored whole.
   map <- rpf_map(gaussian_kernel(1), 2, 4000, seed = 1)
   expect_error(rpf_kernel_matrix(map, matrix(0, 2, 2), matrix(0, 1e6, 2)),
