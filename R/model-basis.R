@@ -23,8 +23,8 @@
 #'   are, `TRUE` to center and scale each column by its mean and standard
 #'   deviation on the data the model is fitted to (its complete rows), or a
 #'   list of `center` and `scale` (what prediction passes back).
-#' @param map A map of [rff_map()] to use instead of drawing one; prediction
-#'   passes the fitted model's map here.
+#' @param map A map of [rff_map()] to use instead of drawing one (prediction
+#'   passes the fitted model's map here), or a kernel, taken as `kernel`.
 #' @return The feature matrix, of class `"rff_basis"`, with the `map` and
 #'   `standardize` used as attributes.
 #' @family models
@@ -64,13 +64,7 @@ rff_basis <- function(..., kernel = NULL, n_features = NULL, method = "iid", see
     fail("%s (the variables: %s)", conditionMessage(e), paste(sprintf("`%s`", labels), collapse = ", "))
   })
   x <- apply_scaling(x, scaling)
-  if (is.null(map)) {
-    if (is.null(kernel) || is.null(n_features)) fail("`kernel` and `n_features` must be given, or a `map`.")
-    map <- rff_map(kernel, ncol(x), n_features, method, seed = seed)
-  } else {
-    map <- validate_map(map, kinds = "rff_map")
-    if (map$d != ncol(x)) fail("`map` is for %d variables, but `...` gives %d columns.", map$d, ncol(x))
-  }
+  map <- model_map(map, kernel, n_features, method, seed, kinds = "rff_map")(ncol(x), "`...` gives")
   check_map_data(map, x, "...")
   z <- pad_rows(rff_features(map, x), complete)
   colnames(z) <- paste0("z", seq_len(ncol(z)))

@@ -6,15 +6,19 @@
 
 # The map a model uses, as a function of the data's columns d (and of the
 # words naming them, `what`, for errors): `map` as given, or one drawn for
-# `kernel` in dimension d.
-model_map <- function(map, kernel, n_features, method, seed) {
+# `kernel` in dimension d. A kernel in the map's place is taken as `kernel`,
+# since the map can be drawn only once the data's columns are known. `kinds`
+# limits the maps accepted (as in validate_map()).
+model_map <- function(map, kernel, n_features, method, seed, kinds = map_kinds) {
+  if (inherits(map, "askrff_kernel")) {
+    if (!is.null(kernel)) fail("`map` is a kernel and `kernel` is given too: give the kernel once.")
+    kernel <- map
+    map <- NULL
+  }
   if (!is.null(map) && !is.null(kernel)) fail("Give either `map` or `kernel` (with `n_features`), not both.")
   if (!is.null(map)) {
-    if (inherits(map, "askrff_kernel")) {
-      fail("`map` is a kernel, not a map: pass it as `kernel = ` with `n_features` (the map is then drawn for the data's columns), or draw a map with rff_map(kernel, d, n_features).")
-    }
     return(function(d, what = "the data (`x`) have") {
-      map <- validate_map(map)
+      map <- validate_map(map, kinds = kinds)
       if (map$d != d) fail("`map` is for %d columns, but %s %d.", map$d, what, d)
       map
     })
@@ -22,7 +26,7 @@ model_map <- function(map, kernel, n_features, method, seed) {
   if (is.null(kernel)) {
     fail("Give a `kernel` with `n_features` (the map is then drawn for the data's columns), or a `map` from rff_map() and its kin.")
   }
-  if (is.null(n_features)) fail("`n_features` must be given with `kernel`: the number of frequencies of the map to draw.")
+  if (is.null(n_features)) fail("`n_features` must be given with the kernel: the number of frequencies of the map to draw.")
   function(d, what = NULL) rff_map(kernel, d, n_features, method, seed = seed)
 }
 

@@ -169,8 +169,9 @@
 #' @param contrasts `NULL` for one indicator column per factor level, or a
 #'   named list of contrasts as for [model.matrix()].
 #' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
-#'   [maclaurin_map()] or [tensor_sketch_map()]; or `NULL` to draw one from
-#'   `kernel`.
+#'   [maclaurin_map()] or [tensor_sketch_map()]; a kernel object, taken as
+#'   `kernel` (`rff_ridge(x, y, gaussian_kernel(1), n_features = 256)`); or
+#'   `NULL` to draw one from `kernel`.
 #' @param kernel,n_features,method,seed Instead of `map`: a kernel object and
 #'   the number of frequencies, the frequency source and the seed of the map
 #'   drawn by [rff_map()] for the data's columns.
