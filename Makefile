@@ -1,24 +1,36 @@
 # Two commands do all set-up on a fresh machine: `make demo` and `make test`.
-# Both first install whatever DESCRIPTION asks for that is missing.
+# Both first install whatever DESCRIPTION asks for that is missing: the demo
+# what the package needs to build and run (Imports, LinkingTo), the tests
+# Suggests as well.
 R ?= R
 RSCRIPT ?= Rscript
 PKG := askrff
 VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 TARBALL := $(PKG)_$(VERSION).tar.gz
+# Every compile of askrff runs on all cores: R CMD INSTALL (and the installs
+# inside R CMD build and check) runs make, which is serial without -j.
+JOBS := $(shell getconf _NPROCESSORS_ONLN 2> /dev/null || echo 2)
+PARALLEL := MAKEFLAGS=-j$(JOBS)
 
-.PHONY: deps install demo test cran sanitize docs site bench clean
+.PHONY: deps runtime-deps install demo test cran sanitize clang cross docs site bench clean
 
 deps:
 	$(RSCRIPT) tools/install-deps.R
+
+runtime-deps:
+	$(RSCRIPT) tools/install-deps.R --runtime
 
 # Installs from the built tarball, as a user's R CMD INSTALL of it would, so
 # the vignettes are built and installed too.
 install: deps
 	rm -f $(TARBALL)
-	$(R) CMD build .
-	$(R) CMD INSTALL --preclean $(TARBALL)
+	$(PARALLEL) $(R) CMD build .
+	$(PARALLEL) $(R) CMD INSTALL --preclean $(TARBALL)
 
-demo: install
+# Installs from the sources without building the vignettes, which need the
+# Suggests; make install and make test build them.
+demo: runtime-deps
+	$(PARALLEL) $(R) CMD INSTALL --preclean .
 	$(RSCRIPT) -e 'demo("askrff", package = "askrff", ask = FALSE, echo = FALSE)'
 
 # check-summary.R fails the build on any ERROR or WARNING of R CMD check, and
@@ -28,22 +40,32 @@ demo: install
 # NOT_CRAN=true runs the long statistical tests that CRAN's check skips.
 test: deps
 	rm -rf $(PKG).Rcheck $(TARBALL)
-	$(R) CMD build .
-	NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-vignettes $(TARBALL) || true
+	$(PARALLEL) $(R) CMD build .
+	$(PARALLEL) NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-vignettes $(TARBALL) || true
 	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
 
 # The check CRAN runs on a submission (the long tests skipped, at most two
 # threads); its log is $(PKG).Rcheck/00check.log.
 cran: deps
 	rm -rf $(PKG).Rcheck $(TARBALL)
-	$(R) CMD build .
-	$(R) CMD check --as-cran $(TARBALL) || true
+	$(PARALLEL) $(R) CMD build .
+	$(PARALLEL) $(R) CMD check --as-cran $(TARBALL) || true
 	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
 
 # The test suite on a build with AddressSanitizer and UndefinedBehaviorSanitizer;
 # fails on any report (tools/sanitize.sh).
 sanitize: deps
-	bash tools/sanitize.sh
+	$(PARALLEL) bash tools/sanitize.sh
+
+# The build with clang and libc++ (the macOS toolchain), loaded and smoke
+# tested (tools/clang-build.sh), and the core compiled for ARM64 and Windows
+# by cross compilers, without linking (tools/cross-check.sh). Both install
+# Debian's compilers when they are missing.
+clang: runtime-deps
+	$(PARALLEL) bash tools/clang-build.sh
+
+cross: runtime-deps
+	bash tools/cross-check.sh
 
 # Regenerates RcppExports, NAMESPACE and man/ after a change to roxygen comments or exports.
 docs:
@@ -82,5 +104,5 @@ bench: install
 	$(RSCRIPT) bench/peers.R
 
 clean:
-	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG)_*.tar.gz askrff-demo.png docs
+	rm -rf $(PKG).Rcheck $(PKG).sanitize $(PKG).clang $(PKG)_*.tar.gz askrff-demo.png docs
 	sh ./cleanup
