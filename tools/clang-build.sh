@@ -49,8 +49,8 @@ MAKEVARS
 git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - | (mkdir -p "$work/src-copy" && tar -xf - -C "$work/src-copy")
 R_MAKEVARS_USER="$work/Makevars" "$R" CMD INSTALL --no-test-load -l "$work/lib" "$work/src-copy" > "$work/install.log" 2>&1 ||
   { tail -40 "$work/install.log"; echo "clang-build: the build with $CLANGXX -stdlib=libc++ failed (full log: $work/install.log)"; exit 1; }
-# The library must really be libc++'s, not libstdc++'s.
-if ! ldd "$work/lib/askrff/libs/askrff.so" | grep -q "libc++"; then
+# The library must really be libc++'s, not libstdc++'s (ldd: Linux).
+if command -v ldd > /dev/null 2>&1 && ! ldd "$work/lib/askrff/libs/askrff.so" | grep -q "libc++"; then
   echo "clang-build: askrff.so is not linked against libc++" >&2
   exit 1
 fi

@@ -93,8 +93,8 @@ if (length(plan$names) > 0) {
   index <- repository_index()
   absent <- setdiff(plan$names, rownames(index))
   if (length(absent) > 0) {
-    stop("not in the configured repositories (", paste(getOption("repos"), collapse = ", "), "): ",
-         paste(absent, collapse = ", "), call. = FALSE)
+    stop("not available for R ", getRversion(), " from the configured repositories (",
+         paste(getOption("repos"), collapse = ", "), "): ", paste(absent, collapse = ", "), call. = FALSE)
   }
   wanted <- plan$requirements[plan$requirements$name %in% plan$names, ]
   offered <- index[wanted$name, "Version"]
