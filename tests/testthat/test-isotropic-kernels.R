@@ -157,6 +157,7 @@ test_that("per-coordinate scales are the isotropic kernel on rescaled data, for 
 })
 
 test_that("the new kernels' features are unbiased for every frequency source", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   d <- 4
   x <- fixture_points(6, d) / 2

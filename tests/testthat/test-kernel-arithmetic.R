@@ -101,6 +101,7 @@ test_that("functions of a kernel other than its arithmetic are refused by name",
 })
 
 test_that("features of every kind of expression are unbiased", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   set.seed(7)
   d <- 2L

@@ -93,6 +93,7 @@ test_that("sampled radii follow the density with the r^(d-1) Jacobian", {
 })
 
 test_that("the mixture estimators are unbiased for both decompositions and methods", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   x <- fixture_points(6, 3)
   y <- fixture_points(4, 3, seed = 9)

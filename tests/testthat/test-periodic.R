@@ -84,6 +84,7 @@ test_that("the dithered cosine product 2 <z_cos, z_cos> is unbiased too", {
 })
 
 test_that("per-feature variances are pi^2/8 - k^2 (semi-quantized) and 1 + k(2u)/2 - k^2 (cosines)", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   # At u = 0 and at a distance where the two variances cross over.
   # Over 2000 maps the sample variance has a relative standard error of about
@@ -113,6 +114,7 @@ test_that("two square waves concentrate on the distorted kernel, not on k", {
 })
 
 test_that("b-bit quantizer pairs have the expected kernel Monte Carlo finds", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   x <- periodic_points(3, 4)
   y <- periodic_points(4, 5)

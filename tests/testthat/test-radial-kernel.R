@@ -64,6 +64,7 @@ test_that("the Gaussian profile's density route holds in high dimension: the chi
 })
 
 test_that("features of the Gaussian profile are unbiased in high dimension", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   set.seed(5)
   d <- 64L
@@ -80,6 +81,7 @@ test_that("features of the Gaussian profile are unbiased in high dimension", {
 })
 
 test_that("features of radial kernels are unbiased for the kernels they reproduce", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   set.seed(3)
   d <- 2L

@@ -312,6 +312,7 @@ exact_gp_optimum <- function(x, y, start) {
 }
 
 test_that("on a Gaussian-process draw, the evidence's scale is near the truth and the exact process's choice", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   set.seed(11)
   n <- 2000

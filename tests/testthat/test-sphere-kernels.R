@@ -65,6 +65,7 @@ test_that("dot-product features are sqrt(2/F) step, relu and the NTK blocks", {
 })
 
 test_that("dot-product features are unbiased with the full constants, not Liu et al.'s halves", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   x <- sphere_points(6, 4)
   y <- sphere_points(4, 4, seed = 8)
@@ -152,6 +153,7 @@ test_that("the printed bias bound holds between the LP's grid points and is clos
 })
 
 test_that("LP maps are unbiased for the LP kernel, so within the bias bound of k", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   # |mean of 300 maps - k| <= bias bound + 4.5 standard errors.
   x <- sphere_points(6, 5)

@@ -116,6 +116,7 @@ test_that("each size takes its own shares under allocation = \"equal\"", {
 })
 
 test_that("the count covariance of systematic allocation is that of the maps' counts", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   shares <- c(0.5, 0.3, 0.2) / 1
   a <- c(1.5, -2, 0.7)
