@@ -25,24 +25,20 @@
     .Call(`_askrff_cpp_glm_pass`, map, fun, x, y, w, first_row, n_folds, fold_seed, z_shift, family, coefficients, model_fold, references, n_threads)
 }
 
-.cpp_glm_reference <- function(sums, progress) {
-    .Call(`_askrff_cpp_glm_reference`, sums, progress)
-}
-
-.cpp_glm_solve <- function(reference, q, scale, lambda) {
-    .Call(`_askrff_cpp_glm_solve`, reference, q, scale, lambda)
-}
-
 .cpp_cv_folds <- function(first_row, n, n_folds, fold_seed) {
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
-.cpp_lbfgs_first <- function(q, memory_s, memory_y, memory_sy, order, models, classes) {
-    .Call(`_askrff_cpp_lbfgs_first`, q, memory_s, memory_y, memory_sy, order, models, classes)
+.cpp_glm_path <- function(gram, intercept, a, lambda, nfolds, progress) {
+    .Call(`_askrff_cpp_glm_path`, gram, intercept, a, lambda, nfolds, progress)
 }
 
-.cpp_lbfgs_second <- function(r, memory_s, memory_y, memory_sy, order, models, classes, alpha) {
-    .Call(`_askrff_cpp_lbfgs_second`, r, memory_s, memory_y, memory_sy, order, models, classes, alpha)
+.cpp_glm_path_next <- function(solver, sums, progress) {
+    .Call(`_askrff_cpp_glm_path_next`, solver, sums, progress)
+}
+
+.cpp_glm_path_result <- function(solver) {
+    .Call(`_askrff_cpp_glm_path_result`, solver)
 }
 
 .cpp_kernel_matrix <- function(kernel, x, y, n_threads) {

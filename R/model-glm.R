@@ -2,7 +2,8 @@
 # passes over blocks of rows (src/core/models/glm_pass.*) give every model's
 # gradient and deviances, and at a few reference points the Hessians, whose
 # eigendecompositions (src/core/models/glm_solve.*) give the steps of every
-# lambda and fold; the optimizer is in R/model-glm-solver.R.
+# lambda and fold; the optimizer (src/core/models/glm_path.*) asks for the
+# passes through R/model-glm-solver.R.
 
 #' Penalized logistic, multinomial and Poisson regression on random features
 #'

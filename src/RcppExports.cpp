@@ -99,32 +99,6 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_glm_reference
-Rcpp::List cpp_glm_reference(Rcpp::List sums, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_reference(SEXP sumsSEXP, SEXP progressSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type sums(sumsSEXP);
-    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_reference(sums, progress));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_glm_solve
-Rcpp::NumericMatrix cpp_glm_solve(Rcpp::List reference, Rcpp::NumericMatrix q, Rcpp::NumericVector scale, Rcpp::NumericVector lambda);
-RcppExport SEXP _askrff_cpp_glm_solve(SEXP referenceSEXP, SEXP qSEXP, SEXP scaleSEXP, SEXP lambdaSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type reference(referenceSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type q(qSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type scale(scaleSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_solve(reference, q, scale, lambda));
-    return rcpp_result_gen;
-END_RCPP
-}
 // cpp_cv_folds
 Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::NumericVector fold_seed);
 RcppExport SEXP _askrff_cpp_cv_folds(SEXP first_rowSEXP, SEXP nSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP) {
@@ -139,38 +113,43 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_lbfgs_first
-Rcpp::List cpp_lbfgs_first(Rcpp::NumericMatrix q, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes);
-RcppExport SEXP _askrff_cpp_lbfgs_first(SEXP qSEXP, SEXP memory_sSEXP, SEXP memory_ySEXP, SEXP memory_sySEXP, SEXP orderSEXP, SEXP modelsSEXP, SEXP classesSEXP) {
+// cpp_glm_path
+SEXP cpp_glm_path(Rcpp::List gram, Rcpp::NumericVector intercept, Rcpp::NumericMatrix a, Rcpp::NumericVector lambda, int nfolds, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP gramSEXP, SEXP interceptSEXP, SEXP aSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type q(qSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type memory_s(memory_sSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type memory_y(memory_ySEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type memory_sy(memory_sySEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type models(modelsSEXP);
-    Rcpp::traits::input_parameter< int >::type classes(classesSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_lbfgs_first(q, memory_s, memory_y, memory_sy, order, models, classes));
+    Rcpp::traits::input_parameter< Rcpp::List >::type gram(gramSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type intercept(interceptSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< int >::type nfolds(nfoldsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(gram, intercept, a, lambda, nfolds, progress));
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_lbfgs_second
-Rcpp::NumericMatrix cpp_lbfgs_second(Rcpp::NumericMatrix r, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes, Rcpp::NumericMatrix alpha);
-RcppExport SEXP _askrff_cpp_lbfgs_second(SEXP rSEXP, SEXP memory_sSEXP, SEXP memory_ySEXP, SEXP memory_sySEXP, SEXP orderSEXP, SEXP modelsSEXP, SEXP classesSEXP, SEXP alphaSEXP) {
+// cpp_glm_path_next
+SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path_next(SEXP solverSEXP, SEXP sumsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type r(rSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type memory_s(memory_sSEXP);
-    Rcpp::traits::input_parameter< Rcpp::List >::type memory_y(memory_ySEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type memory_sy(memory_sySEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type order(orderSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type models(modelsSEXP);
-    Rcpp::traits::input_parameter< int >::type classes(classesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type alpha(alphaSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_lbfgs_second(r, memory_s, memory_y, memory_sy, order, models, classes, alpha));
+    Rcpp::traits::input_parameter< SEXP >::type solver(solverSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type sums(sumsSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path_next(solver, sums, progress));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_glm_path_result
+Rcpp::List cpp_glm_path_result(SEXP solver);
+RcppExport SEXP _askrff_cpp_glm_path_result(SEXP solverSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< SEXP >::type solver(solverSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path_result(solver));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -702,11 +681,10 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
     {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 14},
-    {"_askrff_cpp_glm_reference", (DL_FUNC) &_askrff_cpp_glm_reference, 2},
-    {"_askrff_cpp_glm_solve", (DL_FUNC) &_askrff_cpp_glm_solve, 4},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
-    {"_askrff_cpp_lbfgs_first", (DL_FUNC) &_askrff_cpp_lbfgs_first, 7},
-    {"_askrff_cpp_lbfgs_second", (DL_FUNC) &_askrff_cpp_lbfgs_second, 8},
+    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 6},
+    {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
+    {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},

@@ -1,6 +1,6 @@
 // Penalized generalized linear models on features that are never stored:
-// one pass over a block of rows for many models at once, the reference
-// Hessians' eigendecompositions, the steps they give, and the L-BFGS loops.
+// one pass over a block of rows for many models at once, and the path
+// solver (glm_path.h) that R feeds with the passes' sums.
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -14,8 +14,7 @@
 #include "core/models/cross_products.h"
 #include "core/models/cv_folds.h"
 #include "core/models/glm_pass.h"
-#include "core/models/glm_solve.h"
-#include "core/models/lbfgs.h"
+#include "core/models/glm_path.h"
 #include "guards.h"
 #include "model_glue.h"
 #include "progress.h"
@@ -129,48 +128,6 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
                             Rcpp::Named("hessians") = hessians);
 }
 
-// The reference of glm_solve.h from Hessian sums of .cpp_glm_pass (added
-// over chunks in R). The eigendecomposition stops on a user interrupt and
-// reports its percents to `progress`.
-// [[Rcpp::export(.cpp_glm_reference)]]
-Rcpp::List cpp_glm_reference(Rcpp::List sums, SEXP progress) {
-  const Rcpp::NumericMatrix zz = sums["zz"];
-  const Rcpp::NumericVector z_sum = sums["z_sum"];
-  askrff::require_whole(zz, "zz");
-  const int columns = zz.ncol();
-  askrff::require(zz.nrow() == columns && z_sum.size() == columns, "the Hessian sums must agree in their sizes");
-  askrff::CrossProducts c(columns, 0);
-  c.zz = Eigen::Map<const Eigen::MatrixXd>(zz.begin(), columns, columns);
-  c.z_sum = Eigen::Map<const Eigen::VectorXd>(z_sum.begin(), columns);
-  c.weight = Rcpp::as<double>(sums["weight"]);
-  const askrff::GlmReference reference = askrff::glm_reference(c, askrff::InterruptPoll(), askrff::RProgress(progress));
-  return Rcpp::List::create(Rcpp::Named("vectors") = askrff::to_r(reference.vectors),
-                            Rcpp::Named("values") = askrff::to_r(reference.values),
-                            Rcpp::Named("mean") = askrff::to_r(reference.mean), Rcpp::Named("weight") = reference.weight);
-}
-
-// The steps of glm_solve.h for the columns of q, each with its scale and lambda.
-// [[Rcpp::export(.cpp_glm_solve)]]
-Rcpp::NumericMatrix cpp_glm_solve(Rcpp::List reference, Rcpp::NumericMatrix q, Rcpp::NumericVector scale,
-                                  Rcpp::NumericVector lambda) {
-  const Rcpp::NumericMatrix vectors = reference["vectors"];
-  const Rcpp::NumericVector values = reference["values"], mean = reference["mean"];
-  askrff::require_whole(vectors, "the eigenvectors");
-  askrff::require_whole(q, "q");
-  const int d = vectors.nrow();
-  askrff::require(vectors.ncol() == d && values.size() == d && mean.size() == d && q.nrow() == 1 + d,
-                  "the reference must have D eigenvectors of D rows, D values and a mean of D");
-  askrff::GlmReference r;
-  r.vectors = Eigen::Map<const Eigen::MatrixXd>(vectors.begin(), d, d);
-  r.values = Eigen::Map<const Eigen::VectorXd>(values.begin(), d);
-  r.mean = Eigen::Map<const Eigen::VectorXd>(mean.begin(), d);
-  r.weight = Rcpp::as<double>(reference["weight"]);
-  askrff::require(std::isfinite(r.weight) && r.weight > 0.0, "the reference's weight must be positive");
-  return askrff::to_r(askrff::glm_solve(r, Eigen::Map<const Eigen::MatrixXd>(q.begin(), q.nrow(), q.ncol()),
-                                        Eigen::Map<const Eigen::VectorXd>(scale.begin(), scale.size()),
-                                        Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size())));
-}
-
 // The folds (1..n_folds) of rows first_row, ..., first_row + n - 1 (counted
 // from 0) under the seed, as the passes assign them.
 // [[Rcpp::export(.cpp_cv_folds)]]
@@ -186,67 +143,82 @@ Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::Num
 
 namespace {
 
-// The memory of lbfgs.h from R's lists of slots (each rows x (models *
-// classes)) and its s'y (slots x models), with the slots' order newest
-// first (1-based).
-askrff::LbfgsMemory lbfgs_memory(const Rcpp::List& s, const Rcpp::List& y, const Rcpp::NumericMatrix& sy,
-                                 const Rcpp::IntegerVector& order, int classes, Eigen::Index rows) {
-  askrff::require(s.size() == y.size() && sy.nrow() == s.size() && classes >= 1, "the memory's slots must agree");
-  askrff::LbfgsMemory memory;
-  memory.classes = classes;
-  const Eigen::Index columns = static_cast<Eigen::Index>(sy.ncol()) * classes;
-  for (R_xlen_t h = 0; h < s.size(); ++h) {
-    const Rcpp::NumericMatrix sh = s[h], yh = y[h];
-    askrff::require_whole(sh, "a memory slot");
-    askrff::require_whole(yh, "a memory slot");
-    askrff::require(sh.nrow() == rows && yh.nrow() == rows && sh.ncol() == columns && yh.ncol() == columns,
-                    "each memory slot must have the coefficients' rows and every model's columns");
-    memory.s.emplace_back(sh.begin(), rows, columns);
-    memory.y.emplace_back(yh.begin(), rows, columns);
-  }
-  memory.sy = Eigen::Map<const Eigen::MatrixXd>(sy.begin(), sy.nrow(), sy.ncol());
-  for (const int h : order) {
-    askrff::require(h >= 1 && h <= s.size(), "the slots' order must name slots");
-    memory.order.push_back(h - 1);
-  }
-  return memory;
-}
-
-std::vector<int> model_indices(const Rcpp::IntegerVector& models, int n_models) {
-  std::vector<int> out;
-  for (const int m : models) {
-    askrff::require(m >= 1 && m <= n_models, "the models must be among the memory's");
-    out.push_back(m - 1);
-  }
+askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
+  askrff::GlmSums out;
+  const Rcpp::NumericMatrix gradient = sums["gradient"];
+  askrff::require_whole(gradient, "the gradient");
+  out.gradient = Eigen::Map<const Eigen::MatrixXd>(gradient.begin(), gradient.nrow(), gradient.ncol());
+  const Rcpp::NumericVector deviance = sums["deviance"], heldout = sums["heldout"], heldout_weight = sums["heldout_weight"];
+  out.deviance = Eigen::Map<const Eigen::VectorXd>(deviance.begin(), deviance.size());
+  out.heldout = Eigen::Map<const Eigen::VectorXd>(heldout.begin(), heldout.size());
+  out.heldout_weight = Eigen::Map<const Eigen::VectorXd>(heldout_weight.begin(), heldout_weight.size());
+  const Rcpp::List hessians = sums["hessians"];
+  for (R_xlen_t i = 0; i < hessians.size(); ++i) out.hessians.push_back(askrff::cross_products_from_r(hessians[i]));
   return out;
 }
 
 }  // namespace
 
-// The first loop of lbfgs.h for the columns of q (models' gradients, in
-// the order of `models`, 1-based): list(q, alpha).
-// [[Rcpp::export(.cpp_lbfgs_first)]]
-Rcpp::List cpp_lbfgs_first(Rcpp::NumericMatrix q, Rcpp::List memory_s, Rcpp::List memory_y, Rcpp::NumericMatrix memory_sy,
-                           Rcpp::IntegerVector order, Rcpp::IntegerVector models, int classes) {
-  askrff::require_whole(q, "q");
-  const askrff::LbfgsMemory memory = lbfgs_memory(memory_s, memory_y, memory_sy, order, classes, q.nrow());
-  askrff::require(q.ncol() == models.size() * classes, "q must have one block of columns per model");
-  Eigen::MatrixXd out = Eigen::Map<const Eigen::MatrixXd>(q.begin(), q.nrow(), q.ncol());
-  const Eigen::MatrixXd alpha = askrff::lbfgs_first_loop(memory, model_indices(models, memory_sy.ncol()), out);
-  return Rcpp::List::create(Rcpp::Named("q") = askrff::to_r(out), Rcpp::Named("alpha") = askrff::to_r(alpha));
+// A path solver (glm_path.h) from the first pass's sums `gram` (of
+// .cpp_cross_products, weights w), the intercept-only model's intercepts and
+// matrix A, the lambdas (empty: chosen) and the number of folds. The
+// eigendecomposition stops on a user interrupt and reports its percents to
+// `progress`.
+// [[Rcpp::export(.cpp_glm_path)]]
+SEXP cpp_glm_path(Rcpp::List gram, Rcpp::NumericVector intercept, Rcpp::NumericMatrix a, Rcpp::NumericVector lambda,
+                  int nfolds, SEXP progress) {
+  const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
+  askrff::require_whole(a, "A");
+  askrff::GlmPathSetup setup{sums, Eigen::Map<const Eigen::VectorXd>(intercept.begin(), intercept.size()),
+                             Eigen::Map<const Eigen::MatrixXd>(a.begin(), a.nrow(), a.ncol()),
+                             std::vector<double>(lambda.begin(), lambda.end()), nfolds};
+  return Rcpp::XPtr<askrff::GlmPath>(new askrff::GlmPath(setup, askrff::InterruptPoll(), askrff::RProgress(progress)),
+                                     true);
 }
 
-// The second loop of lbfgs.h: r becomes minus the search directions.
-// [[Rcpp::export(.cpp_lbfgs_second)]]
-Rcpp::NumericMatrix cpp_lbfgs_second(Rcpp::NumericMatrix r, Rcpp::List memory_s, Rcpp::List memory_y,
-                                     Rcpp::NumericMatrix memory_sy, Rcpp::IntegerVector order, Rcpp::IntegerVector models,
-                                     int classes, Rcpp::NumericMatrix alpha) {
-  askrff::require_whole(r, "r");
-  const askrff::LbfgsMemory memory = lbfgs_memory(memory_s, memory_y, memory_sy, order, classes, r.nrow());
-  askrff::require(r.ncol() == models.size() * classes && alpha.nrow() == order.size() && alpha.ncol() == models.size(),
-                  "r and alpha must have one block of columns per model");
-  Eigen::MatrixXd out = Eigen::Map<const Eigen::MatrixXd>(r.begin(), r.nrow(), r.ncol());
-  askrff::lbfgs_second_loop(memory, model_indices(models, memory_sy.ncol()),
-                            Eigen::Map<const Eigen::MatrixXd>(alpha.begin(), alpha.nrow(), alpha.ncol()), out);
-  return askrff::to_r(out);
+// Hands the solver the sums of the pass it asked for (NULL before the first)
+// and returns what the next pass must evaluate: list(coefficients, fold,
+// references), or NULL once the path is solved.
+// [[Rcpp::export(.cpp_glm_path_next)]]
+SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress) {
+  Rcpp::XPtr<askrff::GlmPath> path(solver);
+  askrff::require(path.get() != nullptr, "the path solver is gone (it cannot be saved and reloaded)");
+  if (!Rf_isNull(sums)) path->advance(glm_sums_from_r(Rcpp::List(sums)), askrff::InterruptPoll(), askrff::RProgress(progress));
+  if (path->done()) return R_NilValue;
+  const askrff::GlmPassRequest& request = path->request();
+  return Rcpp::List::create(Rcpp::Named("coefficients") = askrff::to_r(request.coefficients),
+                            Rcpp::Named("fold") = Rcpp::IntegerVector(request.fold.begin(), request.fold.end()),
+                            Rcpp::Named("references") = askrff::to_r(request.references));
+}
+
+// The solved path: the chosen fit's coefficients ((1 + D) x K, intercept
+// first), its lambda, deviance and the null deviance, the path's rows, how
+// many lambdas it had and how many of them did not converge in at most
+// max_passes passes.
+// [[Rcpp::export(.cpp_glm_path_result)]]
+Rcpp::List cpp_glm_path_result(SEXP solver) {
+  Rcpp::XPtr<askrff::GlmPath> path(solver);
+  askrff::require(path.get() != nullptr, "the path solver is gone (it cannot be saved and reloaded)");
+  const askrff::GlmPathResult& r = path->result();
+  const std::size_t n = r.path.size();
+  Rcpp::NumericVector lambda(n), cv(n), cv_se(n), deviance(n);
+  Rcpp::LogicalVector converged(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    lambda[i] = r.path[i].lambda;
+    cv[i] = r.path[i].cv;
+    cv_se[i] = r.path[i].cv_se;
+    deviance[i] = r.path[i].deviance;
+    converged[i] = r.path[i].converged;
+  }
+  Rcpp::List rows = r.cross_validated
+                        ? Rcpp::List::create(Rcpp::Named("lambda") = lambda, Rcpp::Named("cv") = cv,
+                                             Rcpp::Named("cv_se") = cv_se, Rcpp::Named("deviance") = deviance,
+                                             Rcpp::Named("converged") = converged)
+                        : Rcpp::List::create(Rcpp::Named("lambda") = lambda, Rcpp::Named("deviance") = deviance,
+                                             Rcpp::Named("converged") = converged);
+  return Rcpp::List::create(Rcpp::Named("coefficients") = askrff::to_r(r.coefficients), Rcpp::Named("lambda") = r.lambda,
+                            Rcpp::Named("path") = rows, Rcpp::Named("deviance") = r.deviance,
+                            Rcpp::Named("null_deviance") = r.null_deviance, Rcpp::Named("converged") = r.converged,
+                            Rcpp::Named("grid_size") = r.grid_size, Rcpp::Named("unconverged") = r.unconverged,
+                            Rcpp::Named("max_passes") = askrff::GlmPath::kMaxPasses);
 }

@@ -81,22 +81,10 @@ Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatr
 Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
                           Rcpp::NumericVector lambda, std::string criterion, SEXP progress) {
   askrff::require(criterion == "gcv" || criterion == "evidence", "criterion must be \"gcv\" or \"evidence\"");
-  const Rcpp::NumericMatrix zz = sums["zz"], zy = sums["zy"];
-  const Rcpp::NumericVector z_sum = sums["z_sum"], y_sum = sums["y_sum"], y_squares = sums["y_squares"];
-  const int columns = zz.ncol(), responses = zy.ncol();
-  askrff::require(zz.nrow() == columns && zy.nrow() == columns && z_sum.size() == columns &&
-                      y_sum.size() == responses && y_squares.size() == responses && z_shift.size() == columns &&
-                      y_shift.size() == responses,
-                  "the sums of a ridge regression must agree in their sizes");
-  askrff::CrossProducts c(columns, responses);
-  c.zz = Eigen::Map<const Eigen::MatrixXd>(zz.begin(), columns, columns);
-  c.zy = Eigen::Map<const Eigen::MatrixXd>(zy.begin(), columns, responses);
-  c.z_sum = Eigen::Map<const Eigen::VectorXd>(z_sum.begin(), columns);
-  c.y_sum = Eigen::Map<const Eigen::VectorXd>(y_sum.begin(), responses);
-  c.y_squares = Eigen::Map<const Eigen::VectorXd>(y_squares.begin(), responses);
-  c.weight = Rcpp::as<double>(sums["weight"]);
-  c.log_weight = Rcpp::as<double>(sums["log_weight"]);
-  c.n = Rcpp::as<double>(sums["n"]);
+  const askrff::CrossProducts c = askrff::cross_products_from_r(sums);
+  const int columns = static_cast<int>(c.zz.cols()), responses = static_cast<int>(c.zy.cols());
+  askrff::require(z_shift.size() == columns && y_shift.size() == responses,
+                  "the shifts must have one value per feature column and response");
   const askrff::RidgePath path =
       askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
                          Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),

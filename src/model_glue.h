@@ -10,6 +10,7 @@
 #include "blocked_jobs.h"
 #include "core/features/feature_map.h"
 #include "core/models/cross_products.h"
+#include "guards.h"
 
 namespace askrff {
 
@@ -27,6 +28,26 @@ inline Rcpp::List to_r(const CrossProducts& sums) {
                             Rcpp::Named("y_squares") = to_r(sums.y_squares), Rcpp::Named("weight") = sums.weight,
                             Rcpp::Named("log_weight") = sums.log_weight,
                             Rcpp::Named("n") = sums.n);
+}
+
+// The sums of cross_products.h from the list of to_r(), checked.
+inline CrossProducts cross_products_from_r(const Rcpp::List& sums) {
+  const Rcpp::NumericMatrix zz = sums["zz"], zy = sums["zy"];
+  const Rcpp::NumericVector z_sum = sums["z_sum"], y_sum = sums["y_sum"], y_squares = sums["y_squares"];
+  const int columns = zz.ncol(), responses = zy.ncol();
+  require(zz.nrow() == columns && zy.nrow() == columns && z_sum.size() == columns && y_sum.size() == responses &&
+              y_squares.size() == responses,
+          "the sums of cross-products must agree in their sizes");
+  CrossProducts c(columns, responses);
+  c.zz = Eigen::Map<const Eigen::MatrixXd>(zz.begin(), columns, columns);
+  c.zy = Eigen::Map<const Eigen::MatrixXd>(zy.begin(), columns, responses);
+  c.z_sum = Eigen::Map<const Eigen::VectorXd>(z_sum.begin(), columns);
+  c.y_sum = Eigen::Map<const Eigen::VectorXd>(y_sum.begin(), responses);
+  c.y_squares = Eigen::Map<const Eigen::VectorXd>(y_squares.begin(), responses);
+  c.weight = Rcpp::as<double>(sums["weight"]);
+  c.log_weight = Rcpp::as<double>(sums["log_weight"]);
+  c.n = Rcpp::as<double>(sums["n"]);
+  return c;
 }
 
 // Rows per block: at most about 32 MB of features, and at most 1024 rows.

@@ -32,6 +32,7 @@ struct GlmModels {
 };
 
 struct GlmSums {
+  GlmSums() = default;
   GlmSums(const GlmModels& models, int n_columns);
   // sum over each model's training rows of w (y - mu) [1, z - s]: minus the
   // gradient of half the deviance, (1 + D) x (models * classes)

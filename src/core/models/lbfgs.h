@@ -1,33 +1,44 @@
-// The two loops of the limited-memory BFGS recursion (Nocedal and Wright,
-// Numerical Optimization, algorithm 7.4) for many models at once, each a
-// block of `classes` consecutive columns. The memory is a ring of slots
-// shared by the models: slot h holds, for every model, its step s and
+// The memory of limited-memory BFGS (Nocedal and Wright, Numerical
+// Optimization, algorithm 7.4) for many models at once, each a block of
+// `classes` consecutive columns of its coefficients. The memory is a ring of
+// slots shared by the models: slot h holds, for every model, its step s and
 // gradient change y of one pass and s'y, which is NaN where the model has
-// no pair from that pass. Between the loops the caller applies the initial
-// inverse Hessian.
+// no pair from that pass. A direction is the recursion's two loops around
+// the caller's initial inverse Hessian.
 #pragma once
 #include <Eigen/Dense>
 
+#include <functional>
 #include <vector>
 
 namespace askrff {
 
-struct LbfgsMemory {
-  using ConstMap = Eigen::Map<const Eigen::MatrixXd>;
-  std::vector<ConstMap> s, y;  // per slot: rows x (all models * classes)
-  Eigen::MatrixXd sy;          // slots x all models
-  std::vector<int> order;      // slots, newest first (0-based)
-  int classes = 1;
+class LbfgsMemory {
+ public:
+  LbfgsMemory(int slots, Eigen::Index rows, int models, int classes);
+
+  // The pairs (s, y) of one pass for `models` (their columns in that order)
+  // in the next slot, which every other model leaves empty; a pair whose s'y
+  // is not clearly positive is left out.
+  void remember(const std::vector<int>& models, const Eigen::MatrixXd& s, const Eigen::MatrixXd& y);
+
+  // H g for the gradients g of `models` (columns in that order), H the
+  // inverse Hessian that the memory makes of `initial` (which maps such
+  // columns to the initial inverse Hessian's products).
+  Eigen::MatrixXd apply(const std::vector<int>& models, Eigen::MatrixXd g,
+                        const std::function<Eigen::MatrixXd(const Eigen::MatrixXd&)>& initial) const;
+
+  bool has_pairs(int model) const;
+  void forget(int model);
+  // Model `to` takes model `from`'s pairs.
+  void copy(int from, int to);
+
+ private:
+  std::vector<int> newest_first() const;
+  int classes_;
+  int head_ = 0;  // the newest slot
+  std::vector<Eigen::MatrixXd> s_, y_;
+  Eigen::MatrixXd sy_;  // slots x models
 };
-
-// q: rows x (models.size() * classes), models' 0-based indices in the
-// memory. Returns alpha (slots in `order` x models); q becomes the first
-// loop's result.
-Eigen::MatrixXd lbfgs_first_loop(const LbfgsMemory& memory, const std::vector<int>& models, Eigen::MatrixXd& q);
-
-// r: the initial inverse Hessian times the first loop's q; becomes the
-// search direction's negative.
-void lbfgs_second_loop(const LbfgsMemory& memory, const std::vector<int>& models, const Eigen::MatrixXd& alpha,
-                       Eigen::MatrixXd& r);
 
 }  // namespace askrff

@@ -1,0 +1,113 @@
+// The path of a ridge-penalized generalized linear model, driven by reverse
+// communication: the solver says which coefficients the next pass over the
+// data must evaluate (request()); the caller sums them over its blocks of
+// rows, wherever those are (glm_pass.h), and hands the sums to advance(),
+// until done(). The caller keeps the data; the solver keeps every model's
+// state between passes.
+//
+// Every model of the path (each lambda, fitted on all rows or without one
+// fold) minimises half its deviance plus lambda / 2 ||b||^2 by
+// limited-memory BFGS (lbfgs.h) whose initial inverse Hessian is
+// (a H + lambda P)^{-1} for a reference Hessian H (glm_solve.h), with
+// Armijo's rule; exact Newton would need each model's own Hessian, O(n D^2),
+// at every step, while a reference eigendecomposed once serves every lambda
+// and fold, and the memory makes up for its being taken elsewhere.
+// Coefficients are columns of (1 + D) rows, intercept first, on the shifted
+// features; a model of K classes has K consecutive columns.
+//
+// With several lambdas (or none given: 25 chosen from the data), the path is
+// cross-validated: the penalties start one after another from the largest,
+// each from the points and memory of the one before; a model moves to any
+// point of its fold's path where its own criterion is lower; the path stops
+// once its cross-validated deviance rises past its minimum. The chosen
+// lambda's fit on all rows then runs to convergence, with the Hessian at its
+// own coefficients.
+#pragma once
+#include <Eigen/Dense>
+
+#include <memory>
+#include <vector>
+
+#include "core/models/cross_products.h"
+#include "core/models/glm_pass.h"
+#include "core/models/glm_solve.h"
+#include "core/models/lbfgs.h"
+#include "core/numerics/poll.h"
+
+namespace askrff {
+
+// What the path starts from: the first pass's sums of the weighted shifted
+// features (the intercept-only model's Hessian is A (x) their Z'Z), and that
+// model's intercepts and K x K matrix A (the variance, or diag(p) - pp').
+struct GlmPathSetup {
+  const CrossProducts& gram;
+  Eigen::VectorXd intercept;
+  Eigen::MatrixXd a;
+  std::vector<double> lambda;  // empty: chosen from the data
+  int nfolds = 5;
+};
+
+struct GlmPassRequest {
+  Eigen::MatrixXd coefficients;  // (1 + D) x (models * K)
+  std::vector<int> fold;         // per model: 0 for all rows, f to leave fold f out
+  Eigen::MatrixXd references;    // (1 + D) x (references * K): where to take the Hessians
+};
+
+struct GlmPathRow {
+  double lambda, cv, cv_se, deviance;
+  bool converged;
+};
+
+struct GlmPathResult {
+  Eigen::MatrixXd coefficients;  // (1 + D) x K
+  double lambda = 0.0, deviance = 0.0, null_deviance = 0.0;
+  bool cross_validated = false;
+  std::vector<GlmPathRow> path;  // the cross-validated lambdas (only the chosen one otherwise)
+  int grid_size = 0;             // lambdas in the path before it stopped early
+  int unconverged = 0;           // lambdas of the path whose fits did not all converge
+  bool converged = false;        // the chosen lambda's fit on all rows
+  int passes = 0;
+};
+
+class GlmPath {
+ public:
+  static constexpr int kMaxPasses = 200;
+
+  GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& progress);
+  ~GlmPath();
+  bool done() const;
+  const GlmPassRequest& request() const;
+  // The sums of request()'s pass; may take Hessians' eigendecompositions.
+  void advance(const GlmSums& sums, const Poll& poll, const Progress& progress);
+  const GlmPathResult& result() const;
+
+ private:
+  struct Models;
+  struct Reference;
+  void start_run(bool final);
+  void finish_run();
+  void prepare_pass();
+  std::vector<GlmPathRow> cv_path(int lambdas) const;
+  std::vector<int> pruned() const;
+  void share_points(const std::vector<int>& active, std::vector<int>& moved);
+  void start_next();
+  Eigen::MatrixXd directions(const std::vector<int>& ms) const;
+  Eigen::MatrixXd precondition(const Eigen::MatrixXd& q, const std::vector<int>& ms) const;
+  int nearest_reference(double lambda) const;
+
+  int classes_;
+  Eigen::Index p_;
+  double total_weight_;
+  std::vector<double> grid_, reference_lambdas_;
+  std::unique_ptr<Models> models_;
+  std::vector<Reference> references_;
+  std::shared_ptr<const Reference> null_reference_;
+  bool final_ = false, first_ = true, done_ = false;
+  double tolerance_ = 1e-8;
+  int passes_ = 0, best_ = 0;
+  std::vector<int> active_, refresh_;
+  GlmPassRequest request_;
+  GlmPathResult result_;
+};
+
+}  // namespace askrff
