@@ -29,8 +29,8 @@
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
-.cpp_glm_path <- function(gram, intercept, a, lambda, nfolds, progress) {
-    .Call(`_askrff_cpp_glm_path`, gram, intercept, a, lambda, nfolds, progress)
+.cpp_glm_path <- function(family, gram, mean, lambda, nfolds, progress) {
+    .Call(`_askrff_cpp_glm_path`, family, gram, mean, lambda, nfolds, progress)
 }
 
 .cpp_glm_path_next <- function(solver, sums, progress) {
@@ -139,6 +139,18 @@
 
 .cpp_radial_table <- function(kernel, d, accuracy) {
     .Call(`_askrff_cpp_radial_table`, kernel, d, accuracy)
+}
+
+.cpp_model_families <- function() {
+    .Call(`_askrff_cpp_model_families`)
+}
+
+.cpp_model_family_rows <- function(name, eta, y) {
+    .Call(`_askrff_cpp_model_family_rows`, name, eta, y)
+}
+
+.cpp_model_family_mean <- function(name, eta) {
+    .Call(`_askrff_cpp_model_family_mean`, name, eta)
 }
 
 .cpp_cross_products <- function(map, fun, x, y, w, z_shift, y_shift, n_threads) {

@@ -154,7 +154,7 @@ tidy.askrff_glm <- function(x, ...) {
   check_no_dots(...)
   require_suggested("tibble", "`tidy()` of a random-feature fit")
   estimate <- rbind(`(Intercept)` = x$intercept, x$coefficients)
-  kind <- if (x$family == "multinomial") "factor" else "numeric"
+  kind <- if (ncol(x$coefficients) > 1L) "factor" else "numeric"
   tibble::as_tibble(tidy_columns(kind, x$response$levels, estimate))
 }
 
@@ -277,16 +277,14 @@ augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c(
   x <- validate_glm(x, "x")
   check_no_dots(...)
   type.predict <- check_choice(type.predict, c("link", "response", "class"), "type.predict")
-  if (type.predict == "class" && x$family == "poisson") {
-    fail("`type.predict = \"class\"` needs a binomial or multinomial fit.")
-  }
+  check_glm_prediction(x, type.predict, "type.predict")
   require_suggested("tibble", "`augment()` of a random-feature fit")
   kept <- if (is.null(x$linear_predictors)) NULL else nrow(stats::naresid(x$design$na_action, x$linear_predictors))
   rows <- augment_rows(x, data, newdata, kept)
   predict_glm <- function(type) if (rows$stored) stats::predict(x, type = type) else predict_rows(x, rows, type = type)
   fitted <- predict_glm(type.predict)
   out <- add_fitted(augment_table(rows$table, kept), fitted, x$response$levels)
-  if (x$family == "multinomial") return(out)
+  if (ncol(x$coefficients) > 1L) return(out)
   observed <- formula_response(x$design, rows$table)
   if (is.null(observed) || NROW(observed) != nrow(out) || !is.null(dim(observed))) return(out)
   y <- glm_observed(x, observed, if (is.null(newdata)) "data" else "newdata")
@@ -371,34 +369,4 @@ formula_response <- function(design, table) {
   env <- environment(design$terms)
   tryCatch(eval(expression, table, if (is.null(env)) baseenv() else env), error = function(e) NULL,
            warning = function(w) NULL)
-}
-
-# The observed response of a binomial (1 for the second level, 0 for the
-# first) or Poisson fit, NA where missing.
-glm_observed <- function(fit, y, arg) {
-  if (fit$family == "poisson") {
-    if (!is.numeric(y) || is.object(y) || any(!is.na(y) & (!is.finite(y) | y < 0))) {
-      fail("The response in `%s` must be nonnegative counts, as the fit's.", arg)
-    }
-    return(as.double(y))
-  }
-  codes <- match(as.character(y), fit$response$levels)
-  if (any(!is.na(y) & is.na(codes))) {
-    fail("The response in `%s` must take the fit's levels, %s.", arg,
-         paste0("\"", fit$response$levels, "\"", collapse = " and "))
-  }
-  as.double(codes == 2L)
-}
-
-# sign(y - mu) sqrt(d) with d the row's deviance, from the linear predictor
-# (so that a probability that rounds to 0 or 1 keeps a finite deviance).
-deviance_residuals <- function(family, y, eta) {
-  if (family == "binomial") {
-    d <- -2 * stats::plogis(ifelse(y == 1, eta, -eta), log.p = TRUE)
-    mu <- stats::plogis(eta)
-  } else {
-    mu <- exp(eta)
-    d <- 2 * pmax(ifelse(y > 0, y * (log(y) - eta), 0) - (y - mu), 0)
-  }
-  sign(y - mu) * sqrt(d)
 }

@@ -7,20 +7,18 @@ validate_glm <- function(fit, arg) {
     fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
   })
   family <- fit$family
-  if (!is.character(family) || length(family) != 1L || !family %in% glm_families) {
-    fail("`%s` must be one of %s.", field(arg, "family"), paste0('"', glm_families, '"', collapse = ", "))
-  }
+  traits <- model_family_traits(family, field(arg, "family"))
   response <- fit$response
-  kinds <- switch(family, poisson = "counts", binomial = c("factor", "logical", "numeric"), multinomial = "factor")
   levels_ok <- is.list(response) && is.character(response$levels) && !anyNA(response$levels) &&
     anyDuplicated(response$levels) == 0L &&
-    (if (family == "poisson") length(response$levels) == 0L else if (family == "binomial") length(response$levels) == 2L
-     else length(response$levels) >= 2L)
-  if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L || !response$kind %in% kinds) {
+    switch(traits$response, counts = length(response$levels) == 0L, two_classes = length(response$levels) == 2L,
+           classes = length(response$levels) >= 2L)
+  if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L ||
+      !response$kind %in% response_kinds(traits)) {
     fail("`%s` must describe the response's kind and levels as rff_glm() does for the \"%s\" family.",
          field(arg, "response"), family)
   }
-  classes <- if (family == "multinomial") length(response$levels) else 1L
+  classes <- family_predictors(traits, response$levels)
   b <- fit$coefficients
   if (!is_matrix(b) || !is.double(b) || nrow(b) != model$columns || ncol(b) != classes || any(!is.finite(b))) {
     fail("`%s` must be a finite matrix with one row per feature column (%d) and %d column%s.",
@@ -84,11 +82,6 @@ validate_glm <- function(fit, arg) {
   fit
 }
 
-glm_family_text <- function(fit) {
-  switch(fit$family, binomial = sprintf("logistic (P(%s))", fit$response$levels[2L]),
-         multinomial = sprintf("multinomial, %d classes", length(fit$response$levels)), poisson = "Poisson")
-}
-
 #' @export
 print.askrff_glm <- function(x, ...) {
   x <- validate_glm(x, "x")
@@ -113,7 +106,7 @@ print.askrff_glm <- function(x, ...) {
 coef.askrff_glm <- function(object, ...) {
   object <- validate_glm(object, "object")
   b <- rbind(`(Intercept)` = object$intercept, object$coefficients)
-  if (object$family == "multinomial") b else b[, 1L]
+  if (ncol(b) > 1L) b else b[, 1L]
 }
 
 #' Predictions of a penalized GLM on random features
@@ -147,13 +140,12 @@ coef.askrff_glm <- function(object, ...) {
 predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class"), n_threads = NULL, ...) {
   object <- validate_glm(object, "object")
   type <- check_choice(type, c("link", "response", "class"), "type")
-  if (type == "class" && object$family == "poisson") fail("`type = \"class\"` needs a binomial or multinomial fit.")
+  check_glm_prediction(object, type, "type")
   if (missing(newdata) || is.null(newdata)) {
     if (is.null(object$linear_predictors)) {
       fail("This fit streamed its data, so it keeps no fitted values; use predict(fit, newdata) on the data instead.")
     }
     eta <- stats::naresid(object$design$na_action, object$linear_predictors)
-    mean <- glm_mean(object$family, eta)
   } else {
     rows <- ridge_newdata(object, newdata)
     eta <- if (nrow(rows$x) > 0L) {
@@ -163,21 +155,39 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     }
     eta <- pad_rows(eta, rows$complete)
     if (nrow(eta) == NROW(newdata)) rownames(eta) <- rownames(newdata)
-    mean <- glm_mean(object$family, eta)
-  }
-  if (object$family == "poisson" && any(is.infinite(mean))) {
-    fail("The predicted means overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
-         format(max(eta, na.rm = TRUE), digits = 3))
   }
   if (type == "class") {
-    p <- if (object$family == "binomial") cbind(1 - mean, mean) else mean
-    classes <- object$response$levels[max.col(replace(p, is.na(p), 0), ties.method = "first")]
-    classes[!stats::complete.cases(p)] <- NA
-    return(stats::setNames(factor(classes, levels = object$response$levels), rownames(p)))
+    # the most probable class: the largest predictor, or for two classes
+    # the second level where the one predictor is positive
+    scores <- if (ncol(eta) == 1L) cbind(0, eta) else eta
+    classes <- object$response$levels[max.col(replace(scores, is.na(scores), 0), ties.method = "first")]
+    classes[!stats::complete.cases(scores)] <- NA
+    return(stats::setNames(factor(classes, levels = object$response$levels), rownames(eta)))
   }
-  values <- if (type == "link") eta else mean
-  if (!is.matrix(values)) values <- matrix(values, nrow(eta), ncol(eta))  # no rows: the means of none
-  if (object$family == "multinomial") values else stats::setNames(values[, 1L], rownames(values))
+  values <- if (type == "link") eta else {
+    mean <- glm_mean(object$family, eta)
+    if (any(is.infinite(mean))) {
+      fail("The predicted means overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
+           format(max(eta, na.rm = TRUE), digits = 3))
+    }
+    dimnames(mean) <- dimnames(eta)
+    mean
+  }
+  if (ncol(values) > 1L) values else stats::setNames(values[, 1L], rownames(values))
+}
+
+# The predictions a fit's family gives: classes for a response of classes,
+# means where the family has them.
+check_glm_prediction <- function(fit, type, arg) {
+  traits <- model_family_traits(fit$family)
+  if (type == "class" && traits$response == "counts") {
+    fail("`%s = \"class\"` needs a fit to classes; the \"%s\" family's response is counts.", arg, fit$family)
+  }
+  if (type == "response" && identical(traits$mean, "")) {
+    fail("`%s = \"response\"` needs a family with a mean; the \"%s\" family gives scores (\"link\") and classes.",
+         arg, fit$family)
+  }
+  invisible(traits)
 }
 
 #' @export

@@ -7,12 +7,12 @@
 # chosen) and then the chosen lambda's fit on all rows to convergence.
 # `pass(coefficients, model_fold, references)` runs one pass of
 # .cpp_glm_pass over the data; `setup` holds the first pass's sums and
-# `null` the intercept-only model (glm_null()).
-glm_solve_path <- function(pass, setup, null, lambda, nfolds, columns) {
+# `mean_y` the responses' weighted means (glm_null_means()).
+glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
-  solver <- core(.cpp_glm_path(setup, null$intercept, null$a, if (is.null(lambda)) numeric() else lambda, nfolds,
+  solver <- core(.cpp_glm_path(family, setup, mean_y, if (is.null(lambda)) numeric() else lambda, nfolds,
                                eigen_progress(columns)))
   sums <- NULL
   repeat {

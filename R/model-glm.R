@@ -98,7 +98,8 @@
 #'   is the event, as in [glm()]), a logical or a 0/1 numeric vector; for
 #'   `"multinomial"` a factor (every level must occur); for `"poisson"`
 #'   nonnegative counts. `NULL` when `x` is a chunk source.
-#' @param family `"binomial"`, `"multinomial"` or `"poisson"`.
+#' @param family The loss: `"binomial"` (the default), `"multinomial"` or
+#'   `"poisson"`; each is one entry of the core's table of model families.
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
@@ -138,7 +139,7 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 
 #' @rdname rff_glm
 #' @export
-rff_glm.default <- function(x, y = NULL, map = NULL, family = c("binomial", "multinomial", "poisson"), lambda = NULL,
+rff_glm.default <- function(x, y = NULL, map = NULL, family = "binomial", lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = FALSE, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
@@ -156,7 +157,7 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = c("binomial", "mul
 
 #' @rdname rff_glm
 #' @export
-rff_glm.formula <- function(formula, data = NULL, family = c("binomial", "multinomial", "poisson"), kernel = NULL,
+rff_glm.formula <- function(formula, data = NULL, family = "binomial", kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = FALSE, lambda = NULL, nfolds = 5, method = "iid", seed = NULL, fun = NULL,
                             n_threads = NULL, ...) {
@@ -171,15 +172,13 @@ rff_glm.formula <- function(formula, data = NULL, family = c("binomial", "multin
   fit
 }
 
-glm_families <- c("binomial", "multinomial", "poisson")
-
 # Fits the model on the chunks of `data` (one chunk for data in memory): the
 # first chunk fixes the map, the standardization, the response's kind and
 # the shifts; a first pass sums the weighted Z'Z (the intercept-only
 # model's Hessian up to a factor) and the responses, then the optimizer of
 # R/model-glm-solver.R runs its passes.
 fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads) {
-  family <- check_choice(family, glm_families, "family")
+  model_family_traits(family)  # checks the name
   lambda <- check_lambda(lambda)
   nfolds <- check_count(nfolds, "nfolds", max = 50)
   if (nfolds < 2L) fail("`nfolds` must be at least 2.")
@@ -245,11 +244,11 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
     sums
   }
   setup <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads))
-  null <- glm_null(family, setup, response)
+  mean_y <- glm_null_means(family, setup, response)
   pass <- function(coefficients, model_fold, references) {
     run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads))
   }
-  solved <- glm_solve_path(pass, setup, null, lambda, nfolds, model$columns)
+  solved <- glm_solve_path(pass, family, setup, mean_y, lambda, nfolds, model$columns)
   fit <- glm_fit(model, family, response, solved, shifts$z, setup, nfolds, fold_seed, pass_number)
   if (!streamed) fit$linear_predictors <- glm_link(fit, start$x, n_threads)
   fit
@@ -276,74 +275,6 @@ glm_chunk <- function(chunk, index, arg, model, response, family) {
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 }
 
-# The response as the core reads it: a 0/1 column (binomial), the classes'
-# indicator columns (multinomial) or the counts (Poisson).
-glm_response <- function(y, n, where, response, family) {
-  if (is.null(y) || !is.null(dim(y)) && !(is.matrix(y) && ncol(y) == 1L)) {
-    fail("%s must be a vector with one entry per row of x.", where)
-  }
-  if (is.matrix(y)) y <- y[, 1L]
-  if (length(y) != n) fail("%s must have one entry per row of x (%d), not %d.", where, n, length(y))
-  if (anyNA(y)) fail("%s must not contain NA.", where)
-  if (family == "poisson") {
-    if (!is.numeric(y) || is.object(y) || any(!is.finite(y)) || any(y < 0) || any(y > 1e100)) {
-      fail("%s must be nonnegative finite counts (at most 1e100) for the \"poisson\" family.", where)
-    }
-    return(list(y = matrix(as.double(y)), response = list(kind = "counts", levels = character())))
-  }
-  if (is.character(y) && is.null(response)) y <- factor(y)
-  if (is.factor(y)) {
-    kind <- "factor"
-    level_names <- levels(y)
-    codes <- as.integer(y)
-  } else if (family == "binomial" && is.logical(y)) {
-    kind <- "logical"
-    level_names <- c("FALSE", "TRUE")
-    codes <- as.integer(y) + 1L
-  } else if (family == "binomial" && is.numeric(y) && !is.object(y) && all(y %in% c(0, 1))) {
-    kind <- "numeric"
-    level_names <- c("0", "1")
-    codes <- as.integer(y) + 1L
-  } else {
-    fail("%s must be %s for the \"%s\" family.", where,
-         if (family == "binomial") "a factor of two levels, a logical or a 0/1 numeric vector" else "a factor", family)
-  }
-  if (family == "binomial" && length(level_names) != 2L) {
-    fail("%s must have two levels for the \"binomial\" family, not %d; use family = \"multinomial\" for more.", where,
-         length(level_names))
-  }
-  if (is.null(response)) {
-    if (length(level_names) < 2L) fail("%s must have at least two levels.", where)
-    if (anyDuplicated(level_names) > 0L) fail("%s must have distinct levels.", where)
-    response <- list(kind = kind, levels = level_names)
-  } else if (!identical(response$kind, kind) || !identical(response$levels, level_names)) {
-    fail("%s must be a %s with the levels of the first chunk's.", where, response$kind)
-  }
-  y <- if (family == "binomial") matrix(as.double(codes == 2L)) else outer(codes, seq_along(level_names), "==") + 0
-  list(y = y, response = response)
-}
-
-# The intercept-only model from the first pass's sums: its coefficients and
-# the matrix A that makes its Hessian A (x) [weighted Z'Z] (the variance, or
-# diag(p) - pp' for several classes).
-glm_null <- function(family, setup, response) {
-  if (setup$n < 2) fail("A model needs at least two rows of positive weight; the data have %d.", setup$n)
-  mean_y <- setup$y_sum / setup$weight
-  if (family == "poisson") {
-    if (!(mean_y > 0)) fail("The counts `y` are all zero (where the weight is positive): the model has no rate to fit.")
-    return(list(intercept = log(mean_y), a = matrix(mean_y)))
-  }
-  absent <- mean_y <= 0 | (family == "binomial" & mean_y >= 1)
-  if (any(absent)) {
-    shown <- if (family == "binomial") response$levels[if (mean_y <= 0) 2L else 1L] else response$levels[absent]
-    fail("Level %s of `y` does not occur among the rows of positive weight; every class needs rows to fit.",
-         paste0("\"", shown, "\"", collapse = ", "))
-  }
-  if (family == "binomial") return(list(intercept = stats::qlogis(mean_y), a = matrix(mean_y * (1 - mean_y))))
-  log_p <- log(mean_y)
-  list(intercept = log_p - mean(log_p), a = diag(mean_y, length(mean_y)) - tcrossprod(mean_y))
-}
-
 # One chunk's pass sums. Made here so that what travels to a worker is the
 # model, the shift and the coefficients, not the caller's data.
 glm_pass_work <- function(model, shift, family, nfolds, fold_seed, coefficients, model_fold, references, n_threads) {
@@ -368,7 +299,7 @@ add_glm_sums <- function(total, sums) {
 # The fit object from the solver's result, with the intercepts of the
 # unshifted features.
 glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_seed, passes) {
-  classes <- if (family == "multinomial") response$levels else "y"
+  classes <- if (model_family_traits(family)$response == "classes") response$levels else "y"
   coefficients <- solved$coefficients[-1L, , drop = FALSE]
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
   intercept <- stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)
@@ -391,17 +322,4 @@ glm_link <- function(fit, x, n_threads) {
   }
   dimnames(eta) <- list(rownames(x), colnames(fit$coefficients))
   eta
-}
-
-# The mean of the response from the linear predictors: probabilities (of
-# the second level, or of each class) or the Poisson mean.
-glm_mean <- function(family, eta) {
-  switch(family,
-         binomial = stats::plogis(eta),
-         poisson = exp(eta),
-         multinomial = {
-           top <- eta[cbind(seq_len(nrow(eta)), max.col(eta, ties.method = "first"))]
-           p <- exp(eta - top)
-           p / rowSums(p)
-         })
 }

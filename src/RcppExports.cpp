@@ -114,18 +114,18 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_path
-SEXP cpp_glm_path(Rcpp::List gram, Rcpp::NumericVector intercept, Rcpp::NumericMatrix a, Rcpp::NumericVector lambda, int nfolds, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_path(SEXP gramSEXP, SEXP interceptSEXP, SEXP aSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP progressSEXP) {
+SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type gram(gramSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type intercept(interceptSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mean(meanSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type nfolds(nfoldsSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(gram, intercept, a, lambda, nfolds, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, gram, mean, lambda, nfolds, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -466,6 +466,41 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_model_families
+Rcpp::List cpp_model_families();
+RcppExport SEXP _askrff_cpp_model_families() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_model_families());
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_model_family_rows
+Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp::NumericMatrix y);
+RcppExport SEXP _askrff_cpp_model_family_rows(SEXP nameSEXP, SEXP etaSEXP, SEXP ySEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type name(nameSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type eta(etaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_model_family_rows(name, eta, y));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_model_family_mean
+Rcpp::NumericMatrix cpp_model_family_mean(std::string name, Rcpp::NumericMatrix eta);
+RcppExport SEXP _askrff_cpp_model_family_mean(SEXP nameSEXP, SEXP etaSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type name(nameSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type eta(etaSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_model_family_mean(name, eta));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_cross_products
 Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, int n_threads);
 RcppExport SEXP _askrff_cpp_cross_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP n_threadsSEXP) {
@@ -710,6 +745,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_log_bessel_k", (DL_FUNC) &_askrff_cpp_log_bessel_k, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
+    {"_askrff_cpp_model_families", (DL_FUNC) &_askrff_cpp_model_families, 0},
+    {"_askrff_cpp_model_family_rows", (DL_FUNC) &_askrff_cpp_model_family_rows, 3},
+    {"_askrff_cpp_model_family_mean", (DL_FUNC) &_askrff_cpp_model_family_mean, 2},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
     {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 6},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},

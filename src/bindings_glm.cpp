@@ -46,10 +46,10 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   askrff::require_whole(references, "the references");
   const int columns = left->n_columns(), classes = y.ncol();
   askrff::GlmModels models;
-  models.family = askrff::glm_family(family);
+  models.family = &askrff::model_family(family);
   models.classes = classes;
-  askrff::require(classes >= 1 && (models.family == askrff::GlmFamily::multinomial ? classes >= 2 : classes == 1),
-                  "y must have one column, or one per class for the multinomial family");
+  askrff::require(models.family->response == askrff::ResponseKind::classes ? classes >= 2 : classes == 1,
+                  "y must have one column, or one per class for a family of several classes");
   askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
   askrff::require(all_finite(y) && all_finite(w) && std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
                   "y and w must be finite and w nonnegative");
@@ -159,19 +159,17 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 
 }  // namespace
 
-// A path solver (glm_path.h) from the first pass's sums `gram` (of
-// .cpp_cross_products, weights w), the intercept-only model's intercepts and
-// matrix A, the lambdas (empty: chosen) and the number of folds. The
-// eigendecomposition stops on a user interrupt and reports its percents to
-// `progress`.
+// A path solver (glm_path.h) for `family` from the first pass's sums `gram`
+// (of .cpp_cross_products, weights w), the responses' weighted means, the
+// lambdas (empty: chosen) and the number of folds. The eigendecomposition
+// stops on a user interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
-SEXP cpp_glm_path(Rcpp::List gram, Rcpp::NumericVector intercept, Rcpp::NumericMatrix a, Rcpp::NumericVector lambda,
-                  int nfolds, SEXP progress) {
+SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds,
+                  SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
-  askrff::require_whole(a, "A");
-  askrff::GlmPathSetup setup{sums, Eigen::Map<const Eigen::VectorXd>(intercept.begin(), intercept.size()),
-                             Eigen::Map<const Eigen::MatrixXd>(a.begin(), a.nrow(), a.ncol()),
-                             std::vector<double>(lambda.begin(), lambda.end()), nfolds};
+  const askrff::GlmPathSetup setup{askrff::model_family(family), sums,
+                                   Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
+                                   std::vector<double>(lambda.begin(), lambda.end()), nfolds};
   return Rcpp::XPtr<askrff::GlmPath>(new askrff::GlmPath(setup, askrff::InterruptPoll(), askrff::RProgress(progress)),
                                      true);
 }

@@ -764,17 +764,23 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
     if (startsWith(x$label, "rff_glm_formula(data =")) x$targets <- c(x$targets, "formula")
     x
   })
-  # responses each family refuses, and the cross-validated path of each
-  families <- list(binomial = factor(c("a", "b", "c", "a", "b")), multinomial = c(0.5, 1, 2, 0, 1),
-                   poisson = c(-1, 2, 0, 1, 3))
-  for (family in names(families)) {
-    cases <- c(cases, list(
-      case(sprintf("rff_glm(family = \"%s\") with a response it refuses", family),
-           function() rff_glm(x3, families[[family]], map, family = family, lambda = 1), "y"),
-      case(sprintf("rff_glm(family = \"%s\") choosing lambda", family), function() {
-        response <- switch(family, binomial = y, multinomial = factor(c("a", "b", "c", "a", "b")), poisson = c(0, 2, 1, 1, 3))
-        rff_glm(x3, response, map, family = family, nfolds = 2)
-      }, "lambda")))
+  # every family of the core's table: a response it refuses, and the
+  # cross-validated path of one it takes, by the kind of response it takes
+  responses <- list(two_classes = list(refused = factor(c("a", "b", "c", "a", "b")), taken = y),
+                    classes = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))),
+                    counts = list(refused = c(-1, 2, 0, 1, 3), taken = c(0, 2, 1, 1, 3)))
+  for (traits in askrff:::model_families()) {
+    response <- responses[[traits$response]]
+    expect_false(is.null(response), info = sprintf("the fuzz suite has no responses of the kind \"%s\"", traits$response))
+    cases <- c(cases, local({
+      family <- traits$name
+      refused <- response$refused
+      taken <- response$taken
+      list(case(sprintf("rff_glm(family = \"%s\") with a response it refuses", family),
+                function() rff_glm(x3, refused, map, family = family, lambda = 1), "y"),
+           case(sprintf("rff_glm(family = \"%s\") choosing lambda", family),
+                function() rff_glm(x3, taken, map, family = family, nfolds = 2), "lambda"))
+    }))
   }
   consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
                     predict = function(f) predict(f, x3, type = "response"),

@@ -162,7 +162,7 @@ test_that("predictions: probabilities sum to 1, classes are the most probable, l
                     lambda = 2)
   expect_equal(predict(counts, new, type = "response"), exp(predict(counts, new)), tolerance = 1e-14)
   expect_error(plot(counts), "given, not chosen", class = "askrff_error")
-  expect_error(predict(counts, new, type = "class"), "binomial or multinomial", class = "askrff_error")
+  expect_error(predict(counts, new, type = "class"), "needs a fit to classes", class = "askrff_error")
 })
 
 test_that("a formula with a factor and missing values fits and predicts as glm() does", {

@@ -42,7 +42,7 @@ void glm_model_rows(const GlmModels& models, const GlmBlock& block, const Eigen:
       eta_row[j] = eta(i, first + j);
       y_row[j] = block.y(i, j);
     }
-    const double half = w * glm_row(models.family, eta_row, y_row, k, r_row, nullptr);
+    const double half = w * models.family->row(eta_row, y_row, k, r_row, nullptr);
     if (fold != 0 && block.fold[static_cast<std::size_t>(i)] == fold) {
       heldout += half;
       heldout_weight += w;
@@ -68,7 +68,7 @@ Eigen::MatrixXd glm_reference_weights(const GlmModels& models, const GlmBlock& b
       eta_row[j] = eta(i, first + j);
       y_row[j] = block.y(i, j);
     }
-    glm_row(models.family, eta_row, y_row, k, r_row, v_row);
+    models.family->row(eta_row, y_row, k, r_row, v_row);
     for (int j = 0; j < k; ++j) weights(i, j) = block.w(i) * v_row[j];
   }
   return weights;

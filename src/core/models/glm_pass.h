@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "core/models/cross_products.h"
-#include "core/models/glm_family.h"
+#include "core/models/model_family.h"
 
 namespace askrff {
 
 struct GlmModels {
-  GlmFamily family = GlmFamily::binomial;
-  int classes = 1;                // predictors per model: K for multinomial, else 1
+  const ModelFamily* family = nullptr;
+  int classes = 1;                // predictors per model: K for a family of classes, else 1
   Eigen::MatrixXd coefficients;   // (1 + D) x (models * classes)
   std::vector<int> fold;          // per model: 0 for all rows, f to leave fold f out
   Eigen::MatrixXd references;     // (1 + D) x (references * classes): where the Hessians are taken

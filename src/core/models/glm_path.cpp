@@ -92,19 +92,27 @@ struct GlmPath::Models {
 GlmPath::~GlmPath() = default;
 
 GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& progress) {
-  classes_ = static_cast<int>(setup.a.rows());
+  classes_ = static_cast<int>(setup.mean.size());
   p_ = 1 + setup.gram.zz.rows();
   total_weight_ = setup.gram.weight;
-  if (classes_ < 1 || setup.a.cols() != classes_ || setup.intercept.size() != classes_ || !setup.a.allFinite() ||
-      !setup.intercept.allFinite()) {
-    throw std::invalid_argument("the intercept-only model must have K finite intercepts and a finite K x K matrix");
+  const bool counts = setup.family.response == ResponseKind::counts;
+  if (classes_ != 1 && setup.family.response != ResponseKind::classes) {
+    throw std::invalid_argument("a family of one predictor needs one mean response");
+  }
+  for (const double m : setup.mean) {
+    if (!(m > 0.0) || !std::isfinite(m) || (!counts && !(m < 1.0))) {
+      throw std::invalid_argument("the mean responses must be positive and finite, and below 1 for classes");
+    }
   }
   if (setup.nfolds < 2) throw std::invalid_argument("the number of folds must be at least 2");
   for (const double l : setup.lambda) {
     if (!(l > 0.0) || !std::isfinite(l)) throw std::invalid_argument("every lambda must be positive and finite");
   }
+  Eigen::VectorXd intercept(classes_);
+  Eigen::MatrixXd a_matrix(classes_, classes_);
+  setup.family.null_model(setup.mean.data(), classes_, intercept.data(), a_matrix.data());
   auto gram = std::make_shared<const GlmReference>(glm_reference(setup.gram, poll, progress));
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> a(setup.a);
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> a(a_matrix);
   Reference null;
   null.rotation = a.eigenvectors().rowwise().reverse();
   null.scale = a.eigenvalues().reverse().cwiseMax(0.0);
@@ -120,7 +128,7 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
     std::sort(grid_.begin(), grid_.end(), std::greater<double>());
   }
   Eigen::MatrixXd start = Eigen::MatrixXd::Zero(p_, classes_);
-  start.row(0) = setup.intercept.transpose();
+  start.row(0) = intercept.transpose();
   if (grid_.size() > 1) {
     // references after the first passes: about one lambda in a hundred,
     // from the smallest up to a tenth of the intercept-only model's largest

@@ -32,17 +32,19 @@
 #include "core/models/glm_pass.h"
 #include "core/models/glm_solve.h"
 #include "core/models/lbfgs.h"
+#include "core/models/model_family.h"
 #include "core/numerics/poll.h"
 
 namespace askrff {
 
-// What the path starts from: the first pass's sums of the weighted shifted
-// features (the intercept-only model's Hessian is A (x) their Z'Z), and that
-// model's intercepts and K x K matrix A (the variance, or diag(p) - pp').
+// What the path starts from: the family, the first pass's sums of the
+// weighted shifted features (the intercept-only model's Hessian is A (x)
+// their Z'Z) and the responses' weighted means, which give that model
+// (model_family.h).
 struct GlmPathSetup {
+  const ModelFamily& family;
   const CrossProducts& gram;
-  Eigen::VectorXd intercept;
-  Eigen::MatrixXd a;
+  Eigen::VectorXd mean;
   std::vector<double> lambda;  // empty: chosen from the data
   int nfolds = 5;
 };

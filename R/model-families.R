@@ -1,0 +1,141 @@
+# Model families: R keeps no list of them. The core's table
+# (src/core/models/model_families.cpp) gives each family's name, label,
+# the kind of response it takes and what its mean is; what R does with a
+# family follows from those traits.
+
+model_families <- function() core(.cpp_model_families())
+
+# The family's traits, after checking that `family` names one.
+model_family_traits <- function(family, arg = "family") {
+  families <- model_families()
+  if (!is.character(family) || length(family) != 1L || is.na(family) || !family %in% names(families)) {
+    fail("`%s` must be one of %s.", arg, paste0('"', names(families), '"', collapse = ", "))
+  }
+  families[[family]]
+}
+
+# The number of linear predictors of a fit: one per level for a response of
+# several classes, else one.
+family_predictors <- function(traits, levels) if (traits$response == "classes") length(levels) else 1L
+
+# The response as the core reads it (model_family.h): for two classes a 0/1
+# column (1 for the second level), for several the classes' indicator
+# columns, for counts the counts; with its kind and levels (`response`
+# NULL for the first chunk, which sets the kind and levels the others must
+# match).
+glm_response <- function(y, n, where, response, family) {
+  traits <- model_family_traits(family)
+  if (is.null(y) || !is.null(dim(y)) && !(is.matrix(y) && ncol(y) == 1L)) {
+    fail("%s must be a vector with one entry per row of x.", where)
+  }
+  if (is.matrix(y)) y <- y[, 1L]
+  if (length(y) != n) fail("%s must have one entry per row of x (%d), not %d.", where, n, length(y))
+  if (anyNA(y)) fail("%s must not contain NA.", where)
+  if (traits$response == "counts") {
+    if (!is.numeric(y) || is.object(y) || any(!is.finite(y)) || any(y < 0) || any(y > 1e100)) {
+      fail("%s must be nonnegative finite counts (at most 1e100) for the \"%s\" family.", where, family)
+    }
+    return(list(y = matrix(as.double(y)), response = list(kind = "counts", levels = character())))
+  }
+  two <- traits$response == "two_classes"
+  if (is.character(y) && is.null(response)) y <- factor(y)
+  if (is.factor(y)) {
+    kind <- "factor"
+    level_names <- levels(y)
+    codes <- as.integer(y)
+  } else if (two && is.logical(y)) {
+    kind <- "logical"
+    level_names <- c("FALSE", "TRUE")
+    codes <- as.integer(y) + 1L
+  } else if (two && is.numeric(y) && !is.object(y) && all(y %in% c(0, 1))) {
+    kind <- "numeric"
+    level_names <- c("0", "1")
+    codes <- as.integer(y) + 1L
+  } else {
+    fail("%s must be %s for the \"%s\" family.", where,
+         if (two) "a factor of two levels, a logical or a 0/1 numeric vector" else "a factor", family)
+  }
+  if (two && length(level_names) != 2L) {
+    several <- names(Filter(function(f) f$response == "classes", model_families()))
+    fail("%s must have two levels for the \"%s\" family, not %d; use family = \"%s\" for more.", where, family,
+         length(level_names), several[1L])
+  }
+  if (is.null(response)) {
+    if (length(level_names) < 2L) fail("%s must have at least two levels.", where)
+    if (anyDuplicated(level_names) > 0L) fail("%s must have distinct levels.", where)
+    response <- list(kind = kind, levels = level_names)
+  } else if (!identical(response$kind, kind) || !identical(response$levels, level_names)) {
+    fail("%s must be a %s with the levels of the first chunk's.", where, response$kind)
+  }
+  y <- if (two) matrix(as.double(codes == 2L)) else outer(codes, seq_along(level_names), "==") + 0
+  list(y = y, response = response)
+}
+
+# The kinds a fit's `response` may have under each kind of family response.
+response_kinds <- function(traits) {
+  switch(traits$response, counts = "counts", two_classes = c("factor", "logical", "numeric"), classes = "factor")
+}
+
+# The responses' weighted means from the first pass's sums, which give the
+# intercept-only model in the core, after checking that it exists: every
+# class occurs, or the counts are not all zero.
+glm_null_means <- function(family, setup, response) {
+  if (setup$n < 2) fail("A model needs at least two rows of positive weight; the data have %d.", setup$n)
+  traits <- model_family_traits(family)
+  mean_y <- setup$y_sum / setup$weight
+  if (traits$response == "counts") {
+    if (!(mean_y > 0)) fail("The counts `y` are all zero (where the weight is positive): the model has no rate to fit.")
+    return(mean_y)
+  }
+  two <- traits$response == "two_classes"
+  absent <- mean_y <= 0 | (two & mean_y >= 1)
+  if (any(absent)) {
+    shown <- if (two) response$levels[if (mean_y <= 0) 2L else 1L] else response$levels[absent]
+    fail("Level %s of `y` does not occur among the rows of positive weight; every class needs rows to fit.",
+         paste0("\"", shown, "\"", collapse = ", "))
+  }
+  mean_y
+}
+
+# The means of the rows of the linear predictors eta (rows by predictors).
+glm_mean <- function(family, eta) {
+  if (!is.matrix(eta)) eta <- matrix(eta, ncol = 1L)
+  core(.cpp_model_family_mean(family, eta))
+}
+
+# The observed response of a fit of one predictor (1 for the second level,
+# 0 for the first; or the counts), NA where missing.
+glm_observed <- function(fit, y, arg) {
+  if (model_family_traits(fit$family)$response == "counts") {
+    if (!is.numeric(y) || is.object(y) || any(!is.na(y) & (!is.finite(y) | y < 0))) {
+      fail("The response in `%s` must be nonnegative counts, as the fit's.", arg)
+    }
+    return(as.double(y))
+  }
+  codes <- match(as.character(y), fit$response$levels)
+  if (any(!is.na(y) & is.na(codes))) {
+    fail("The response in `%s` must take the fit's levels, %s.", arg,
+         paste0("\"", fit$response$levels, "\"", collapse = " and "))
+  }
+  as.double(codes == 2L)
+}
+
+# sign(residual) sqrt(d) with d the row's deviance (twice its half loss),
+# from the linear predictor, for a fit of one predictor; NA where y is.
+deviance_residuals <- function(family, y, eta) {
+  out <- rep(NA_real_, length(y))
+  known <- !is.na(y) & !is.na(eta)
+  rows <- core(.cpp_model_family_rows(family, matrix(eta[known], ncol = 1L), matrix(y[known], ncol = 1L)))
+  out[known] <- sign(rows$residual[, 1L]) * sqrt(pmax(2 * rows$half, 0))
+  out
+}
+
+glm_family_text <- function(fit) {
+  traits <- model_family_traits(fit$family)
+  levels <- fit$response$levels
+  switch(traits$response,
+         two_classes = if (identical(traits$mean, "probability")) sprintf("%s (P(%s))", traits$label, levels[2L]) else
+           sprintf("%s (%s against %s)", traits$label, levels[2L], levels[1L]),
+         classes = sprintf("%s, %d classes", traits$label, length(levels)),
+         traits$label)
+}
