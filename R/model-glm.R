@@ -5,7 +5,7 @@
 # lambda and fold; the optimizer (src/core/models/glm_path.*) asks for the
 # passes through R/model-glm-solver.R.
 
-#' Penalized logistic, multinomial and Poisson regression on random features
+#' Penalized logistic, multinomial, Poisson and squared-hinge models on random features
 #'
 #' Fits the generalized linear model with canonical link on the left
 #' features \eqn{Z} of a map, with an unpenalized intercept and a ridge
@@ -16,8 +16,10 @@
 #' the Gaussian deviance this is the criterion of [rff_ridge()]. The
 #' `"binomial"` family is logistic regression, `"multinomial"` the full
 #' K-class softmax with every class's coefficients penalized (as in glmnet,
-#' which makes them identifiable: they sum to zero over the classes), and
-#' `"poisson"` log-linear regression for counts.
+#' which makes them identifiable: they sum to zero over the classes),
+#' `"poisson"` log-linear regression for counts, and `"squared_hinge"` the
+#' L2-loss support vector machine (its deviance is the sum of the squared
+#' hinge losses).
 #'
 #' **Relation to glmnet.** glmnet minimises \eqn{-\ell / N + \lambda_g
 #' \|b\|^2 / 2} with the weights scaled to sum to \eqn{N}; both criteria have
@@ -98,8 +100,11 @@
 #'   is the event, as in [glm()]), a logical or a 0/1 numeric vector; for
 #'   `"multinomial"` a factor (every level must occur); for `"poisson"`
 #'   nonnegative counts. `NULL` when `x` is a chunk source.
-#' @param family The loss: `"binomial"` (the default), `"multinomial"` or
-#'   `"poisson"`; each is one entry of the core's table of model families.
+#' @param family The loss: `"binomial"` (the default), `"multinomial"`,
+#'   `"poisson"`, or `"squared_hinge"` (two classes, the loss
+#'   \eqn{\max(0, 1 - s\eta)^2} of the L2-loss support vector machine with
+#'   \eqn{s = \pm 1} the class, whose fits predict scores and classes, not
+#'   probabilities); each is one entry of the core's table of model families.
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.

@@ -57,6 +57,28 @@ test_that("rff_glm equals glmnet(alpha = 0) at a given lambda, with lambda = N l
   expect_equal(coef(as_logical), coef(as_factor))
 })
 
+test_that("the squared hinge equals LiblineaR's L2-loss SVM with cost 1 / (2 lambda)", {
+  skip_if_not_installed("LiblineaR")
+  # LiblineaR minimises ||w||^2 / 2 + C sum max(0, 1 - s w'[z, B])^2, which is
+  # rff_glm's criterion divided by 2 lambda when C = 1 / (2 lambda), except
+  # that it penalizes the intercept as (b0 / B)^2 / 2: with B = 1000 that
+  # moves the fit by about b0 / B^2 = 1e-7, and its tolerance 1e-12 by less
+  data <- glm_data()
+  y <- factor(ifelse(data$f + stats::rnorm(length(data$f), sd = 0.5) > 0, "up", "down"))
+  lambda <- 2
+  fit <- rff_glm(data$x, y, family = "squared_hinge", kernel = gaussian_kernel(1), n_features = 16, seed = 3,
+                 lambda = lambda)
+  z <- rff_features(fit$map, data$x)
+  bias <- 1000
+  reference <- LiblineaR::LiblineaR(z, y, type = 2, cost = 1 / (2 * lambda), bias = bias, epsilon = 1e-12)
+  # LiblineaR's weights score its first class, the first label it met
+  sign <- if (reference$ClassNames[1L] == "up") 1 else -1
+  expect_equal(unname(fit$coefficients[, 1L]), sign * unname(reference$W[1L, seq_len(ncol(z))]), tolerance = 1e-5)
+  expect_equal(unname(fit$intercept), sign * unname(reference$W[1L, ncol(z) + 1L]) * bias, tolerance = 1e-5)
+  expect_identical(predict(fit, data$x, type = "class"), stats::setNames(factor(ifelse(predict(fit, data$x) > 0, "up", "down"),
+                                                                               levels = levels(y)), NULL))
+})
+
 test_that("the cross-validated deviance is that of glmnet's fits on each fold's training rows", {
   skip_if_not_installed("glmnet")
   data <- glm_data(n = 200, seed = 2)

@@ -84,6 +84,25 @@ void poisson_null(const double* m, int, double* intercept, double* a) {
   a[0] = m[0];
 }
 
+// The squared hinge loss of the L2-loss support vector machine (Lin, Weng
+// and Keerthi 2008): with s = 2y - 1 in {-1, 1}, half the loss is
+// max(0, 1 - s eta)^2 / 2, whose generalized Hessian is 1 inside the margin
+// and 0 outside (and at its edge, as LIBLINEAR takes it).
+double squared_hinge_row(const double* eta, const double* y, int, double* residual, double* curvature) {
+  const double s = 2.0 * y[0] - 1.0, margin = 1.0 - s * eta[0];
+  const bool inside = margin > 0.0;
+  residual[0] = inside ? s * margin : 0.0;
+  if (curvature) curvature[0] = inside ? 1.0 : 0.0;
+  return inside ? margin * margin / 2.0 : 0.0;
+}
+
+// with a share m of the second level, the intercept 2m - 1 in (-1, 1) leaves
+// every row inside the margin, where the loss is quadratic
+void squared_hinge_null(const double* m, int, double* intercept, double* a) {
+  intercept[0] = 2.0 * m[0] - 1.0;
+  a[0] = 1.0;
+}
+
 }  // namespace
 
 const std::vector<ModelFamily>& model_families() {
@@ -92,6 +111,7 @@ const std::vector<ModelFamily>& model_families() {
       {"multinomial", "multinomial", ResponseKind::classes, "probability", multinomial_row, multinomial_mean,
        multinomial_null},
       {"poisson", "Poisson", ResponseKind::counts, "mean", poisson_row, poisson_mean, poisson_null},
+      {"squared_hinge", "squared hinge", ResponseKind::two_classes, "", squared_hinge_row, nullptr, squared_hinge_null},
   };
   return table;
 }
