@@ -180,82 +180,33 @@ rff_glm.formula <- function(formula, data = NULL, family = "binomial", kernel = 
 # Fits the model on the chunks of `data` (one chunk for data in memory): the
 # first chunk fixes the map, the standardization, the response's kind and
 # the shifts; a first pass sums the weighted Z'Z (the intercept-only
-# model's Hessian up to a factor) and the responses, then the optimizer of
-# R/model-glm-solver.R runs its passes.
+# model's Hessian up to a factor) and the responses, then the path solver
+# in the core asks for its passes (R/model-glm-solver.R).
 fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads) {
   model_family_traits(family)  # checks the name
   lambda <- check_lambda(lambda)
   nfolds <- check_count(nfolds, "nfolds", max = 50)
   if (nfolds < 2L) fail("`nfolds` must be at least 2.")
-  threads_given <- !is.null(n_threads)
-  n_threads <- resolve_threads(n_threads)
-  streamed <- data$streamed
-  reader <- chunk_reader(data$source, if (streamed) "x" else "x and y")
-  first <- reader()
-  if (is.null(first)) fail("`x` returned no chunk: a chunk source must give at least one chunk before NULL.")
-  columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL)$x else check_data(first$chunk$x, "x")
-  first$chunk$x <- columns
-  scaling <- column_scaling(standardize, if (streamed) NULL else columns)
-  model <- ridge_map(map_of(ncol(columns), data$what), fun)
-  model$scaling <- scaling
-  fold_seed <- resolve_seed(seed)
+  encode <- function(chunk, index, arg, model, response) glm_chunk(chunk, index, arg, model, response, family)
   # Z'Z, and per reference its Hessians and their eigenvectors
-  check_output_size(model$columns, model$columns, "Z'Z of the features", extra = 10 * 8 * as.double(model$columns)^2)
-  start <- glm_chunk(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL, family)
-  response <- start$response
-  shifts <- ridge_shifts(model, start, n_threads)
-  threads <- if (streamed && chunks_distributed() && !threads_given) 1L else n_threads
-  steps <- if (!streamed) 1L else if (is.function(data$source)) NA else length(data$source)
-  pending_first <- TRUE
-  rows <- NULL
-  pass_number <- 0L
-  # One pass of `work` over every chunk, reduced in chunk order. Data in
-  # memory stay prepared; a source is read again, its rows counted from 0.
-  run_pass <- function(work) {
-    pass_number <<- pass_number + 1L
-    offset <- 0
-    next_chunk <- if (pending_first) {
-      pending_first <<- FALSE
-      again <- TRUE
-      function() if (again) {
-        again <<- FALSE
-        first
-      } else reader()
-    } else if (streamed) {
-      chunk_reader(data$source, "x")
-    } else {
-      local({
-        done <- FALSE
-        function() if (done) NULL else {
-          done <<- TRUE
-          first
-        }
-      })
-    }
-    prepare <- function(chunk, index) {
-      prepared <- if (!streamed || (index == first$index && pass_number == 1L)) start else
-        glm_chunk(chunk, index, "x", model, response, family)
-      prepared$first_row <- offset
-      offset <<- offset + nrow(prepared$x)
-      prepared
-    }
-    sums <- map_reduce_chunks(next_chunk, prepare, work, add_glm_sums, steps = steps, distribute = streamed,
-                              unit = sprintf("pass %d, chunk", pass_number))
-    if (is.null(rows)) rows <<- offset
-    if (offset != rows) {
-      fail("`x` gave %s rows on pass %d but %s on the first: rff_glm() reads the data once per pass, so a function chunk source must start again from its first chunk after returning NULL and give the same rows.",
-           format_count(offset), pass_number, format_count(rows))
-    }
-    sums
-  }
-  setup <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads))
-  mean_y <- glm_null_means(family, setup, response)
+  setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 10, encode = encode)
+  model <- setup$model
+  start <- setup$start
+  fold_seed <- resolve_seed(seed)
+  shifts <- model_shifts(model, start, setup$n_threads)
+  run_pass <- model_passes(setup, "rff_glm()")
+  threads <- setup$worker_threads
+  setup_sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads), add_sums)
+  mean_y <- glm_null_means(family, setup_sums, start$response)
+  passes <- 1L
   pass <- function(coefficients, model_fold, references) {
-    run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads))
+    passes <<- passes + 1L
+    run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads),
+             add_glm_sums)
   }
-  solved <- glm_solve_path(pass, family, setup, mean_y, lambda, nfolds, model$columns)
-  fit <- glm_fit(model, family, response, solved, shifts$z, setup, nfolds, fold_seed, pass_number)
-  if (!streamed) fit$linear_predictors <- glm_link(fit, start$x, n_threads)
+  solved <- glm_solve_path(pass, family, setup_sums, mean_y, lambda, nfolds, model$columns)
+  fit <- glm_fit(model, family, start$response, solved, shifts$z, setup_sums, nfolds, fold_seed, passes)
+  if (!setup$streamed) fit$linear_predictors <- glm_link(fit, start$x, setup$n_threads)
   fit
 }
 

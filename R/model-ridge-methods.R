@@ -3,7 +3,7 @@
 
 validate_ridge <- function(fit, arg) {
   if (!is.list(fit) || !inherits(fit, "askrff_ridge")) fail("`%s` must be a fit of rff_ridge().", arg)
-  model <- tryCatch(ridge_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
+  model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
     fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
   })
   response <- fit$response

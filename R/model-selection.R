@@ -36,7 +36,7 @@ check_scale_search <- function(scale, ard) {
 # The model (map and standardization) for the data divided by `scales`.
 scaled_model <- function(model, scales) {
   kernel <- scale_kernel(model$map$kernel, scales, model$d)
-  scaled <- ridge_map(rescale_map(model$map, kernel, scales), if (identical(model$fun, "")) NULL else model$fun)
+  scaled <- fit_map(rescale_map(model$map, kernel, scales), if (identical(model$fun, "")) NULL else model$fun)
   scaled$scaling <- model$scaling
   scaled
 }
