@@ -1,0 +1,131 @@
+# Checks of rff_ridge() fits, which are plain lists that users save, edit
+# and share: every method validates its fit first.
+
+validate_ridge <- function(fit, arg) {
+  if (!is.list(fit) || !inherits(fit, "askrff_ridge")) fail("`%s` must be a fit of rff_ridge().", arg)
+  model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
+    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
+  })
+  response <- fit$response
+  if (!is.list(response) || !is.character(response$kind) || length(response$kind) != 1L ||
+      !response$kind %in% c("numeric", "matrix", "factor") || !is.character(response$names) ||
+      length(response$names) < 1L || anyNA(response$names) ||
+      (response$kind == "numeric" && length(response$names) != 1L) ||
+      (response$kind == "factor" && (length(response$names) < 2L || anyDuplicated(response$names) > 0L))) {
+    fail("`%s` must describe the response kind and names as rff_ridge() does (a factor's levels: two or more, distinct).",
+         field(arg, "response"))
+  }
+  b <- fit$coefficients
+  if (!is_matrix(b) || !is.double(b) || nrow(b) != model$columns || ncol(b) != length(response$names) ||
+      any(!is.finite(b))) {
+    fail("`%s` must be a finite matrix with one row per feature column (%d) and one column per response (%d).",
+         field(arg, "coefficients"), model$columns, length(response$names))
+  }
+  b0 <- fit$intercept
+  if (!is.double(b0) || length(b0) != ncol(b) || any(!is.finite(b0))) {
+    fail("`%s` must hold one finite number per response.", field(arg, "intercept"))
+  }
+  path <- fit$path
+  if (!is.data.frame(path) || !all(c("lambda", "df", "gcv", "evidence") %in% names(path)) || nrow(path) < 1L ||
+      !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) || !is.double(path$gcv) ||
+      anyNA(path$gcv) || any(path$gcv < 0) || !is.double(path$df) || any(!is.finite(path$df)) ||
+      !is.double(path$evidence) || anyNA(path$evidence) || any(path$evidence == Inf)) {
+    fail("`%s` must be a data frame of positive `lambda`, finite `df`, nonnegative `gcv` and `evidence` below infinity, as rff_ridge() makes.",
+         field(arg, "path"))
+  }
+  if (!is.character(fit$criterion) || length(fit$criterion) != 1L || !fit$criterion %in% c("gcv", "evidence", "loo")) {
+    fail("`%s` must be \"gcv\", \"evidence\" or \"loo\".", field(arg, "criterion"))
+  }
+  if (!is.null(path$loo) && (!is.double(path$loo) || any(!is.finite(path$loo)) || any(path$loo < 0))) {
+    fail("`%s` must be finite nonnegative leave-one-out errors, as rff_ridge() makes.", field(arg, "path$loo"))
+  }
+  # a single given lambda has nothing to choose, so no leave-one-out pass
+  if (fit$criterion == "loo" && is.null(path$loo) && nrow(path) > 1L) {
+    fail("`%s` must hold the leave-one-out errors `loo` of a fit whose criterion is \"loo\".", field(arg, "path"))
+  }
+  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
+    fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
+  }
+  if (!is_single_number(fit$n) || !is.finite(fit$n) || fit$n < 2 || fit$n != round(fit$n)) {
+    fail("`%s` must be the number of rows fitted, at least 2.", field(arg, "n"))
+  }
+  if (!is.double(fit$rss) || length(fit$rss) != ncol(b) || any(!is.finite(fit$rss)) || any(fit$rss < 0)) {
+    fail("`%s` must hold one finite nonnegative residual sum of squares per response.", field(arg, "rss"))
+  }
+  w <- fit$weights
+  if (!is.null(w) && (!is.double(w) || !is.null(dim(w)) || any(!is.finite(w)) || any(w < 0) || sum(w > 0) != fit$n)) {
+    fail("`%s` must be NULL or the finite nonnegative weights of the rows fitted, n = %s of them positive.",
+         field(arg, "weights"), format_count(fit$n))
+  }
+  rows <- if (is.null(w)) fit$n else length(w)
+  for (name in c("fitted", "residuals")) {
+    value <- fit[[name]]
+    if (!is.null(value) && (!is_matrix(value) || !is.double(value) || nrow(value) != rows || ncol(value) != ncol(b) ||
+                            any(!is.finite(value)))) {
+      fail("`%s` must be NULL (streamed data) or a finite matrix of %s rows (one per row fitted) and one column per response.",
+           field(arg, name), format_count(rows))
+    }
+  }
+  if (!is.null(fit$scaling)) {
+    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
+    })
+    if (length(fit$scaling$center) != model$d) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
+    }
+  }
+  validate_posterior(fit$posterior, model$columns, field(arg, "posterior"))
+  if (!is.null(fit$selection)) fit$selection <- validate_selection(fit$selection, fit, model$map, field(arg, "selection"))
+  if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
+  fit$fun <- model$fun
+  fit$map <- model$map
+  fit
+}
+
+validate_posterior <- function(posterior, columns, where) {
+  if (!is.list(posterior) || !is_matrix(posterior$vectors) || !is.double(posterior$vectors) ||
+      nrow(posterior$vectors) != columns || ncol(posterior$vectors) > columns || any(!is.finite(posterior$vectors)) ||
+      !is.double(posterior$values) || length(posterior$values) != ncol(posterior$vectors) ||
+      any(!is.finite(posterior$values)) || any(posterior$values < 0) ||
+      !is.double(posterior$z_mean) || length(posterior$z_mean) != columns || any(!is.finite(posterior$z_mean)) ||
+      !is_single_number(posterior$weight) || !is.finite(posterior$weight) || posterior$weight <= 0) {
+    fail("`%s` must hold the eigenvectors (%d rows) and nonnegative eigenvalues of the fit, the features' finite `z_mean` and the positive sum of weights `weight`, as rff_ridge() makes.",
+         where, columns)
+  }
+}
+
+# The record of a scale search: its candidates' scales (one row each), the
+# lambda and the criterion's value each got, and the chosen one, whose
+# rescaled kernel is the fit's.
+validate_selection <- function(selection, fit, map, where) {
+  if (!is.list(selection) || !identical(selection$criterion, fit$criterion) ||
+      !is.character(selection$method) || length(selection$method) != 1L || !selection$method %in% c("grid", "optimize")) {
+    fail("`%s` must record the fit's criterion and the method, \"grid\" or \"optimize\", as rff_ridge() makes.", where)
+  }
+  kernel <- validate_kernel(selection$kernel, field(where, "kernel"))
+  scales <- selection$scales
+  tried <- if (is_matrix(scales)) nrow(scales) else 0L
+  if (tried < 1L || !is.double(scales) || !ncol(scales) %in% c(1L, map$d) || any(!is.finite(scales)) || any(scales <= 0) ||
+      !is.double(selection$lambda) || length(selection$lambda) != tried || any(!is.finite(selection$lambda)) ||
+      any(selection$lambda <= 0) || !is.double(selection$value) || length(selection$value) != tried ||
+      anyNA(selection$value) || !is_single_number(selection$chosen) || !selection$chosen %in% seq_len(tried)) {
+    fail("`%s` must hold positive finite `scales` (one row per candidate, one column or one per coordinate), each candidate's positive `lambda` and `value`, and the `chosen` row, as rff_ridge() makes.",
+         where)
+  }
+  chosen <- tryCatch(scale_kernel(kernel, scales[selection$chosen, ], map$d), askrff_error = function(e) {
+    fail("`%s` must hold scales the kernel takes: %s", where, conditionMessage(e))
+  })
+  if (!isTRUE(all.equal(chosen, map$kernel)) || selection$lambda[selection$chosen] != fit$lambda) {
+    fail("`%s` must agree with the fit: the chosen row's scales give the map's kernel and its lambda is the fit's.", where)
+  }
+  selection$kernel <- kernel
+  selection$chosen <- as.integer(selection$chosen)
+  selection
+}
+
+validate_design <- function(design, where) {
+  if (!is.list(design) || !inherits(design$terms, "terms") || !is.list(design$xlevels) ||
+      !(is.null(design$contrasts) || is.list(design$contrasts))) {
+    fail("`%s` must hold the `terms`, `xlevels` and `contrasts` of a formula fit, as rff_ridge() makes.", where)
+  }
+}
