@@ -20,6 +20,29 @@
 #' its atoms the one stored; otherwise it is solved again and the file
 #' rewritten. Delete that directory to clear the cache.
 #'
+#' **Conditions.** Every error askrff raises has the class `"askrff_error"`
+#' and names, as its call, the function you called that refused (the
+#' generic, such as `predict()`, for a method). Its first class says what
+#' went wrong:
+#' * `"askrff_invalid_argument"`: an argument breaks a rule; the message
+#'   names it and the rule;
+#' * `"askrff_invalid_object"` (also an invalid argument): a kernel, map,
+#'   measure, fit or study, plain lists that can be saved and edited, fails
+#'   its checks; the message names the field;
+#' * `"askrff_data_error"` (also an invalid argument): the data (`x`, `y`,
+#'   weights, chunks, a formula's model frame, new data) break a rule or
+#'   cannot be fitted, such as a class with no rows;
+#' * `"askrff_too_large"`: a result would not fit in memory, or exceeds R's
+#'   limits on a matrix; nothing was allocated;
+#' * `"askrff_missing_package"`: a suggested package the call needs is not
+#'   installed;
+#' * `"askrff_core_error"`: the C++ core refused what the R checks let
+#'   through.
+#'
+#' Warnings have the class `"askrff_warning"`; a fit that did not converge
+#' warns with `"askrff_not_converged"` first. So
+#' `tryCatch(fit, askrff_data_error = function(e) ...)` handles one kind.
+#'
 #' Where askrff departs from the papers it implements (constants, signs,
 #' orientations, total masses), `vignette("mathematics", package = "askrff")`
 #' gives the argument. To cite askrff and those papers, see

@@ -5,10 +5,10 @@
 # its name and parameters, with its settings from with_settings(), so nothing
 # downstream reads a field the user may have edited. The families are those
 # of the core's registry.
-validate_kernel <- function(kernel, arg = "kernel", depth = 0L) {
+validate_kernel <- function(kernel, arg = "kernel", depth = 0L) as_condition_class("invalid_object", {
   rebuilt <- rebuild_kernel(kernel, arg, depth)
   validate_defaults(rebuilt, kernel$defaults, arg)
-}
+})
 
 rebuild_kernel <- function(kernel, arg, depth) {
   check_object(kernel, arg, "askrff_kernel", "a kernel object such as gaussian_kernel(1)")

@@ -25,7 +25,7 @@ current_map_class <- function(map) {
 
 # The map with its current class and every field checked by its kind, which
 # must be one of `kinds`. Errors name the map `arg`.
-validate_map <- function(map, arg = "map", kinds = map_kinds) {
+validate_map <- function(map, arg = "map", kinds = map_kinds) as_condition_class("invalid_object", {
   map <- current_map_class(map)
   if (!is.list(map) || !inherits(map, "askrff_map") || !inherits(map, kinds)) {
     makers <- paste0(kinds, "()")
@@ -34,7 +34,7 @@ validate_map <- function(map, arg = "map", kinds = map_kinds) {
                                                      utils::tail(makers, 1L), sep = " or "))
   }
   validate_fields(map, arg)
-}
+})
 
 # The generics each kind answers.
 

@@ -114,7 +114,7 @@ rpf_inner_product <- function(left, right) {
   core(.cpp_periodic_inner_product(left$name, right$name))
 }
 
-validate_periodic_function <- function(fun, arg) {
+validate_periodic_function <- function(fun, arg) as_condition_class("invalid_object", {
   check_object(fun, arg, "rpf_function", "\"cos\", \"square\" or a quantizer from rpf_quantizer()")
   if (!is.character(fun$name) || length(fun$name) != 1L || is.na(fun$name)) {
     fail("`%s` must be the name of a periodic function; make it again with rpf_quantizer().", field(arg, "name"))
@@ -122,4 +122,4 @@ validate_periodic_function <- function(fun, arg) {
   tryCatch(periodic_function(fun$name), askrff_error = function(e) {
     fail("`%s` is not a periodic function askrff knows: %s", field(arg, "name"), conditionMessage(e))
   })
-}
+})

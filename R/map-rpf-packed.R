@@ -58,7 +58,7 @@ as.matrix.rpf_packed <- function(x, ...) {
   z
 }
 
-validate_packed <- function(packed, arg) {
+validate_packed <- function(packed, arg) as_condition_class("invalid_object", {
   check_object(packed, arg, "rpf_packed", "packed features made by rpf_pack()")
   m <- check_count(packed$n_features, field(arg, "n_features"))
   bits <- packed$bits
@@ -78,4 +78,4 @@ validate_packed <- function(packed, arg) {
   }
   packed$n_features <- m
   packed
-}
+})

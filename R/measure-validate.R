@@ -37,7 +37,7 @@ validate_parts <- function(parts, arg) {
 
 # A measure is what spectral_measure() returns for its kernel, dimension and
 # settings; the parts must match that exactly.
-validate_measure <- function(measure, arg = "x") {
+validate_measure <- function(measure, arg = "x") as_condition_class("invalid_object", {
   check_object(measure, arg, "askrff_measure", "a measure made by spectral_measure()")
   base <- validate_map_kernel(measure, arg)
   validate_parts(measure$parts, field(arg, "parts"))
@@ -49,4 +49,4 @@ validate_measure <- function(measure, arg = "x") {
          field(arg, "parts"))
   }
   fresh
-}
+})

@@ -14,7 +14,7 @@ chunk_reader <- function(source, arg) {
     return(function() {
       index <<- index + 1L
       chunk <- tryCatch(source(), error = function(e) {
-        fail("Reading chunk %d from `%s` failed: %s", index, arg, conditionMessage(e))
+        fail("Reading chunk %d from `%s` failed: %s", index, arg, conditionMessage(e), class = "data")
       })
       if (is.null(chunk)) NULL else list(index = index, chunk = chunk)
     })
@@ -28,14 +28,14 @@ chunk_reader <- function(source, arg) {
 
 # A chunk read back from the source: list(x = , y = ) with x of d columns
 # and y with one entry or row per row of x.
-check_chunk <- function(chunk, index, arg, d) {
+check_chunk <- function(chunk, index, arg, d) as_condition_class("data", {
   where <- sprintf("chunk %d of `%s`", index, arg)
   if (!is.list(chunk) || is.data.frame(chunk) || !all(c("x", "y") %in% names(chunk))) {
     fail("%s must be a list with elements `x` and `y`.", where)
   }
   x <- tryCatch(check_data(chunk$x, "x", d), askrff_error = function(e) fail("%s: %s", where, conditionMessage(e)))
   list(x = x, y = chunk$y, where = where)
-}
+})
 
 # Whether the user's future plan has workers other than this process.
 chunks_distributed <- function() {

@@ -72,14 +72,14 @@ apply_scaling <- function(x, scaling) {
 
 # Observation weights: NULL for none, else one finite nonnegative number per
 # row, with at least two positive.
-check_weights <- function(w, n, where) {
+check_weights <- function(w, n, where) as_condition_class("data", {
   if (is.null(w)) return(rep(1, n))
   if (!is.numeric(w) || is.object(w) || !is.null(dim(w)) || length(w) != n || anyNA(w) || any(!is.finite(w)) ||
       any(w < 0)) {
     fail("%s must be NULL or one finite nonnegative weight per row (%d).", where, n)
   }
   as.double(w)
-}
+})
 
 # The formula interface: the model frame of `formula` in `data` with the
 # usual `subset`, `weights` and `na.action`, its predictors expanded into
@@ -88,7 +88,7 @@ check_weights <- function(w, n, where) {
 # says otherwise: a kernel on the indicators then treats every two levels
 # as equally far apart, where treatment contrasts would put the first level
 # nearer the others than they are to each other.
-formula_design <- function(call, env, formula, contrasts) {
+formula_design <- function(call, env, formula, contrasts) as_condition_class("data", {
   if (!inherits(formula, "formula")) fail("`formula` must be a formula such as y ~ x1 + x2.")
   frame_call <- call[c(1L, match(c("formula", "data", "subset", "weights", "na.action"), names(call), 0L))]
   frame_call$drop.unused.levels <- TRUE
@@ -109,7 +109,7 @@ formula_design <- function(call, env, formula, contrasts) {
   list(x = x$x, y = stats::model.response(mf), weights = stats::model.weights(mf),
        design = list(terms = stats::delete.response(terms), xlevels = stats::.getXlevels(terms, mf),
                      contrasts = x$contrasts, na_action = attr(mf, "na.action")))
-}
+})
 
 design_columns <- function(terms, mf, contrasts = NULL) {
   factors <- names(Filter(function(v) is.factor(v) || is.character(v) || is.logical(v), mf))

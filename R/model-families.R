@@ -79,7 +79,7 @@ response_kinds <- function(traits) {
 # The responses' weighted means from the first pass's sums, which give the
 # intercept-only model in the core, after checking that it exists: every
 # class occurs, or the counts are not all zero.
-glm_null_means <- function(family, setup, response) {
+glm_null_means <- function(family, setup, response) as_condition_class("data", {
   if (setup$n < 2) fail("A model needs at least two rows of positive weight; the data have %d.", setup$n)
   traits <- model_family_traits(family)
   mean_y <- setup$y_sum / setup$weight
@@ -95,7 +95,7 @@ glm_null_means <- function(family, setup, response) {
          paste0("\"", shown, "\"", collapse = ", "))
   }
   mean_y
-}
+})
 
 # The means of the rows of the linear predictors eta (rows by predictors).
 glm_mean <- function(family, eta) {

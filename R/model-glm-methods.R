@@ -1,7 +1,7 @@
 # Methods of rff_glm() fits. A fit is a plain list that users save and
 # share, so each method checks it first.
 
-validate_glm <- function(fit, arg) {
+validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.list(fit) || !inherits(fit, "askrff_glm")) fail("`%s` must be a fit of rff_glm().", arg)
   model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
     fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
@@ -80,7 +80,7 @@ validate_glm <- function(fit, arg) {
   fit$fun <- model$fun
   fit$map <- model$map
   fit
-}
+})
 
 #' @export
 print.askrff_glm <- function(x, ...) {

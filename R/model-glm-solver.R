@@ -26,11 +26,11 @@ glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns)
   solved$path <- as.data.frame(solved$path)
   if (solved$unconverged > 0L) {
     warn("The cross-validation fits at %d of the %d values of `lambda` did not converge in %d passes; their `cv` in the fit's path is approximate.",
-         solved$unconverged, solved$grid_size, solved$max_passes)
+         solved$unconverged, solved$grid_size, solved$max_passes, class = "askrff_not_converged")
   }
   if (!solved$converged) {
     warn("The fit at `lambda` = %s did not converge in %d passes; its coefficients are approximate.",
-         format(solved$lambda, digits = 3), solved$max_passes)
+         format(solved$lambda, digits = 3), solved$max_passes, class = "askrff_not_converged")
   }
   solved
 }

@@ -213,7 +213,7 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
 # A chunk's data, checked and standardized, its response encoded for the
 # family (`response` NULL for the first chunk, which sets the kind and
 # levels the others must match) and its weights.
-glm_chunk <- function(chunk, index, arg, model, response, family) {
+glm_chunk <- function(chunk, index, arg, model, response, family) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     where <- "`y`"
@@ -229,7 +229,7 @@ glm_chunk <- function(chunk, index, arg, model, response, family) {
   encoded <- glm_response(chunk$y, nrow(x), where, response, family)
   list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
-}
+})
 
 # One chunk's pass sums. Made here so that what travels to a worker is the
 # model, the shift and the coefficients, not the caller's data.

@@ -4,7 +4,7 @@
 # A chunk's data, checked and standardized, with its response as a matrix (a
 # factor becomes its levels' indicator columns) and its weights. `response` is NULL for the first chunk,
 # which sets the kind the others must match.
-ridge_chunk <- function(chunk, index, arg, model, response) {
+ridge_chunk <- function(chunk, index, arg, model, response) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     y <- chunk$y
@@ -22,7 +22,7 @@ ridge_chunk <- function(chunk, index, arg, model, response) {
   encoded <- encode_response(y, nrow(x), where, response)
   list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
-}
+})
 
 response_text <- function(response) {
   switch(response$kind, numeric = "numeric vector", factor = "factor with the levels",

@@ -1,7 +1,7 @@
 # Checks of rff_ridge() fits, which are plain lists that users save, edit
 # and share: every method validates its fit first.
 
-validate_ridge <- function(fit, arg) {
+validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.list(fit) || !inherits(fit, "askrff_ridge")) fail("`%s` must be a fit of rff_ridge().", arg)
   model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
     fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
@@ -80,7 +80,7 @@ validate_ridge <- function(fit, arg) {
   fit$fun <- model$fun
   fit$map <- model$map
   fit
-}
+})
 
 validate_posterior <- function(posterior, columns, where) {
   if (!is.list(posterior) || !is_matrix(posterior$vectors) || !is.double(posterior$vectors) ||

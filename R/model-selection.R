@@ -141,7 +141,7 @@ optimize_coordinate_scales <- function(objective, start, d, criterion, n) {
            askrff_error = function(e) stop(e),
            error = function(e) {
              warn("The search of per-coordinate scales (`ard = TRUE`) stopped early (%s); the fit takes the best scales it tried.",
-                  conditionMessage(e))
+                  conditionMessage(e), class = "askrff_not_converged")
            })
   invisible(NULL)
 }

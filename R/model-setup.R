@@ -81,7 +81,7 @@ model_passes <- function(setup, caller) {
     if (is.null(rows)) rows <<- offset
     if (offset != rows) {
       fail("`x` gave %s rows on pass %d but %s on the first: %s reads the data once per pass, so a function chunk source must start again from its first chunk after returning NULL and give the same rows.",
-           format_count(offset), pass, format_count(rows), caller)
+           format_count(offset), pass, format_count(rows), caller, class = "data")
     }
     sums
   }

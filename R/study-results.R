@@ -1,7 +1,7 @@
 # print, summary and plot of approximation_study() results.
 
 # A study is a data frame users may edit; the methods need its columns.
-validate_study <- function(study, arg) {
+validate_study <- function(study, arg) as_condition_class("invalid_object", {
   if (!is.data.frame(study) || !inherits(study, "askrff_study")) fail("`%s` must be a result of approximation_study().", arg)
   metrics <- intersect(study_metrics, names(study))
   if (!all(c("method", "n_features", "trial") %in% names(study)) || length(metrics) == 0L || nrow(study) < 1L) {
@@ -30,7 +30,7 @@ validate_study <- function(study, arg) {
   study$method <- factor(study$method, levels = unique(as.character(study$method)))
   measured <- study[!failed, , drop = FALSE]
   list(study = study, measured = measured, metrics = metrics)
-}
+})
 
 # The rows of a validated study whose draws succeeded; none is an error.
 measured_rows <- function(checked) {

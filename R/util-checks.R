@@ -1,28 +1,6 @@
 # Argument validation. Every public function checks its arguments here before
 # any C++ runs; each message names the argument and the rule it broke.
 
-# Every error askrff raises has the condition class "askrff_error", so
-# scripts can tell the package's refusals from other failures.
-fail <- function(...) {
-  stop(structure(class = c("askrff_error", "error", "condition"),
-                 list(message = sprintf(...), call = NULL)))
-}
-
-# A warning of the package: the call went on and its result says where.
-warn <- function(...) {
-  warning(structure(class = c("askrff_warning", "warning", "condition"),
-                    list(message = sprintf(...), call = NULL)))
-}
-
-# The C++ core checks its own invariants and throws; its message reaches the
-# user as an askrff_error. Interrupts are not errors and pass through.
-core <- function(value) {
-  tryCatch(value, error = function(e) {
-    if (inherits(e, "askrff_error")) stop(e)
-    fail("%s", conditionMessage(e))
-  })
-}
-
 # One of a few words: the first is the default when the argument is left as
 # its vector of choices. Unlike match.arg(), the message names the argument.
 check_choice <- function(value, choices, name) {
@@ -92,7 +70,7 @@ check_scales <- function(x, name) {
 
 # Data: a numeric matrix (or a data frame of numeric columns) with one row per
 # observation, finite values, and `d` columns when `d` is given.
-check_data <- function(x, name, d = NULL) {
+check_data <- function(x, name, d = NULL) as_condition_class("data", {
   if (isS4(x) && methods::is(x, "Matrix")) x <- as.matrix(x)
   if (is.data.frame(x)) {
     numeric_columns <- vapply(x, is.numeric, logical(1))
@@ -110,7 +88,7 @@ check_data <- function(x, name, d = NULL) {
   if (!is.null(d) && ncol(x) != d) fail("`%s` must have %d columns, not %d.", name, d, ncol(x))
   storage.mode(x) <- "double"
   x
-}
+})
 
 # The projections w'x of the data must stay finite, or their cosines are NaN:
 # |w'x| <= d max|w| max|x|. Far below overflow they are only imprecise, which
@@ -119,7 +97,7 @@ check_projections <- function(x, omega, name) {
   bound <- ncol(x) * max(abs(omega)) * max(abs(x))
   if (!is.finite(bound) || bound > 1e300) {
     fail("`%s` has entries up to %s and the map's frequencies reach %s, so the projections w'x overflow; rescale the data (and the kernel's length scale with it).",
-         name, format(max(abs(x)), digits = 3), format(max(abs(omega)), digits = 3))
+         name, format(max(abs(x)), digits = 3), format(max(abs(omega)), digits = 3), class = "data")
   }
   invisible(x)
 }
@@ -130,7 +108,7 @@ check_projections <- function(x, omega, name) {
 check_output_size <- function(rows, cols, what, extra = 0) {
   if (rows > .Machine$integer.max || cols > .Machine$integer.max) {
     fail("%s would be %s x %s; R matrices allow at most %s rows and columns.", what,
-         format_count(rows), format_count(cols), format_count(.Machine$integer.max))
+         format_count(rows), format_count(cols), format_count(.Machine$integer.max), class = "too_large")
   }
   bytes <- 8 * as.double(rows) * as.double(cols) + extra
   # Asking the system costs more than a small result could save.
@@ -139,7 +117,7 @@ check_output_size <- function(rows, cols, what, extra = 0) {
   if (!is.na(available) && bytes > available) {
     fail("%s (%s x %s) needs %s of memory with its intermediates, but only %s is available.", what,
          format_count(rows), format_count(cols),
-         format_bytes(bytes), format_bytes(available))
+         format_bytes(bytes), format_bytes(available), class = "too_large")
   }
   invisible(bytes)
 }

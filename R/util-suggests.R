@@ -16,5 +16,6 @@ require_suggested <- function(packages, what) {
   }
   fail("%s needs the %s package%s: install.packages(%s)", what, names,
        if (length(missing) > 1L) "s" else "",
-       if (length(missing) > 1L) sprintf("c(%s)", paste(quoted, collapse = ", ")) else quoted)
+       if (length(missing) > 1L) sprintf("c(%s)", paste(quoted, collapse = ", ")) else quoted,
+       class = "missing_package")
 }
