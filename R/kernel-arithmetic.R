@@ -136,7 +136,11 @@ multiply_kernels <- function(terms, validated = FALSE) {
 }
 
 validate_terms <- function(terms, arg = "terms", depth = 0L) {
-  lapply(seq_along(terms), function(i) validate_kernel(terms[[i]], sprintf("%s[[%d]]", arg, i), depth + 1L))
+  # a loop rather than lapply(): each level of a nested expression costs C
+  # stack, and 32 levels must fit with room for the error's handlers
+  out <- vector("list", length(terms))
+  for (i in seq_along(terms)) out[[i]] <- validate_kernel(terms[[i]], sprintf("%s[[%d]]", arg, i), depth + 1L)
+  out
 }
 
 # The expression, checked by the core: kernels of kinds that cannot be

@@ -5,10 +5,15 @@
 # its name and parameters, with its settings from with_settings(), so nothing
 # downstream reads a field the user may have edited. The families are those
 # of the core's registry.
-validate_kernel <- function(kernel, arg = "kernel", depth = 0L) as_condition_class("invalid_object", {
-  rebuilt <- rebuild_kernel(kernel, arg, depth)
+validate_kernel <- function(kernel, arg = "kernel", depth = 0L) {
+  # an expression's terms (depth >= 1) are validated inside the one
+  # condition handler of the outermost call (which marks its own call
+  # inside it by depth -1): each level of nesting costs C stack, and a
+  # handler per level would cost more
+  if (depth == 0L) return(as_condition_class("invalid_object", validate_kernel(kernel, arg, -1L)))
+  rebuilt <- rebuild_kernel(kernel, arg, max(depth, 0L))
   validate_defaults(rebuilt, kernel$defaults, arg)
-})
+}
 
 rebuild_kernel <- function(kernel, arg, depth) {
   check_object(kernel, arg, "askrff_kernel", "a kernel object such as gaussian_kernel(1)")

@@ -1,27 +1,10 @@
 # Maps as one S3 family. Every map is a list of class c("<kind>", "askrff_map"),
-# its kind being the name of its constructor: rff_map(), rpf_map(),
-# nystrom_map(), maclaurin_map() or tensor_sketch_map(). Entry points validate
+# its kind being the name of its constructor, one of the registry's
+# (R/map-kinds.R). Entry points validate
 # a map with validate_map() and ask its kind, through the internal generics
 # below, for what they need; the core computes the features of every kind
 # (`feature_map()` in src/adapters.h reads the class). A kind's methods live
 # in its constructor's file.
-
-# The class each kind had when maps were saved before the family, by kind.
-saved_map_classes <- c(askrff_map = "rff_map", rpf_map = "rpf_map", askrff_nystrom = "nystrom_map",
-                       askrff_maclaurin = "maclaurin_map", askrff_tensor_sketch = "tensor_sketch_map")
-
-map_kinds <- unname(saved_map_classes)
-
-map_class <- function(kind) c(kind, "askrff_map")
-
-# A map saved under its kind's earlier class, given the current one.
-current_map_class <- function(map) {
-  saved <- class(map)
-  if (is.list(map) && length(saved) == 1L && saved %in% names(saved_map_classes)) {
-    class(map) <- map_class(saved_map_classes[[saved]])
-  }
-  map
-}
 
 # The map with its current class and every field checked by its kind, which
 # must be one of `kinds`. Errors name the map `arg`.

@@ -234,3 +234,10 @@ print.nystrom_map <- function(x, ...) {
   }
   invisible(x)
 }
+
+#' @export
+study_gram.nystrom_map <- function(method, kernel, x, y, n, seed, n_threads) {
+  args <- method$args
+  map <- nystrom_map(kernel, nystrom_landmarks(x, n, args$landmarks, seed = seed), args$rank, args$tolerance, n_threads)
+  list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map$rank)
+}

@@ -279,3 +279,17 @@ entry_sd_bound <- function(map) {
   shared <- map$parts$share > 0
   sqrt(sum((map$parts$coefficient * map$parts$mass)[shared]^2 / (map$n_features * map$parts$share[shared])))
 }
+
+# approximation_study()'s methods of this kind share one design, checked once.
+#' @export
+study_design.rff_map <- function(method, kernel, d) {
+  method$design <- tryCatch(do.call(map_design, c(list(kernel = kernel, d = d), method$args), quote = TRUE),
+                            askrff_error = function(e) fail("`methods$%s` is not valid: %s", method$label, conditionMessage(e)))
+  method
+}
+
+#' @export
+study_gram.rff_map <- function(method, kernel, x, y, n, seed, n_threads) {
+  map <- draw_map(method$design, n, resolve_seed(seed))
+  list(K_hat = map_gram(map, map_data(map, x, "x"), map_data(map, y, "y"), n_threads), columns = map_columns(map))
+}

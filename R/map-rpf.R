@@ -254,3 +254,10 @@ validate_fields.rpf_map <- function(map, arg) {
   map$dither <- as.double(dither)
   map
 }
+
+#' @export
+study_gram.rpf_map <- function(method, kernel, x, y, n, seed, n_threads) {
+  args <- method$args
+  map <- rpf_map(kernel, ncol(x), n, args$method, seed = seed)
+  list(K_hat = rpf_kernel_matrix(map, x, y, args$left, args$right, n_threads), columns = n)
+}

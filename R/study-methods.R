@@ -34,18 +34,20 @@ study_methods <- function(methods) {
   stats::setNames(methods, labels)
 }
 
-# The arguments the methods that are not rff take, with their defaults; rff
-# methods take those of map_design().
-study_arguments <- list(rff = NULL, rpf = list(method = "iid", left = "square", right = "cos"),
-                        nystrom = list(landmarks = "uniform", rank = NULL, tolerance = 1e-8),
-                        maclaurin = list(), tensor_sketch = list(),
-                        custom = list(draw = NULL, gram = NULL))
+# The arguments each type of method takes, with their defaults: one type
+# per map kind of the registry (R/map-kinds.R), named without "_map" (rff
+# methods take those of map_design()), and the user's own, "custom".
+study_arguments <- function() {
+  kinds <- lapply(map_kind_registry, `[[`, "arguments")
+  c(stats::setNames(kinds, study_type(names(kinds))), list(custom = list(draw = NULL, gram = NULL)))
+}
 
 study_method <- function(method, label, i) {
+  types <- study_arguments()
   where <- sprintf("`methods[[%d]]`", i)
   if (is.character(method) && length(method) == 1L && !is.na(method)) {
     if (label == "") label <- method
-    named <- setdiff(names(study_arguments), c("rff", "custom"))
+    named <- setdiff(names(types), c("rff", "custom"))
     method <- if (method %in% frequency_sources()) list(type = "rff", method = method) else
       if (method %in% named) list(type = method) else
         fail("%s must be one of %s, or a list of arguments with a `type`.", where,
@@ -58,22 +60,25 @@ study_method <- function(method, label, i) {
     fail("%s must name each of its arguments once.", where)
   }
   type <- if (is.null(method$type)) "rff" else method$type
-  type <- check_choice(type, names(study_arguments), sprintf("methods$%s$type", label))
+  type <- check_choice(type, names(types), sprintf("methods$%s$type", label))
   args <- method[setdiff(names(method), "type")]
   if (type != "rff") {
-    takes <- names(study_arguments[[type]])
+    takes <- names(types[[type]])
     unknown <- setdiff(names(args), takes)
     if (length(unknown) > 0L) {
       fail("`methods$%s` has arguments %s is not given: %s (it takes %s).", label, type,
            paste0("`", unknown, "`", collapse = ", "), paste0("`", takes, "`", collapse = ", "))
     }
-    args <- utils::modifyList(study_arguments[[type]], args)
+    args <- utils::modifyList(types[[type]], args)
   }
   if (type == "custom" && (!is.function(args$draw) || !(is.null(args$gram) || is.function(args$gram)))) {
     fail(paste("`methods$%s` is custom, so its `draw` must be a function(n_features, seed) and its `gram`,",
                "if given, a function(map, x, y)."), label)
   }
-  list(label = label, type = type, args = args)
+  # a method is dispatched on by its kind (study_draw(), study_design(),
+  # theory_variance())
+  structure(list(label = label, type = type, args = args),
+            class = c(if (type == "custom") "custom_study_method" else type_kind(type), "askrff_study_method"))
 }
 
 # Whole-number seeds for every trial and configuration, from the study's
@@ -83,9 +88,9 @@ study_seeds <- function(seed_words, trials, n_configs) {
   matrix(floor(uniforms * 2^52), nrow = n_configs)
 }
 
-study_design <- function(method, kernel, d) {
-  if (method$type != "rff") return(method)
-  method$design <- tryCatch(do.call(map_design, c(list(kernel = kernel, d = d), method$args), quote = TRUE),
-                            askrff_error = function(e) fail("`methods$%s` is not valid: %s", method$label, conditionMessage(e)))
-  method
-}
+# A method made ready for its trials, once: a kind whose maps share a design
+# (rff_map) checks its arguments here.
+study_design <- function(method, kernel, d) UseMethod("study_design")
+
+#' @export
+study_design.askrff_study_method <- function(method, kernel, d) method

@@ -6,16 +6,31 @@
 # method's moments are formed once; only the division by n (and the count
 # variance) depends on the size.
 theory_variance <- function(method, kernel, x, y, K, n_features, n_threads) {
-  at_size <- switch(method$type,
-    rff = rff_theory_variance(method$design, x, y, K, n_features[1L], n_threads),
-    rpf = rpf_theory_variance(method, kernel, x, y),
-    maclaurin = maclaurin_theory_variance(kernel, x, y, K),
-    nystrom = ,
-    tensor_sketch = ,
-    custom = NULL)
+  at_size <- theory_at_size(method, kernel, x, y, K, n_features[1L], n_threads)
   if (is.null(at_size)) return(rep(NA_real_, length(n_features)))
   # a variance that is 0 (pairs at distance 0) may come out as -1e-16
   vapply(n_features, function(n) mean(pmax(at_size(n), 0)), double(1))
+}
+
+# A function of the size giving the variance of each entry of K_hat for a
+# method, or NULL where there is no closed form: a map kind with one has a
+# method (rff_map's below, rpf_map's and maclaurin_map's).
+theory_at_size <- function(method, kernel, x, y, K, n, n_threads) UseMethod("theory_at_size")
+
+#' @export
+theory_at_size.askrff_study_method <- function(method, kernel, x, y, K, n, n_threads) NULL
+
+#' @export
+theory_at_size.rff_map <- function(method, kernel, x, y, K, n, n_threads) {
+  rff_theory_variance(method$design, x, y, K, n, n_threads)
+}
+
+#' @export
+theory_at_size.rpf_map <- function(method, kernel, x, y, K, n, n_threads) rpf_theory_variance(method, kernel, x, y)
+
+#' @export
+theory_at_size.maclaurin_map <- function(method, kernel, x, y, K, n, n_threads) {
+  maclaurin_theory_variance(kernel, x, y, K)
 }
 
 # Random Maclaurin: n i.i.d. columns, each with second moment

@@ -2,29 +2,24 @@
 # Gram matrices against the exact one, and the trials' sums become the
 # study's rows and per-pair moments.
 
-# One approximate Gram matrix of a method, with its feature columns.
+# One approximate Gram matrix of a method, with its feature columns: each
+# map kind's method (in its file) draws a map of `n` features from `seed`.
 study_draw <- function(method, kernel, x, y, n, seed, n_threads) {
-  where <- function(e) fail("`methods$%s` failed at n_features = %d: %s", method$label, n, conditionMessage(e))
-  tryCatch(switch(method$type,
-    rff = {
-      map <- draw_map(method$design, n, resolve_seed(seed))
-      list(K_hat = map_gram(map, map_data(map, x, "x"), map_data(map, y, "y"), n_threads), columns = map_columns(map))
-    },
-    rpf = {
-      args <- method$args
-      map <- rpf_map(kernel, ncol(x), n, args$method, seed = seed)
-      list(K_hat = rpf_kernel_matrix(map, x, y, args$left, args$right, n_threads), columns = n)
-    },
-    nystrom = {
-      args <- method$args
-      map <- nystrom_map(kernel, nystrom_landmarks(x, n, args$landmarks, seed = seed), args$rank, args$tolerance,
-                         n_threads)
-      list(K_hat = rff_kernel_matrix(map, x, y, n_threads), columns = map$rank)
-    },
-    maclaurin = list(K_hat = rff_kernel_matrix(maclaurin_map(kernel, ncol(x), n, seed), x, y, n_threads), columns = n),
-    tensor_sketch = list(K_hat = rff_kernel_matrix(tensor_sketch_map(kernel, ncol(x), n, seed), x, y, n_threads),
-                         columns = n),
-    custom = custom_draw(method$args, x, y, n, seed, n_threads)), askrff_error = where)
+  tryCatch(study_gram(method, kernel, x, y, n, seed, n_threads), askrff_error = function(e) {
+    fail("`methods$%s` failed at n_features = %d: %s", method$label, n, conditionMessage(e))
+  })
+}
+
+study_gram <- function(method, kernel, x, y, n, seed, n_threads) UseMethod("study_gram")
+
+#' @export
+study_gram.askrff_study_method <- function(method, kernel, x, y, n, seed, n_threads) {
+  fail("the map kind %s has no study_gram() method, so approximation_study() cannot draw it.", class(method)[1L])
+}
+
+#' @export
+study_gram.custom_study_method <- function(method, kernel, x, y, n, seed, n_threads) {
+  custom_draw(method$args, x, y, n, seed, n_threads)
 }
 
 # A user's method: any error of theirs is named like the package's own, and

@@ -11,6 +11,16 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_map_kinds
+Rcpp::CharacterVector cpp_map_kinds();
+RcppExport SEXP _askrff_cpp_map_kinds() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_map_kinds());
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_map_features
 Rcpp::NumericMatrix cpp_map_features(Rcpp::List map, Rcpp::NumericMatrix x, std::string side, std::string fun, int n_threads);
 RcppExport SEXP _askrff_cpp_map_features(SEXP mapSEXP, SEXP xSEXP, SEXP sideSEXP, SEXP funSEXP, SEXP n_threadsSEXP) {
@@ -710,6 +720,7 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_askrff_cpp_map_kinds", (DL_FUNC) &_askrff_cpp_map_kinds, 0},
     {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 5},
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},

@@ -4,7 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "core/features/feature_map.h"
 #include "core/kernels/kernels.h"
@@ -177,16 +180,34 @@ inline std::unique_ptr<FeatureMap> tensor_sketch_side(const Rcpp::List& map, Sid
   return make_tensor_sketch_feature_map(d, constant != 0.0, scale(constant), std::move(sketches));
 }
 
-// One side of a validated map of any kind, which its class names (R makes
-// every class current first); `fun` names the periodic function of a random
-// periodic map's features and is empty for the other kinds.
+// The map kinds the core reads, each with the reader of one side of a
+// validated map of that class (R makes every class current first); `fun`
+// names the periodic function of a random periodic map's features and is
+// empty for the other kinds. R's registry of kinds (R/map-kinds.R) must
+// name the same kinds; .cpp_map_kinds() lets a test check it.
+struct MapKindReader {
+  const char* kind;
+  std::unique_ptr<FeatureMap> (*read)(const Rcpp::List& map, Side side, const std::string& fun);
+};
+
+inline const std::vector<MapKindReader>& map_kind_readers() {
+  static const std::vector<MapKindReader> readers = {
+      {"rff_map", [](const Rcpp::List& map, Side side, const std::string&) { return side_map(sampled_map_list(map).view, side); }},
+      {"rpf_map", [](const Rcpp::List& map, Side, const std::string& fun) { return periodic_map(map["omega"], map["dither"], fun); }},
+      {"nystrom_map", [](const Rcpp::List& map, Side side, const std::string&) { return nystrom_side(map, side); }},
+      {"maclaurin_map", [](const Rcpp::List& map, Side side, const std::string&) { return maclaurin_side(map, side); }},
+      {"tensor_sketch_map", [](const Rcpp::List& map, Side side, const std::string&) { return tensor_sketch_side(map, side); }},
+  };
+  return readers;
+}
+
+// One side of a validated map of any kind, which its class names.
 inline std::unique_ptr<FeatureMap> feature_map(const Rcpp::List& map, Side side, const std::string& fun) {
-  if (Rf_inherits(map, "rpf_map")) return periodic_map(map["omega"], map["dither"], fun);
-  require(fun.empty(), "only random periodic maps take a periodic function");
-  if (Rf_inherits(map, "rff_map")) return side_map(sampled_map_list(map).view, side);
-  if (Rf_inherits(map, "nystrom_map")) return nystrom_side(map, side);
-  if (Rf_inherits(map, "maclaurin_map")) return maclaurin_side(map, side);
-  if (Rf_inherits(map, "tensor_sketch_map")) return tensor_sketch_side(map, side);
+  for (const MapKindReader& reader : map_kind_readers()) {
+    if (!Rf_inherits(map, reader.kind)) continue;
+    require(fun.empty() || std::string(reader.kind) == "rpf_map", "only random periodic maps take a periodic function");
+    return reader.read(map, side, fun);
+  }
   throw std::invalid_argument("the map is of no kind the core knows");
 }
 

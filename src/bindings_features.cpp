@@ -10,6 +10,15 @@
 #include "core/numerics/cpu_dispatch.h"
 #include "guards.h"
 
+// The map kinds the core reads (adapters.h), for the test that R's registry
+// names the same.
+// [[Rcpp::export(.cpp_map_kinds)]]
+Rcpp::CharacterVector cpp_map_kinds() {
+  Rcpp::CharacterVector out;
+  for (const askrff::MapKindReader& reader : askrff::map_kind_readers()) out.push_back(reader.kind);
+  return out;
+}
+
 // One side's features of a map of any kind (`fun` for a random periodic
 // map, else empty).
 // [[Rcpp::export(.cpp_map_features)]]

@@ -567,16 +567,34 @@ test_that("Nyström maps, their landmarks and studies end in a result or a named
   fuzz_check(cases)
 })
 
-test_that("Random Maclaurin and Tensor Sketch maps end in a result or a named error", {
+test_that("every kind of map in the registry: bad constructor arguments and edited maps end in a result or a named error", {
   skip_on_cran()
-  kernels <- list(poly_sphere_kernel(3, 2), 2 * poly_sphere_kernel(2, 2) - poly_sphere_kernel(3, 1))
-  maps <- c(lapply(kernels, maclaurin_map, d = 3, n_features = 6, seed = 1),
-            lapply(kernels, tensor_sketch_map, d = 3, n_features = 6, seed = 1))
+  registry <- askrff:::map_kind_registry
+  cases <- unlist(lapply(names(registry), function(kind) {
+    entry <- registry[[kind]]
+    args <- entry$example()
+    constructor <- getExportedValue("askrff", kind)
+    arguments <- unlist(lapply(names(args), function(arg) {
+      values <- if (arg %in% c("x", "landmarks")) c(bad_values, bad_data(3)) else bad_values
+      argument_cases(kind, constructor, args, arg, values)
+    }), recursive = FALSE)
+    map <- do.call(constructor, args, quote = TRUE)
+    c(arguments, object_cases(map, map_consumers(if (entry$sphere) sphere3 else x3), "map",
+                              c("x$", "object$", "kernel", "sigma", "terms", "weights", "a", "p", "landmarks")))
+  }), recursive = FALSE)
+  fuzz_check(cases)
+})
+
+test_that("Random Maclaurin and Tensor Sketch maps of a signed expansion end in a result or a named error", {
+  skip_on_cran()
+  kernel <- 2 * poly_sphere_kernel(2, 2) - poly_sphere_kernel(3, 1)
+  maps <- list(maclaurin_map(kernel, d = 3, n_features = 6, seed = 1),
+               tensor_sketch_map(kernel, d = 3, n_features = 6, seed = 1))
   cases <- unlist(lapply(maps, object_cases, consumers = map_consumers(sphere3), arg = "map",
                          extra_targets = c("x$", "object$", "terms", "weights", "a", "p")), recursive = FALSE)
   calls <- list(
-    maclaurin_map = list(fun = maclaurin_map, args = list(kernel = kernels[[2]], d = 3, n_features = 6, seed = 1)),
-    tensor_sketch_map = list(fun = tensor_sketch_map, args = list(kernel = kernels[[2]], d = 3, n_features = 6, seed = 1)))
+    maclaurin_map = list(fun = maclaurin_map, args = list(kernel = kernel, d = 3, n_features = 6, seed = 1)),
+    tensor_sketch_map = list(fun = tensor_sketch_map, args = list(kernel = kernel, d = 3, n_features = 6, seed = 1)))
   cases <- c(cases, unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) argument_cases(name, spec$fun, spec$args, arg, bad_values)),
