@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/numerics/walsh_hadamard.h"
+
 namespace askrff {
 
 Eigen::MatrixXd structured_directions(int d, int count, Stream& stream) {
@@ -18,11 +20,11 @@ Eigen::MatrixXd structured_directions(int d, int count, Stream& stream) {
   // kPanel, each transformed whole while it stays in cache (a panel at
   // size 1024 is 128 kB; the whole block, 8 MB, would stream through memory
   // at every butterfly stage). A panel is stored by rows: each butterfly adds
-  // and subtracts two rows of kPanel values, which vectorizes. The entries
+  // and subtracts two rows of kPanel values (walsh_hadamard.h). The entries
   // stay integers, so the arithmetic is exact. The three 1/sqrt(size) of the
   // normalized H are left out: the columns are normalized at the end anyway.
   constexpr int kPanel = 16;
-  using Row = Eigen::Map<Eigen::Array<double, kPanel, 1>>;  // Eigen's packets: vectorized at -O2
+  using Row = Eigen::Map<Eigen::Array<double, kPanel, 1>>;
   Eigen::MatrixXd out(d, count);
   std::vector<double> panel(static_cast<std::size_t>(size) * kPanel);
   for (int first = 0; first < count; first += kPanel) {
@@ -36,17 +38,7 @@ Eigen::MatrixXd structured_directions(int d, int count, Stream& stream) {
       }
     }
     for (int round = 0; round < 3; ++round) {
-      for (int half = 1; round > 0 && half < size; half *= 2) {
-        for (int start = 0; start < size; start += 2 * half) {
-          for (int k = start; k < start + half; ++k) {
-            Row a(panel.data() + static_cast<std::size_t>(k) * kPanel);
-            Row b(panel.data() + static_cast<std::size_t>(k + half) * kPanel);
-            const Eigen::Array<double, kPanel, 1> sum = a + b;
-            b = a - b;
-            a = sum;
-          }
-        }
-      }
+      if (round > 0) walsh_hadamard(panel.data(), size, kPanel);
       const double* diagonal = signs.data() + static_cast<std::size_t>(round) * size;
       for (int k = 0; k < size; ++k) {
         if (diagonal[k] > 0.0) continue;
