@@ -145,6 +145,10 @@
     .Call(`_askrff_cpp_radial_table`, kernel, d, accuracy)
 }
 
+.cpp_sample_radii <- function(kernel, d, n, seed_words) {
+    .Call(`_askrff_cpp_sample_radii`, kernel, d, n, seed_words)
+}
+
 .cpp_model_families <- function() {
     .Call(`_askrff_cpp_model_families`)
 }

@@ -476,6 +476,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_sample_radii
+Rcpp::List cpp_sample_radii(Rcpp::List kernel, int d, int n, Rcpp::NumericVector seed_words);
+RcppExport SEXP _askrff_cpp_sample_radii(SEXP kernelSEXP, SEXP dSEXP, SEXP nSEXP, SEXP seed_wordsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type kernel(kernelSEXP);
+    Rcpp::traits::input_parameter< int >::type d(dSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_sample_radii(kernel, d, n, seed_words));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_model_families
 Rcpp::List cpp_model_families();
 RcppExport SEXP _askrff_cpp_model_families() {
@@ -756,6 +770,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_log_bessel_k", (DL_FUNC) &_askrff_cpp_log_bessel_k, 2},
     {"_askrff_cpp_profile_nodes", (DL_FUNC) &_askrff_cpp_profile_nodes, 1},
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
+    {"_askrff_cpp_sample_radii", (DL_FUNC) &_askrff_cpp_sample_radii, 4},
     {"_askrff_cpp_model_families", (DL_FUNC) &_askrff_cpp_model_families, 0},
     {"_askrff_cpp_model_family_rows", (DL_FUNC) &_askrff_cpp_model_family_rows, 3},
     {"_askrff_cpp_model_family_mean", (DL_FUNC) &_askrff_cpp_model_family_mean, 2},

@@ -277,3 +277,35 @@ Rcpp::List cpp_radial_table(Rcpp::List kernel, int d, double accuracy) {
                             Rcpp::Named("tail") = table.tail, Rcpp::Named("interpolation") = table.interpolation,
                             Rcpp::Named("rounding") = table.rounding + k->radial_rest(d));
 }
+
+// The radii ||w|| of n frequencies from the kernel's measure in dimension d,
+// which must be one positive rotation-invariant part (the law of the norm
+// alone, for maps that make their own directions, as Fastfood does), with
+// the part's total mass times its coefficient: list(radius, mass).
+// [[Rcpp::export(.cpp_sample_radii)]]
+Rcpp::List cpp_sample_radii(Rcpp::List kernel, int d, int n, Rcpp::NumericVector seed_words) {
+  askrff::require(n >= 1, "n must be at least 1");
+  const askrff::Measure measure = measure_of(kernel, d);
+  askrff::require(measure.size() == 1 && measure[0].sampler->rotation_invariant() && measure[0].coefficient > 0.0 &&
+                      measure[0].right_phase == 0.0 && !measure[0].left_phase && measure[0].features == "trig",
+                  "the kernel's measure must be one positive rotation-invariant part");
+  const askrff::PartSampler& law = *measure[0].sampler;
+  // a stream of its own, apart from the frequencies' and the dither's
+  constexpr std::uint64_t kRadiiPart = 0x7261646969ULL;
+  askrff::Stream stream(askrff::seed_from_words(seed_words), kRadiiPart, 0);
+  std::vector<double> axis(static_cast<std::size_t>(d), 0.0), omega(axis);
+  axis[0] = 1.0;
+  Rcpp::NumericVector radius(n);
+  for (R_xlen_t i = 0; i < n; ++i) {
+    if (law.supports_orthogonal()) {
+      law.sample_along(stream, axis.data(), omega.data());
+    } else {
+      law.sample(stream, omega.data());
+    }
+    double squares = 0.0;
+    for (const double w : omega) squares += w * w;
+    radius[i] = std::sqrt(squares);
+  }
+  return Rcpp::List::create(Rcpp::Named("radius") = radius,
+                            Rcpp::Named("mass") = measure[0].mass * measure[0].coefficient);
+}
