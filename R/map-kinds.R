@@ -25,7 +25,9 @@ map_kind_registry <- list(
   maclaurin_map = list(arguments = list(), sphere = TRUE,
                        example = function() list(kernel = poly_sphere_kernel(3, 2), d = 3, n_features = 6, seed = 1)),
   tensor_sketch_map = list(arguments = list(), sphere = TRUE,
-                           example = function() list(kernel = poly_sphere_kernel(3, 2), d = 3, n_features = 6, seed = 1))
+                           example = function() list(kernel = poly_sphere_kernel(3, 2), d = 3, n_features = 6, seed = 1)),
+  fastfood_map = list(arguments = list(), sphere = FALSE,
+                      example = function() list(kernel = gaussian_kernel(1), d = 3, n_features = 6, seed = 1))
 )
 
 map_kinds <- names(map_kind_registry)

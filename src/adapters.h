@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/features/fastfood_features.h"
 #include "core/features/feature_map.h"
 #include "core/kernels/kernels.h"
 #include "core/sampling/sampled_map.h"
@@ -180,6 +181,29 @@ inline std::unique_ptr<FeatureMap> tensor_sketch_side(const Rcpp::List& map, Sid
   return make_tensor_sketch_feature_map(d, constant != 0.0, scale(constant), std::move(sketches));
 }
 
+// A map of fastfood_map(): its blocks' columns of the matrices `sign`,
+// `permutation` (1-based), `gaussian` and `scale`, both sides alike.
+inline std::unique_ptr<FeatureMap> fastfood_side(const Rcpp::List& map) {
+  const int d = Rcpp::as<int>(map["d"]), size = Rcpp::as<int>(map["size"]), n = Rcpp::as<int>(map["n_features"]);
+  const Rcpp::NumericMatrix sign = map["sign"], gaussian = map["gaussian"], scale = map["scale"];
+  const Rcpp::IntegerMatrix permutation = map["permutation"];
+  const int blocks = sign.ncol();
+  require(sign.nrow() == size && gaussian.nrow() == size && scale.nrow() == size && permutation.nrow() == size &&
+              gaussian.ncol() == blocks && scale.ncol() == blocks && permutation.ncol() == blocks,
+          "a Fastfood map needs size rows and one column per block in sign, permutation, gaussian and scale");
+  std::vector<FastfoodBlock> parts(static_cast<std::size_t>(blocks));
+  for (int b = 0; b < blocks; ++b) {
+    FastfoodBlock& part = parts[static_cast<std::size_t>(b)];
+    for (int k = 0; k < size; ++k) {
+      part.sign.push_back(sign(k, b));
+      part.gaussian.push_back(gaussian(k, b));
+      part.scale.push_back(scale(k, b));
+      part.permutation.push_back(permutation(k, b) - 1);
+    }
+  }
+  return make_fastfood_feature_map(d, size, n, std::sqrt(Rcpp::as<double>(map["mass"]) / n), std::move(parts));
+}
+
 // The map kinds the core reads, each with the reader of one side of a
 // validated map of that class (R makes every class current first); `fun`
 // names the periodic function of a random periodic map's features and is
@@ -197,6 +221,7 @@ inline const std::vector<MapKindReader>& map_kind_readers() {
       {"nystrom_map", [](const Rcpp::List& map, Side side, const std::string&) { return nystrom_side(map, side); }},
       {"maclaurin_map", [](const Rcpp::List& map, Side side, const std::string&) { return maclaurin_side(map, side); }},
       {"tensor_sketch_map", [](const Rcpp::List& map, Side side, const std::string&) { return tensor_sketch_side(map, side); }},
+      {"fastfood_map", [](const Rcpp::List& map, Side, const std::string&) { return fastfood_side(map); }},
   };
   return readers;
 }
