@@ -11,7 +11,9 @@
 #' @param range The range, in the transformed units of `trans` (so
 #'   `c(-1, 1)` is 0.1 to 10 for `rff_scale()`).
 #' @param trans A transformation from the scales package, or `NULL`.
-#' @param values For `rff_kernel_family()`, the kernel families to try.
+#' @param values For `rff_kernel_family()`, the kernel families to try;
+#'   `NULL` for every family whose only parameter is its length scale
+#'   (`"gaussian"`, `"laplace"` and `"exponential"`).
 #' @return A dials parameter object.
 #' @family tidymodels
 #' @examples
@@ -38,10 +40,12 @@ rff_num_features <- function(range = c(6L, 11L), trans = scales::transform_log2(
 
 #' @rdname rff_scale
 #' @export
-rff_kernel_family <- function(values = c("gaussian", "laplace", "exponential")) {
+rff_kernel_family <- function(values = NULL) {
   require_suggested("dials", "rff_kernel_family()")
-  if (!is.character(values) || length(values) < 1L || anyNA(values) || !all(values %in% kernel_names)) {
-    fail("`values` must name kernel families among %s.", paste0('"', kernel_names, '"', collapse = ", "))
+  names <- names(scale_only_kernels())
+  if (is.null(values)) values <- names
+  if (!is.character(values) || length(values) < 1L || anyNA(values) || !all(values %in% names)) {
+    fail("`values` must name kernel families among %s.", paste0('"', names, '"', collapse = ", "))
   }
   dials::new_qual_param(type = "character", values = values, label = c(rff_kernel_family = "Kernel family"))
 }

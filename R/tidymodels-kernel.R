@@ -4,17 +4,27 @@
 # units one grid of scales suits any data set, so tuning needs no
 # data-dependent range.
 
-kernel_names <- c("gaussian", "laplace", "exponential")
+# The families of the core's registry whose constructor's one argument is
+# their length scale (gaussian, laplace, exponential), each with scale 1.
+scale_only_kernels <- function() {
+  namespace <- environment(scale_only_kernels)
+  kernels <- lapply(stats::setNames(nm = core(.cpp_kernel_families())), function(name) {
+    constructor <- get0(paste0(name, "_kernel"), envir = namespace, mode = "function", inherits = FALSE)
+    if (is.null(constructor) || length(formals(constructor)) != 1L) return(NULL)
+    kernel <- tryCatch(constructor(1), askrff_error = function(e) NULL)
+    if (is.null(kernel) || !identical(kernel_traits(kernel)$scaled_params$name, names(formals(constructor)))) return(NULL)
+    kernel
+  })
+  Filter(Negate(is.null), kernels)
+}
 
 # The kernel object of `kernel` (a name gives length scale 1), validated.
 tidy_kernel <- function(kernel, arg = "kernel") {
-  if (is.character(kernel)) {
-    name <- check_choice(kernel, kernel_names, arg)
-    return(switch(name, gaussian = gaussian_kernel(1), laplace = laplace_kernel(1), exponential = exponential_kernel(1)))
-  }
+  named <- scale_only_kernels()
+  if (is.character(kernel)) return(named[[check_choice(kernel, names(named), arg)]])
   if (!inherits(kernel, "askrff_kernel")) {
     fail("`%s` must be a kernel object (such as matern_kernel(1, 2.5)) or one of %s.", arg,
-         paste0('"', kernel_names, '"', collapse = ", "))
+         paste0('"', names(named), '"', collapse = ", "))
   }
   check_has_measure(validate_kernel(kernel, arg))
 }

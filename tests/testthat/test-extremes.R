@@ -56,6 +56,17 @@ scaled_families <- list(
   rpf_gaussian = function(c) rpf_expected_kernel(gaussian_kernel(c), "square", "square"),
   rpf_laplace = function(c) rpf_expected_kernel(laplace_kernel(c), "square", "cos"))
 
+test_that("every kernel family with a length scale is among the families scaled here", {
+  # a family of the core's registry whose constructor takes a length scale
+  # (sigma or sigmas) must be in scaled_families, under its name or a variant
+  families <- setdiff(askrff:::.cpp_kernel_families(), c("sum", "product", "rpf_expected"))
+  scaled <- Filter(function(name) {
+    any(c("sigma", "sigmas") %in% names(formals(getExportedValue("askrff", paste0(name, "_kernel")))))
+  }, families)
+  missing <- scaled[!vapply(scaled, function(name) any(startsWith(names(scaled_families), name)), TRUE)]
+  expect(length(missing) == 0L, sprintf("scaled_families lacks the kernel families %s", paste(missing, collapse = ", ")))
+})
+
 test_that("Gram matrices do not depend on the unit of length, from 1e-300 to 1e300", {
   # Coordinates on a grid of 2^-20: times a power of two they stay exact, and
   # so does every distance in units of the scales, so those Gram matrices are

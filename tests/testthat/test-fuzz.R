@@ -224,6 +224,11 @@ test_that("kernel constructors end in a kernel or a named error for every bad va
     rpf_quantizer = list(fun = rpf_quantizer, args = list(bits = 2)),
     rpf_expected_kernel = list(fun = rpf_expected_kernel,
                                args = list(kernel = gaussian_kernel(1), left = "square", right = "cos", tolerance = 1e-3)))
+  # every family of the core's registry has its constructor here
+  families <- setdiff(askrff:::.cpp_kernel_families(), c("sum", "product"))
+  missing <- setdiff(families, sub("_kernel$", "", names(constructors)))
+  expect(length(missing) == 0L, sprintf("the fuzz suite has no constructor of the kernel families %s",
+                                        paste(missing, collapse = ", ")))
   cases <- unlist(lapply(names(constructors), function(name) {
     spec <- constructors[[name]]
     unlist(lapply(names(spec$args), function(arg) argument_cases(name, spec$fun, spec$args, arg, bad_values)),
