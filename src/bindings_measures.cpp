@@ -11,7 +11,7 @@
 #include "core/numerics/special_functions.h"
 #include "core/kernels/sphere_kernels.h"
 #include "core/laws/tabulated_radial.h"
-#include "core/laws/part_moments.h"
+#include "core/kernels/part_moments.h"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include "blocked_jobs.h"
 #include "core/periodic/periodic_function.h"
 #include "core/periodic/periodic_kernel.h"
-#include "core/sampling/random.h"
-#include "core/periodic/sign_bits.h"
+#include "core/numerics/random.h"
+#include "core/features/sign_bits.h"
 
 namespace {
 

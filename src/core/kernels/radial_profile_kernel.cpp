@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/laws/gaussian_reference.h"
-#include "core/numerics/hankel.h"
+#include "core/laws/hankel.h"
 #include "core/kernels/kernel_family.h"
 #include "core/laws/radial_laws.h"
 #include "core/laws/tabulated_radial.h"

@@ -61,7 +61,7 @@ Measure SphereKernel::measure(int d) const {
     part.features = family_ == SphereFamily::arccos0 ? "step" : family_ == SphereFamily::arccos1 ? "relu" : "ntk";
     return {part};
   }
-  const std::shared_ptr<const PartSampler> cusp = has_cusp() ? std::make_shared<CauchyRadialLaw>(d, 1.0 / M_PI) : nullptr;
+  const std::shared_ptr<const RadialLaw> cusp = has_cusp() ? std::make_shared<CauchyRadialLaw>(d, 1.0 / M_PI) : nullptr;
   return atom_parts(d, atom_radius_, atom_weight_, cusp);
 }
 

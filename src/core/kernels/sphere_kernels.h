@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "core/numerics/hankel.h"
+#include "core/laws/hankel.h"
 #include "core/kernels/kernels.h"
 
 namespace askrff {

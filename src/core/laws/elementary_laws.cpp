@@ -69,10 +69,7 @@ void GaussianSampler::sample(Stream& stream, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = stream.normal() / sigma_;
 }
 
-void GaussianSampler::sample_along(Stream& stream, const double* direction, double* omega) const {
-  const double radius = chi_radius(stream, d_) / sigma_;
-  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
-}
+double GaussianSampler::radius(Stream& stream) const { return chi_radius(stream, d_) / sigma_; }
 
 void GaussianSampler::from_uniforms(const double* u, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = normal_quantile(u[k]) / sigma_;

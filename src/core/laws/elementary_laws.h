@@ -4,26 +4,22 @@
 #pragma once
 
 #include "core/laws/measure.h"
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 
 namespace askrff {
 
 // N(0, sigma^-2 I): the Gaussian kernel's measure.
-class GaussianSampler : public PartSampler {
+class GaussianSampler : public RadialLaw {
  public:
-  GaussianSampler(int d, double sigma) : d_(d), sigma_(sigma) {}
+  GaussianSampler(int d, double sigma) : RadialLaw(d), sigma_(sigma) {}
   void sample(Stream& stream, double* omega) const override;
-  bool supports_orthogonal() const override { return true; }
-  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  double radius(Stream& stream) const override;
   int uniform_dimension() const override { return d_; }
   void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
-  const char* density_variable() const override { return "radius"; }
-  bool rotation_invariant() const override { return true; }
   Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
-  int d_;
   double sigma_;
 };
 

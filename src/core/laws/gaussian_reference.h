@@ -11,7 +11,7 @@
 #pragma once
 #include <vector>
 
-#include "core/numerics/hankel.h"
+#include "core/laws/hankel.h"
 
 namespace askrff {
 

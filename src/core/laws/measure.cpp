@@ -13,6 +13,11 @@ void PartSampler::from_uniforms(const double*, double*) const {
   throw std::logic_error("quasi-Monte Carlo sampling requested from a law that does not support it");
 }
 
+void RadialLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
+  const double r = radius(stream);
+  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * r;
+}
+
 Characteristic PartSampler::characteristic(double, const Poll&) const { return nullptr; }
 
 Characteristic radial_characteristic(int d, std::function<double(double)> radial) {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 #include "core/numerics/poll.h"
 
 namespace askrff {
@@ -62,12 +62,30 @@ class PartSampler {
   virtual Characteristic characteristic(double reach, const Poll& poll) const;
 };
 
+// A rotation-invariant law of R^d: w = r u with u uniform on the unit sphere
+// and the radius r independent of it. A law gives the radius's draw; the
+// completion of a given direction (w = r u, the orthogonal and structured
+// sources' entry), the density's variable and the invariances are common.
+class RadialLaw : public PartSampler {
+ public:
+  explicit RadialLaw(int d) : d_(d) {}
+  // One draw of ||w||: all the randomness sample_along() takes.
+  virtual double radius(Stream& stream) const = 0;
+  bool supports_orthogonal() const override { return true; }
+  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  const char* density_variable() const override { return "radius"; }
+  bool rotation_invariant() const override { return true; }
+
+ protected:
+  int d_;
+};
+
 // One stratum of a radial mixture: an atom at `radius`, or, when `law` is
-// set, a rotation-invariant law whose sample_along() completes directions.
+// set, a rotation-invariant law.
 struct RadialStratum {
   double probability;
   double radius;
-  std::shared_ptr<const PartSampler> law;
+  std::shared_ptr<const RadialLaw> law;
 };
 
 struct Part {

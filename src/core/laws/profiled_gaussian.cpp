@@ -1,12 +1,12 @@
 #include "core/laws/profiled_gaussian.h"
 
 #include <algorithm>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <tuple>
 
-#include "core/numerics/quadrature.h"
 #include "core/numerics/special_functions.h"
 #include "core/laws/table_cache.h"
 
@@ -93,9 +93,11 @@ double profile_mean_quadrature(Profile profile, double s, double amplitude) {
       const bool carries = arcs.all || ((k % 2 == 0) == arcs.even);
       if (!carries) continue;
       const double lo = std::max(a, -nearest - kReach), hi = std::min(b, nearest + kReach);
-      const double value = integrate(
+      // Boost's adaptive 15-point Gauss-Kronrod rule, bisecting to depth 12
+      // (4,096 pieces) for a relative error of 1e-14
+      const double value = boost::math::quadrature::gauss_kronrod<double, 15>::integrate(
           [&](double u) { return profile_value(profile, s * u, amplitude) * std::exp(-0.5 * u * u - log_scale); },
-          lo, hi);
+          lo, hi, 12, 1e-14);
       pieces.emplace_back(log_scale, value);
       best = std::max(best, log_scale);
     }

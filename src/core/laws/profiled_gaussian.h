@@ -9,7 +9,7 @@
 #include <mutex>
 #include <vector>
 
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 
 namespace askrff {
 

@@ -13,9 +13,9 @@ void CauchyRadialLaw::sample(Stream& stream, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = scale_ * stream.normal() / g;
 }
 
-void CauchyRadialLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
-  const double radius = scale_ * chi_radius(stream, d_) / std::abs(stream.normal());
-  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
+double CauchyRadialLaw::radius(Stream& stream) const {
+  const double chi = chi_radius(stream, d_);
+  return scale_ * chi / std::abs(stream.normal());
 }
 
 void CauchyRadialLaw::from_uniforms(const double* u, double* omega) const {
@@ -38,7 +38,7 @@ Characteristic CauchyRadialLaw::characteristic(double, const Poll&) const {
 }
 
 Measure atom_parts(int d, const std::vector<double>& radius, const std::vector<double>& weight,
-                   const std::shared_ptr<const PartSampler>& cusp) {
+                   const std::shared_ptr<const RadialLaw>& cusp) {
   if (radius.size() != weight.size()) throw std::invalid_argument("atoms need one weight per radius");
   Measure parts;
   for (const int sign : {+1, -1}) {
@@ -63,7 +63,7 @@ Measure atom_parts(int d, const std::vector<double>& radius, const std::vector<d
 }
 
 RadialMixtureLaw::RadialMixtureLaw(int d, std::vector<RadialStratum> strata)
-    : d_(d), strata_(std::move(strata)) {
+    : RadialLaw(d), strata_(std::move(strata)) {
   if (strata_.empty()) throw std::invalid_argument("a radial mixture needs at least one stratum");
 }
 
@@ -73,7 +73,7 @@ void RadialMixtureLaw::sample(Stream& stream, double* omega) const {
   sample_along(stream, direction.data(), omega);
 }
 
-void RadialMixtureLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
+double RadialMixtureLaw::radius(Stream& stream) const {
   double u = stream.uniform();
   const RadialStratum* chosen = &strata_.back();
   for (const RadialStratum& stratum : strata_) {
@@ -83,8 +83,7 @@ void RadialMixtureLaw::sample_along(Stream& stream, const double* direction, dou
     }
     u -= stratum.probability;
   }
-  if (chosen->law) return chosen->law->sample_along(stream, direction, omega);
-  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * chosen->radius;
+  return chosen->law ? chosen->law->radius(stream) : chosen->radius;
 }
 
 Characteristic RadialMixtureLaw::characteristic(double reach, const Poll& poll) const {

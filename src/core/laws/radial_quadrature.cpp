@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "core/numerics/hankel.h"
+#include "core/laws/hankel.h"
 #include "core/numerics/special_functions.h"
 
 namespace askrff {

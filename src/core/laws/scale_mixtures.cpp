@@ -109,9 +109,9 @@ void ScaleMixtureSampler::sample(Stream& stream, double* omega) const {
   for (int k = 0; k < d_; ++k) omega[k] = stream.normal() * factor;
 }
 
-void ScaleMixtureSampler::sample_along(Stream& stream, const double* direction, double* omega) const {
-  const double radius = law_->sample(stream) / sigma_ * chi_radius(stream, d_);
-  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
+double ScaleMixtureSampler::radius(Stream& stream) const {
+  const double scale = law_->sample(stream) / sigma_;
+  return scale * chi_radius(stream, d_);
 }
 
 void ScaleMixtureSampler::from_uniforms(const double* u, double* omega) const {

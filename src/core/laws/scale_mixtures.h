@@ -41,25 +41,21 @@ std::shared_ptr<const ScaleLaw> rational_quadratic_scale(double alpha);
 // = exp(-t^alpha) (Kanter's representation): the kernel exp(-(r / sigma)^(2 alpha)).
 std::shared_ptr<const ScaleLaw> stable_scale(double alpha);
 
-class ScaleMixtureSampler : public PartSampler {
+class ScaleMixtureSampler : public RadialLaw {
  public:
   ScaleMixtureSampler(int d, double sigma, std::shared_ptr<const ScaleLaw> law)
-      : d_(d), sigma_(sigma), law_(std::move(law)) {}
+      : RadialLaw(d), sigma_(sigma), law_(std::move(law)) {}
   void sample(Stream& stream, double* omega) const override;
-  bool supports_orthogonal() const override { return true; }
-  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  double radius(Stream& stream) const override;
   // Z from d normal quantiles, rho from the law's own uniforms.
   int uniform_dimension() const override { return d_ + law_->uniform_dimension(); }
   void from_uniforms(const double* u, double* omega) const override;
   // The density of ||w||, the Gaussian one averaged over the law's quadrature
   // scales: for plots, accurate to about 1e-3 where the density is not tiny.
   double density(double radius) const override;
-  const char* density_variable() const override { return "radius"; }
-  bool rotation_invariant() const override { return true; }
   Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
-  int d_;
   double sigma_;
   std::shared_ptr<const ScaleLaw> law_;
 };

@@ -201,7 +201,7 @@ Measure jordan_radial_parts(int d, const std::vector<double>& radius, const std:
 }
 
 PiecewiseLinearRadialLaw::PiecewiseLinearRadialLaw(int d, std::vector<double> radius, std::vector<double> density)
-    : d_(d), radius_(std::move(radius)), density_(std::move(density)), cumulative_(radius_.size(), 0.0) {
+    : RadialLaw(d), radius_(std::move(radius)), density_(std::move(density)), cumulative_(radius_.size(), 0.0) {
   for (std::size_t i = 1; i < radius_.size(); ++i) {
     cumulative_[i] = cumulative_[i - 1] + 0.5 * (density_[i - 1] + density_[i]) * (radius_[i] - radius_[i - 1]);
   }
@@ -226,11 +226,6 @@ void PiecewiseLinearRadialLaw::sample(Stream& stream, double* omega) const {
   uniform_direction(stream, d_, omega);
   const double radius = radius_at(stream.uniform());
   for (int k = 0; k < d_; ++k) omega[k] *= radius;
-}
-
-void PiecewiseLinearRadialLaw::sample_along(Stream& stream, const double* direction, double* omega) const {
-  const double radius = radius_at(stream.uniform());
-  for (int k = 0; k < d_; ++k) omega[k] = direction[k] * radius;
 }
 
 void PiecewiseLinearRadialLaw::from_uniforms(const double* u, double* omega) const {

@@ -46,25 +46,21 @@ Measure jordan_radial_parts(int d, const std::vector<double>& radius, const std:
 // The rotation-invariant law whose radius has the piecewise-linear density
 // through (radius, density >= 0), sampled exactly: the cell by its mass, the
 // radius within it by inverting the quadratic CDF.
-class PiecewiseLinearRadialLaw : public PartSampler {
+class PiecewiseLinearRadialLaw : public RadialLaw {
  public:
   PiecewiseLinearRadialLaw(int d, std::vector<double> radius, std::vector<double> density);
   double mass() const { return cumulative_.back(); }
   void sample(Stream& stream, double* omega) const override;
-  bool supports_orthogonal() const override { return true; }
-  void sample_along(Stream& stream, const double* direction, double* omega) const override;
+  double radius(Stream& stream) const override { return radius_at(stream.uniform()); }
   // A direction from d normal quantiles, the radius from the last uniform.
   int uniform_dimension() const override { return d_ + 1; }
   void from_uniforms(const double* u, double* omega) const override;
   double density(double radius) const override;
-  const char* density_variable() const override { return "radius"; }
-  bool rotation_invariant() const override { return true; }
   // By quadrature of the radial density (radial_quadrature.h).
   Characteristic characteristic(double reach, const Poll& poll) const override;
 
  private:
   double radius_at(double u) const;
-  int d_;
   std::vector<double> radius_, density_, cumulative_;
 };
 

@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 
 namespace askrff {
 

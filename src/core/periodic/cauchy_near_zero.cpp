@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "core/numerics/hankel.h"
+#include "core/laws/hankel.h"
 
 namespace askrff {
 

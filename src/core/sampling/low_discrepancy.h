@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 
 namespace askrff {
 

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 
 namespace askrff {
 

@@ -10,7 +10,7 @@
 #pragma once
 #include <Eigen/Dense>
 
-#include "core/sampling/random.h"
+#include "core/numerics/random.h"
 
 namespace askrff {
 

@@ -1,4 +1,4 @@
-#include "core/periodic/sign_bits.h"
+#include "core/features/sign_bits.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "core/laws/part_moments.h"
+#include "core/kernels/part_moments.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "core/numerics/hankel.h"
+#include "core/laws/hankel.h"
 
 #include <algorithm>
 #include <cmath>
