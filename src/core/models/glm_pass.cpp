@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/numerics/dense_product.h"
+
 namespace askrff {
 
 GlmSums::GlmSums(const GlmModels& models, int n_columns)
@@ -18,11 +20,11 @@ void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index
                     Eigen::MatrixXd& eta) {
   const Eigen::Index rows = end - begin, d = block.z.cols();
   const Eigen::Index c = models.coefficients.cols(), r = models.references.cols();
-  const auto z = block.z.middleRows(begin, rows);
-  eta.block(begin, 0, rows, c).noalias() = z * models.coefficients.bottomRows(d);
+  const StridedMatrix z = strided(block.z.middleRows(begin, rows));
+  gemm(1.0, z, strided(models.coefficients.bottomRows(d)), 0.0, eta.data() + begin, eta.rows());
   eta.block(begin, 0, rows, c).rowwise() += models.coefficients.row(0);
   if (r > 0) {
-    eta.block(begin, c, rows, r).noalias() = z * models.references.bottomRows(d);
+    gemm(1.0, z, strided(models.references.bottomRows(d)), 0.0, eta.data() + begin + c * eta.rows(), eta.rows());
     eta.block(begin, c, rows, r).rowwise() += models.references.row(0);
   }
 }
@@ -77,7 +79,8 @@ Eigen::MatrixXd glm_reference_weights(const GlmModels& models, const GlmBlock& b
 void add_gradient_panel(GlmSums& sums, const Eigen::MatrixXd& z, const Eigen::MatrixXd& residual, int panel) {
   const Eigen::Index begin = static_cast<Eigen::Index>(panel) * kPanelWidth;
   const Eigen::Index width = std::min<Eigen::Index>(kPanelWidth, z.cols() - begin);
-  sums.gradient.middleRows(1 + begin, width).noalias() += z.middleCols(begin, width).transpose() * residual;
+  gemm(1.0, strided(z.middleCols(begin, width)).transpose(), strided(residual), 1.0, sums.gradient.data() + 1 + begin,
+       sums.gradient.rows());
 }
 
 }  // namespace askrff
