@@ -213,6 +213,7 @@ test_that("kernel constructors end in a kernel or a named error for every bad va
     delta_gaussian_kernel = list(fun = delta_gaussian_kernel, args = list(weights = c(1, -1), sigmas = c(1, 10))),
     poly_sphere_kernel = list(fun = poly_sphere_kernel, args = list(a = 2, p = 1)),
     arccos_kernel = list(fun = arccos_kernel, args = list(order = 0)),
+    ntk_kernel = list(fun = ntk_kernel, args = list()),
     shift_gaussian_kernel = list(fun = shift_gaussian_kernel, args = list(sigma = 1, shift = 0.3)),
     sinh_gaussian_kernel = list(fun = sinh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
     cosh_gaussian_kernel = list(fun = cosh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
