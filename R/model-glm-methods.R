@@ -149,7 +149,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
   } else {
     rows <- ridge_newdata(object, newdata)
     eta <- if (nrow(rows$x) > 0L) {
-      glm_link(object, rows$x, resolve_threads(n_threads))
+      fit_scores(object, rows$x, resolve_threads(n_threads), "rff_glm()", colnames(object$coefficients))
     } else {
       matrix(numeric(), 0L, ncol(object$coefficients))
     }

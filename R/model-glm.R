@@ -206,7 +206,9 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
   }
   solved <- glm_solve_path(pass, family, setup_sums, mean_y, lambda, nfolds, model$columns)
   fit <- glm_fit(model, family, start$response, solved, shifts$z, setup_sums, nfolds, fold_seed, passes)
-  if (!setup$streamed) fit$linear_predictors <- glm_link(fit, start$x, setup$n_threads)
+  if (!setup$streamed) {
+    fit$linear_predictors <- fit_scores(fit, start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
+  }
   fit
 }
 
@@ -265,17 +267,4 @@ glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_
     deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
     nfolds = nfolds, fold_seed = fold_seed, passes = passes
   ), class = "askrff_glm")
-}
-
-# b0 + Z(x) B, a block of rows at a time (rows by classes).
-glm_link <- function(fit, x, n_threads) {
-  input <- core_input(fit$map, x, "left", n_threads)
-  eta <- core(.cpp_feature_products(input$map, fit$fun, input$x, t(fit$coefficients), n_threads))
-  eta <- sweep(eta, 2L, fit$intercept, "+")
-  if (!all(is.finite(eta))) {
-    fail("The predictions overflow: the fit's `coefficients` (up to %s) or `intercept` are too large for these features; fit the model again with rff_glm().",
-         format(max(abs(fit$coefficients)), digits = 3))
-  }
-  dimnames(eta) <- list(rownames(x), colnames(fit$coefficients))
-  eta
 }

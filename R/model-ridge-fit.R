@@ -34,7 +34,7 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion)
   fit$selection <- selection
   if (!setup$streamed) {
-    fit$fitted <- ridge_scores(fit, start$x, setup$n_threads)
+    fit$fitted <- fit_scores(fit, start$x, setup$n_threads, "rff_ridge()", fit$response$names)
     fit$residuals <- start$y - fit$fitted
     if (any(start$w != 1)) fit$weights <- start$w
   }
@@ -145,17 +145,4 @@ ridge_loo_work <- function(model, path, n_threads) {
     core(.cpp_ridge_loo(input$map, model$fun, input$x, chunk$y, chunk$w, path$vectors, path$values, path$projections,
                         path$z_mean, path$y_mean, path$weight, path$lambda, n_threads))
   }
-}
-
-# Z(x) B + b0, a block of rows at a time.
-ridge_scores <- function(fit, x, n_threads) {
-  input <- core_input(fit$map, x, "left", n_threads)
-  scores <- core(.cpp_feature_products(input$map, fit$fun, input$x, t(fit$coefficients), n_threads))
-  scores <- sweep(scores, 2L, fit$intercept, "+")
-  if (!all(is.finite(scores))) {
-    fail("The predictions overflow: the fit's `coefficients` (up to %s) or `intercept` are too large for these features; fit the model again with rff_ridge().",
-         format(max(abs(fit$coefficients)), digits = 3))
-  }
-  dimnames(scores) <- list(rownames(x), fit$response$names)
-  scores
 }

@@ -154,7 +154,7 @@ ridge_newdata <- function(object, newdata) {
 # The scores of the complete rows, NA for the others.
 ridge_row_scores <- function(object, rows, n_threads) {
   scores <- if (nrow(rows$x) > 0L) {
-    ridge_scores(object, rows$x, n_threads)
+    fit_scores(object, rows$x, n_threads, "rff_ridge()", object$response$names)
   } else {
     matrix(numeric(), 0L, length(object$response$names), dimnames = list(NULL, object$response$names))
   }

@@ -96,6 +96,21 @@ model_shifts <- function(model, start, n_threads) {
   list(z = z[1L, ], y = start$y[1L, ])
 }
 
+# b0 + Z(x) B of a fit, a block of rows at a time (rows by the `names` of
+# its responses or classes); `maker` names the function to fit it again
+# with when its coefficients are too large for these data.
+fit_scores <- function(fit, x, n_threads, maker, names) {
+  input <- core_input(fit$map, x, "left", n_threads)
+  scores <- core(.cpp_feature_products(input$map, fit$fun, input$x, t(fit$coefficients), n_threads))
+  scores <- sweep(scores, 2L, fit$intercept, "+")
+  if (!all(is.finite(scores))) {
+    fail("The predictions overflow: the fit's `coefficients` (up to %s) or `intercept` are too large for these features; fit the model again with %s.",
+         format(max(abs(fit$coefficients)), digits = 3), maker)
+  }
+  dimnames(scores) <- list(rownames(x), names)
+  scores
+}
+
 add_sums <- function(total, sums) {
   if (is.null(total)) return(sums)
   for (name in names(total)) total[[name]] <- total[[name]] + sums[[name]]
