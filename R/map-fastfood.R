@@ -96,6 +96,8 @@ fastfood_kernel <- function(kernel, arg) {
 #' @export
 map_columns.fastfood_map <- function(map) 2L * map$n_features
 
+# Beside the features: the core's copy of the blocks (4 numbers a frequency)
+# and each thread's two work vectors of `size` (up to 32 threads).
 #' @export
 map_memory.fastfood_map <- function(map, rows) 8 * (4 * length(map$scale) + 64 * map$size)
 

@@ -68,7 +68,6 @@ struct GlmPathResult {
   int grid_size = 0;             // lambdas in the path before it stopped early
   int unconverged = 0;           // lambdas of the path whose fits did not all converge
   bool converged = false;        // the chosen lambda's fit on all rows
-  int passes = 0;
 };
 
 class GlmPath {
