@@ -10,13 +10,12 @@
 #include <vector>
 
 #include "adapters.h"
-#include "blocked_jobs.h"
-#include "core/models/cross_products.h"
 #include "core/models/cv_folds.h"
-#include "core/models/glm_pass.h"
 #include "core/models/glm_path.h"
+#include "core/models/model_passes.h"
 #include "guards.h"
 #include "model_glue.h"
+#include "parallel.h"
 #include "progress.h"
 
 namespace {
@@ -27,7 +26,7 @@ bool all_finite(const Rcpp::NumericVector& v) {
 
 }  // namespace
 
-// The sums of glm_pass.h over the rows of x (whose first row is row
+// The sums of glm_pass.h (model_passes.h) over the rows of x (whose first row is row
 // `first_row` of the data, counted from 0, which fixes its fold), with
 // responses y (one column per class), weights w and the models'
 // coefficients (one column per model and class) and model_fold, and the
@@ -63,62 +62,14 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
                   "the coefficients must have one column per model and class");
   askrff::require(all_finite(coefficients) && all_finite(references), "the coefficients must be finite");
   for (const int f : model_fold) askrff::require(f >= 0 && f <= n_folds, "each model's fold must be 0 or a fold");
-  const std::uint64_t seed = askrff::seed_from_words(fold_seed);
 
   models.coefficients = Eigen::Map<const Eigen::MatrixXd>(coefficients.begin(), 1 + columns, coefficients.ncol());
   models.references = Eigen::Map<const Eigen::MatrixXd>(references.begin(), 1 + columns, references.ncol());
   models.fold.assign(model_fold.begin(), model_fold.end());
-  const int n_models = models.n_models(), n_references = models.n_references();
-  const Eigen::Map<const Eigen::VectorXd> zs(z_shift.begin(), columns);
-  const Eigen::Map<const Eigen::MatrixXd> y_all(y.begin(), y.nrow(), classes);
-  const Eigen::Map<const Eigen::VectorXd> w_all(w.begin(), w.size());
-  const std::size_t n = x.nrow();
-  const std::size_t block = std::min<std::size_t>(askrff::block_rows(columns),
-                                                  askrff::block_rows(static_cast<int>(coefficients.ncol() + references.ncol())));
-  askrff::GlmSums sums(models, columns);
-  Eigen::MatrixXd z, y_block, eta, residual, weighted_z;
-  Eigen::VectorXd w_block;
-  std::vector<int> folds;
-  const int panels = askrff::n_panels(columns);
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t rows = std::min(block, n - begin);
-    const Eigen::Index r = static_cast<Eigen::Index>(rows);
-    askrff::shifted_features(*left, x.begin(), n, begin, rows, zs, n_threads, z);
-    y_block = y_all.middleRows(static_cast<Eigen::Index>(begin), r);
-    w_block = w_all.segment(static_cast<Eigen::Index>(begin), r);
-    folds.assign(rows, 0);
-    if (n_folds >= 2) {
-      for (std::size_t i = 0; i < rows; ++i) {
-        folds[i] = askrff::cv_fold(seed, static_cast<std::uint64_t>(first_row) + begin + i, n_folds);
-      }
-    }
-    const askrff::GlmBlock rows_of{z, y_block, w_block, folds};
-    const Eigen::MatrixXd no_response(r, 0);  // the Hessians' sums carry no response
-    eta.resize(r, coefficients.ncol() + references.ncol());
-    const std::size_t sub = askrff::kFeatureBlockRows;
-    askrff::run_blocks((rows + sub - 1) / sub, n_threads, [&](std::size_t b) {
-      const Eigen::Index from = static_cast<Eigen::Index>(b * sub);
-      askrff::glm_predictors(models, rows_of, from, std::min<Eigen::Index>(r, from + static_cast<Eigen::Index>(sub)), eta);
-    });
-    residual.resize(r, coefficients.ncol());
-    askrff::run_blocks(static_cast<std::size_t>(n_models), n_threads, [&](std::size_t m) {
-      askrff::glm_model_rows(models, rows_of, eta, static_cast<int>(m), residual, sums);
-    });
-    askrff::run_blocks(static_cast<std::size_t>(panels), n_threads, [&](std::size_t p) {
-      askrff::add_gradient_panel(sums, z, residual, static_cast<int>(p));
-    });
-    for (int reference = 0; reference < n_references; ++reference) {
-      const Eigen::MatrixXd weights = askrff::glm_reference_weights(models, rows_of, eta, reference);
-      for (int k = 0; k < classes; ++k) {
-        askrff::CrossProducts& hessian = sums.hessians[static_cast<std::size_t>(reference * classes + k)];
-        weighted_z = z.array().colwise() * weights.col(k).array();
-        askrff::run_blocks(static_cast<std::size_t>(panels), n_threads, [&](std::size_t p) {
-          askrff::add_panel(hessian, z, weighted_z, no_response, static_cast<int>(p));
-        });
-        askrff::add_responses(hessian, no_response, weights.col(k));
-      }
-    }
-  }
+  const askrff::RowFolds folds{static_cast<std::uint64_t>(first_row), n_folds, askrff::seed_from_words(fold_seed)};
+  const askrff::GlmSums sums = askrff::glm_pass(*left, x.begin(), x.nrow(), models, askrff::as_matrix(y),
+                                                askrff::as_vector(w), folds, askrff::as_vector(z_shift),
+                                                askrff::thread_runner(n_threads));
   Rcpp::List hessians(sums.hessians.size());
   for (std::size_t i = 0; i < sums.hessians.size(); ++i) hessians[i] = askrff::to_r(sums.hessians[i]);
   return Rcpp::List::create(Rcpp::Named("gradient") = askrff::to_r(sums.gradient),

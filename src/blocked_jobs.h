@@ -13,12 +13,6 @@
 
 namespace askrff {
 
-constexpr std::size_t kFeatureBlockRows = 128;
-// Products run in blocks of this many rows (fewer only at the end), so that
-// the other factor, copied into the product's packed layout once per block,
-// serves enough rows; and the symmetric product in tiles of this size.
-constexpr std::size_t kGramBlockRows = 256;
-
 // Every row of `side` as an R matrix.
 inline Rcpp::NumericMatrix features(const FeatureRows& side, int n_threads) {
   const std::size_t n = side.n_rows();

@@ -1,18 +1,24 @@
-// What the bindings of the models share: Eigen results as R objects, the
-// sums of cross_products.h as an R list, and the shifted features of a
-// block of rows.
+// What the bindings of the models share: Eigen results as R objects and the
+// sums of cross_products.h as an R list.
 #pragma once
 #include <Rcpp.h>
 
 #include <Eigen/Dense>
 #include <algorithm>
 
-#include "blocked_jobs.h"
-#include "core/features/feature_map.h"
 #include "core/models/cross_products.h"
 #include "guards.h"
 
 namespace askrff {
+
+// R's matrices and vectors as Eigen's, without a copy.
+inline Eigen::Map<const Eigen::MatrixXd> as_matrix(const Rcpp::NumericMatrix& m) {
+  return Eigen::Map<const Eigen::MatrixXd>(m.begin(), m.nrow(), m.ncol());
+}
+
+inline Eigen::Map<const Eigen::VectorXd> as_vector(const Rcpp::NumericVector& v) {
+  return Eigen::Map<const Eigen::VectorXd>(v.begin(), v.size());
+}
 
 inline Rcpp::NumericMatrix to_r(const Eigen::MatrixXd& m) {
   Rcpp::NumericMatrix out(static_cast<int>(m.rows()), static_cast<int>(m.cols()));
@@ -48,23 +54,6 @@ inline CrossProducts cross_products_from_r(const Rcpp::List& sums) {
   c.log_weight = Rcpp::as<double>(sums["log_weight"]);
   c.n = Rcpp::as<double>(sums["n"]);
   return c;
-}
-
-// Rows per block: at most about 32 MB of features, and at most 1024 rows.
-inline std::size_t block_rows(int columns) {
-  return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
-}
-
-// The features of rows [begin, begin + rows) of x (n rows in all), computed
-// on n_threads threads in blocks fixed by the sizes, less the shift.
-template <class Shift>
-void shifted_features(const FeatureMap& map, const double* x, std::size_t n, std::size_t begin, std::size_t rows,
-                      const Shift& shift, int n_threads, Eigen::MatrixXd& z) {
-  z.resize(static_cast<Eigen::Index>(rows), map.n_columns());
-  double* zp = z.data();
-  run_row_blocks(rows, map.row_cost(), kFeatureBlockRows, n_threads,
-                 [&](std::size_t b, std::size_t e) { map.rows(x, n, begin + b, begin + e, zp + b, rows); });
-  z.rowwise() -= shift.transpose();
 }
 
 }  // namespace askrff

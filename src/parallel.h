@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 
+#include "core/numerics/block_runner.h"
 #include "core/numerics/poll.h"
 
 namespace askrff {
@@ -46,24 +47,14 @@ void run_blocks(std::size_t n_blocks, int n_threads, const BlockFunction& run_bl
   }
 }
 
-// Rows per block for a job whose rows cost about `row_cost` flops each: about
-// 1e8 flops a block (10 to 50 ms), so that a block never delays an
-// interrupt, and at most max_rows. Depends on the job's sizes only.
-constexpr double kBlockFlops = 1e8;
-
-inline std::size_t rows_per_block(double row_cost, std::size_t max_rows) {
-  const double rows = kBlockFlops / std::max(row_cost, 1.0);
-  return rows >= static_cast<double>(max_rows) ? max_rows : std::max<std::size_t>(1, static_cast<std::size_t>(rows));
+// The runner of block_runner.h for core jobs: run_blocks() on n_threads.
+inline BlockRunner thread_runner(int n_threads) {
+  return [n_threads](std::size_t n_blocks, const Block& block) { run_blocks(n_blocks, n_threads, block); };
 }
 
-// Runs f(begin, end) over consecutive row ranges of size rows_per_block().
 template <class RangeFunction>
 void run_row_blocks(std::size_t n_rows, double row_cost, std::size_t max_rows, int n_threads, const RangeFunction& f) {
-  const std::size_t block = rows_per_block(row_cost, max_rows);
-  run_blocks((n_rows + block - 1) / block, n_threads, [&](std::size_t b) {
-    const std::size_t begin = b * block;
-    f(begin, std::min(n_rows, begin + block));
-  });
+  run_row_blocks(n_rows, row_cost, max_rows, thread_runner(n_threads), f);
 }
 
 // A Poll for core loops on the main thread: checks for an interrupt at most

@@ -18,6 +18,13 @@ namespace askrff {
 // loops row_cost() counts, so its flops weigh 1/16 in a block's cost.
 constexpr double kProductWeight = 1.0 / 16.0;
 
+// Features are computed in blocks of at most this many rows. Products run in
+// blocks of kGramBlockRows rows (fewer only at the end), so that the other
+// factor, copied into the product's packed layout once per block, serves
+// enough rows; and the symmetric product in tiles of this size.
+constexpr std::size_t kFeatureBlockRows = 128;
+constexpr std::size_t kGramBlockRows = 256;
+
 class FeatureMap;
 
 // A map whose features are b(x) W for a base map b and fixed weights W (b's

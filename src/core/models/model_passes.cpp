@@ -1,0 +1,138 @@
+#include "core/models/model_passes.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/models/cv_folds.h"
+
+namespace askrff {
+
+namespace {
+
+// Rows a pass holds at once: at most about 32 MB of features, and at most
+// 1024 rows.
+std::size_t pass_rows(int columns) {
+  return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
+}
+
+// The features of rows [begin, begin + rows) of x less the shift.
+void shifted_features(const FeatureMap& map, const double* x, std::size_t n, std::size_t begin, std::size_t rows,
+                      const ConstVectorRef& shift, const BlockRunner& run, Eigen::MatrixXd& z) {
+  z.resize(static_cast<Eigen::Index>(rows), map.n_columns());
+  double* zp = z.data();
+  run_row_blocks(rows, map.row_cost(), kFeatureBlockRows, run,
+                 [&](std::size_t b, std::size_t e) { map.rows(x, n, begin + b, begin + e, zp + b, rows); });
+  z.rowwise() -= shift.transpose();
+}
+
+std::size_t to_size(int n) { return static_cast<std::size_t>(n); }
+
+}  // namespace
+
+CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
+                                 const ConstVectorRef& w, const ConstVectorRef& z_shift,
+                                 const ConstVectorRef& y_shift, const BlockRunner& run) {
+  const int columns = map.n_columns(), responses = static_cast<int>(y.cols());
+  const std::size_t block = pass_rows(columns);
+  CrossProducts sums(columns, responses);
+  Eigen::MatrixXd z, weighted_z, y_block;
+  Eigen::VectorXd w_block;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
+    shifted_features(map, x, n, begin, rows, z_shift, run, z);
+    y_block = y.middleRows(first, r).rowwise() - y_shift.transpose();
+    w_block = w.segment(first, r);
+    weighted_z = z.array().colwise() * w_block.array();
+    run(to_size(n_panels(columns)), [&](std::size_t p) { add_panel(sums, z, weighted_z, y_block, static_cast<int>(p)); });
+    add_responses(sums, y_block, w_block);
+  }
+  return sums;
+}
+
+GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
+                 const ConstMatrixRef& y, const ConstVectorRef& w, const RowFolds& folds,
+                 const ConstVectorRef& z_shift, const BlockRunner& run) {
+  const int columns = map.n_columns(), classes = models.classes;
+  const int n_models = models.n_models(), n_references = models.n_references();
+  const Eigen::Index predictors = models.coefficients.cols() + models.references.cols();
+  const std::size_t block = std::min(pass_rows(columns), pass_rows(static_cast<int>(predictors)));
+  GlmSums sums(models, columns);
+  Eigen::MatrixXd z, y_block, eta, residual, weighted_z;
+  Eigen::VectorXd w_block;
+  std::vector<int> fold;
+  const std::size_t panels = to_size(n_panels(columns));
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
+    shifted_features(map, x, n, begin, rows, z_shift, run, z);
+    y_block = y.middleRows(first, r);
+    w_block = w.segment(first, r);
+    fold.assign(rows, 0);
+    if (folds.n_folds >= 2) {
+      for (std::size_t i = 0; i < rows; ++i) fold[i] = cv_fold(folds.seed, folds.first_row + begin + i, folds.n_folds);
+    }
+    const GlmBlock rows_of{z, y_block, w_block, fold};
+    const Eigen::MatrixXd no_response(r, 0);  // the Hessians' sums carry no response
+    eta.resize(r, predictors);
+    const std::size_t sub = kFeatureBlockRows;
+    run((rows + sub - 1) / sub, [&](std::size_t b) {
+      const Eigen::Index from = static_cast<Eigen::Index>(b * sub);
+      glm_predictors(models, rows_of, from, std::min<Eigen::Index>(r, from + static_cast<Eigen::Index>(sub)), eta);
+    });
+    residual.resize(r, models.coefficients.cols());
+    run(to_size(n_models), [&](std::size_t m) { glm_model_rows(models, rows_of, eta, static_cast<int>(m), residual, sums); });
+    run(panels, [&](std::size_t p) { add_gradient_panel(sums, z, residual, static_cast<int>(p)); });
+    for (int reference = 0; reference < n_references; ++reference) {
+      const Eigen::MatrixXd weights = glm_reference_weights(models, rows_of, eta, reference);
+      for (int k = 0; k < classes; ++k) {
+        CrossProducts& hessian = sums.hessians[to_size(reference * classes + k)];
+        weighted_z = z.array().colwise() * weights.col(k).array();
+        run(panels, [&](std::size_t p) { add_panel(hessian, z, weighted_z, no_response, static_cast<int>(p)); });
+        add_responses(hessian, no_response, weights.col(k));
+      }
+    }
+  }
+  return sums;
+}
+
+LooSums ridge_loo_sums(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
+                       const ConstVectorRef& w, const RidgeLoo& model, const BlockRunner& run) {
+  const int columns = map.n_columns();
+  const Eigen::Index lambdas = model.lambda.size(), responses = y.cols(), r = model.vectors.cols();
+  const std::size_t block = 1024;
+  LooSums sums{Eigen::VectorXd::Zero(lambdas), Eigen::VectorXd::Zero(lambdas * responses)};
+  const double row_cost = map.row_cost() + kProductWeight * 2.0 * columns * r +
+                          kProductWeight * 2.0 * static_cast<double>(lambdas * r * (responses + 1));
+  LooTerms terms;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    terms.press.resize(static_cast<Eigen::Index>(rows), lambdas);
+    terms.rss.resize(static_cast<Eigen::Index>(rows), lambdas * responses);
+    run_row_blocks(rows, row_cost, kGramBlockRows, run, [&](std::size_t b, std::size_t e) {
+      const Eigen::Index count = static_cast<Eigen::Index>(e - b), first = static_cast<Eigen::Index>(begin + b);
+      Eigen::MatrixXd z(count, columns);
+      map.rows(x, n, begin + b, begin + e, z.data(), e - b);
+      const LooTerms part = loo_terms(z, y.middleRows(first, count), w.segment(first, count), model);
+      terms.press.middleRows(static_cast<Eigen::Index>(b), count) = part.press;
+      terms.rss.middleRows(static_cast<Eigen::Index>(b), count) = part.rss;
+    });
+    sums.press += terms.press.colwise().sum().transpose();
+    sums.rss += terms.rss.colwise().sum().transpose();
+  }
+  return sums;
+}
+
+void posterior_quadratic_forms(const FeatureMap& map, const double* x, std::size_t n,
+                               const RidgePosterior& posterior, const BlockRunner& run, double* out) {
+  const int columns = map.n_columns();
+  const double row_cost = map.row_cost() + kProductWeight * 2.0 * columns * static_cast<double>(posterior.vectors.cols());
+  run_row_blocks(n, row_cost, kGramBlockRows, run, [&](std::size_t begin, std::size_t end) {
+    Eigen::MatrixXd z(static_cast<Eigen::Index>(end - begin), columns);
+    map.rows(x, n, begin, end, z.data(), end - begin);
+    const Eigen::VectorXd q = posterior_quadratic_form(z, posterior);
+    std::copy(q.data(), q.data() + q.size(), out + begin);
+  });
+}
+
+}  // namespace askrff

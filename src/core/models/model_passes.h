@@ -1,0 +1,56 @@
+// The models' passes over rows whose features are never stored: each pass
+// computes the features of a block of rows once, on the runner's threads
+// (block_runner.h), and adds what every model needs from them. Rows are x's
+// (n rows, column-major), features are shifted by fixed values s (z - s),
+// blocks are fixed by the sizes and added in row order, so the sums do not
+// depend on the runner.
+#pragma once
+#include <Eigen/Dense>
+#include <cstddef>
+#include <cstdint>
+
+#include "core/features/feature_map.h"
+#include "core/models/cross_products.h"
+#include "core/models/glm_pass.h"
+#include "core/models/ridge_loo.h"
+#include "core/models/ridge_posterior.h"
+#include "core/numerics/block_runner.h"
+
+namespace askrff {
+
+using ConstMatrixRef = Eigen::Ref<const Eigen::MatrixXd>;
+using ConstVectorRef = Eigen::Ref<const Eigen::VectorXd>;
+
+// The sums of cross_products.h over the rows, with responses y (one column
+// per response) shifted by y_shift and weights w.
+CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
+                                 const ConstVectorRef& w, const ConstVectorRef& z_shift,
+                                 const ConstVectorRef& y_shift, const BlockRunner& run);
+
+// Where the rows sit in the data: row i of x is row first_row + i, whose fold
+// (cv_folds.h) under the seed is fixed by that index; n_folds 0 for none.
+struct RowFolds {
+  std::uint64_t first_row = 0;
+  int n_folds = 0;
+  std::uint64_t seed = 0;
+};
+
+// The sums of glm_pass.h over the rows, with responses y (one column per
+// class, or one) and weights w.
+GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
+                 const ConstMatrixRef& y, const ConstVectorRef& w, const RowFolds& folds,
+                 const ConstVectorRef& z_shift, const BlockRunner& run);
+
+// The sums of ridge_loo.h's terms over the rows: press per lambda, and rss
+// per lambda and response (lambda l's responses at l q to l q + q - 1).
+struct LooSums {
+  Eigen::VectorXd press, rss;
+};
+LooSums ridge_loo_sums(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
+                       const ConstVectorRef& w, const RidgeLoo& model, const BlockRunner& run);
+
+// q(z(x)) of ridge_posterior.h for every row, into out (n values).
+void posterior_quadratic_forms(const FeatureMap& map, const double* x, std::size_t n,
+                               const RidgePosterior& posterior, const BlockRunner& run, double* out);
+
+}  // namespace askrff
