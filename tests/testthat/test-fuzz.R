@@ -206,34 +206,34 @@ object_cases <- function(object, consumers, arg, extra_targets = character()) {
 x3 <- fixture_points(5, 3, seed = 3)
 sphere3 <- normalize_rows(x3)
 
+# Operands of kernel arithmetic. Before R 4.3 (no chooseOpsMethod()), a
+# kernel and a factor reach two Ops methods and R itself warns before
+# choosing neither: askrff cannot intercept that, so a factor operand is
+# tried only where R lets it.
+bad_operands <- if (exists("chooseOpsMethod", envir = baseenv())) bad_values else {
+  bad_values[names(bad_values) != "factor"]
+}
+
 test_that("kernel constructors end in a kernel or a named error for every bad value", {
-  constructors <- list(
-    gaussian_kernel = list(fun = gaussian_kernel, args = list(sigma = 1)),
-    laplace_kernel = list(fun = laplace_kernel, args = list(sigma = 1)),
-    delta_gaussian_kernel = list(fun = delta_gaussian_kernel, args = list(weights = c(1, -1), sigmas = c(1, 10))),
-    poly_sphere_kernel = list(fun = poly_sphere_kernel, args = list(a = 2, p = 1)),
-    arccos_kernel = list(fun = arccos_kernel, args = list(order = 0)),
-    ntk_kernel = list(fun = ntk_kernel, args = list()),
-    shift_gaussian_kernel = list(fun = shift_gaussian_kernel, args = list(sigma = 1, shift = 0.3)),
-    sinh_gaussian_kernel = list(fun = sinh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
-    cosh_gaussian_kernel = list(fun = cosh_gaussian_kernel, args = list(sigma = 1, beta = 0.3)),
-    matern_kernel = list(fun = matern_kernel, args = list(sigma = c(1, 2, 1), nu = 1.5)),
-    exponential_kernel = list(fun = exponential_kernel, args = list(sigma = 1)),
-    rational_quadratic_kernel = list(fun = rational_quadratic_kernel, args = list(sigma = 1, alpha = 2)),
-    generalized_gaussian_kernel = list(fun = generalized_gaussian_kernel, args = list(sigma = 1, power = 0.7)),
-    radial_kernel = list(fun = radial_kernel, args = list(fun = function(r) exp(-r^2 / 2))),
-    rpf_quantizer = list(fun = rpf_quantizer, args = list(bits = 2)),
-    rpf_expected_kernel = list(fun = rpf_expected_kernel,
-                               args = list(kernel = gaussian_kernel(1), left = "square", right = "cos", tolerance = 1e-3)))
-  # every family of the core's registry has its constructor here
-  families <- setdiff(askrff:::.cpp_kernel_families(), c("sum", "product"))
-  missing <- setdiff(families, sub("_kernel$", "", names(constructors)))
-  expect(length(missing) == 0L, sprintf("the fuzz suite has no constructor of the kernel families %s",
+  # every family of the core's registry, by its example (helper-kernel-examples.R)
+  missing <- families_without_example()
+  expect(length(missing) == 0L, sprintf("the fuzz suite has no constructor of the kernel families %s (add their examples to kernel_examples)",
                                         paste(missing, collapse = ", ")))
-  cases <- unlist(lapply(names(constructors), function(name) {
-    spec <- constructors[[name]]
-    unlist(lapply(names(spec$args), function(arg) argument_cases(name, spec$fun, spec$args, arg, bad_values)),
-           recursive = FALSE)
+  # and a constructor of other objects than kernels
+  constructors <- c(kernel_examples, list(rpf_quantizer = list(constructor = "rpf_quantizer", args = list(bits = 2))))
+  cases <- unlist(lapply(constructors, function(spec) {
+    name <- spec$constructor
+    operator <- name %in% kernel_operators
+    cases <- unlist(lapply(names(spec$args), function(arg) {
+      argument_cases(name, name, spec$args, arg, if (operator) bad_operands else bad_values)
+    }), recursive = FALSE)
+    # an operator's refusal names the operation, or the factor (and the
+    # weights it would give), rather than its operand e1 or e2
+    if (!operator) return(cases)
+    lapply(cases, function(x) {
+      x$targets <- c(x$targets, name, "factor", "weights")
+      x
+    })
   }), recursive = FALSE)
   fuzz_check(cases)
 })
@@ -289,14 +289,9 @@ test_that("every function taking data or settings ends in a result or a named er
   }
   arithmetic <- list(`+` = function(a) dog + a, `-` = function(a) a - dog, `*` = function(a) a * dog,
                      `/` = function(a) dog / a)
-  # Before R 4.3 (no chooseOpsMethod()), a kernel and a factor reach two Ops
-  # methods and R itself warns before choosing neither: askrff cannot
-  # intercept that, so those cases run only where R lets it.
-  operands <- names(bad_values)
-  if (!exists("chooseOpsMethod", envir = baseenv())) operands <- setdiff(operands, "factor")
   for (op in names(arithmetic)) {
-    cases <- c(cases, lapply(operands, function(value) {
-      case(sprintf("dog %s <%s>", op, value), function() arithmetic[[op]](bad_values[[value]]), c("factor", op))
+    cases <- c(cases, lapply(names(bad_operands), function(value) {
+      case(sprintf("dog %s <%s>", op, value), function() arithmetic[[op]](bad_operands[[value]]), c("factor", op))
     }))
   }
   cases <- c(cases, argument_cases("rpf_kernel_matrix", rpf_kernel_matrix,
