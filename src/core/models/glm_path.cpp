@@ -170,10 +170,13 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
     accepted[i] = std::isfinite(objective[i]) && (first_ || objective[i] <= s.objective[m] + 1e-4 * s.step[m] * slope[i]);
     if (final_ && !first_ && std::isfinite(objective[i])) {
       // near the minimum the criterion's rounding hides a decrease that the
-      // gradient still shows: a step that halves the gradient's norm is taken too
+      // gradient still shows: a step that halves the gradient's norm is taken
+      // too, and once the decrease expected is below the criterion's rounding,
+      // any step that lowers the gradient's norm
       const Eigen::Index c = static_cast<Eigen::Index>(i) * k;
       const double now = gradient.middleCols(c, k).squaredNorm(), before = s.of(s.gradient, m).squaredNorm();
-      accepted[i] = accepted[i] || now < before / 4.0;
+      const bool rounding = -slope[i] * s.step[m] <= 1e-13 * std::max(1.0, std::abs(s.objective[m]));
+      accepted[i] = accepted[i] || now < (rounding ? before : before / 4.0);
     }
   }
   std::vector<int> good, good_local;
