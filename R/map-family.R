@@ -55,6 +55,14 @@ ridge_function <- function(map, fun) UseMethod("ridge_function")
 # random numbers.
 rescale_map <- function(map, kernel, scales) UseMethod("rescale_map")
 
+# The map with at most `n_features` frequencies, drawn again from the same
+# design and seed, for a scale search on a smaller problem; a map of another
+# kind, which no search rescales, as it is.
+thin_map <- function(map, n_features) UseMethod("thin_map")
+
+#' @export
+thin_map.askrff_map <- function(map, n_features) map
+
 #' @export
 check_map_data.askrff_map <- function(map, x, name) check_on_sphere(map$kernel, x, name)
 

@@ -207,16 +207,6 @@ map_columns.rff_map <- function(map) core(.cpp_feature_columns(feature_kind(map)
 #' @export
 map_memory.rff_map <- function(map, rows) 8 * length(map$omega)
 
-# A kernel's measure rescaled to k(x / s, y / s) has frequencies omega / s
-# with the same masses, and the same left phases (functions of omega's
-# product with the data).
-#' @export
-rescale_map.rff_map <- function(map, kernel, scales) {
-  map$kernel <- kernel
-  map$omega <- map$omega / scales
-  validate_map(map)
-}
-
 #' @export
 check_map_data.rff_map <- function(map, x, name) {
   NextMethod()

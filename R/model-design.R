@@ -4,10 +4,15 @@
 # data frame into the numeric columns the map takes and rebuilds the same
 # columns for new data.
 
-# The map a model uses, as a function of the data's columns d (and of the
-# words naming them, `what`, for errors): `map` as given, or one drawn for
-# `kernel` in dimension d. A kernel in the map's place is taken as `kernel`,
-# since the map can be drawn only once the data's columns are known. `kinds`
+# The number of frequencies of a map drawn when `n_features` is not given.
+default_frequencies <- 256L
+
+# The map a model uses, as a function of the rows `x` it will see (the
+# first chunk's, standardized) and of the words naming them, `what`, for
+# errors: `map` as given, or one drawn for `kernel` in their dimension, its
+# length scale taken from x for a kernel by name (kernel_for_data(); NULL
+# is "gaussian"). A kernel in the map's place is taken as `kernel`, since
+# the map can be drawn only once the data's columns are known. `kinds`
 # limits the maps accepted (as in validate_map()).
 model_map <- function(map, kernel, n_features, method, seed, kinds = map_kinds) {
   if (inherits(map, "askrff_kernel")) {
@@ -17,18 +22,28 @@ model_map <- function(map, kernel, n_features, method, seed, kinds = map_kinds) 
   }
   if (!is.null(map) && !is.null(kernel)) fail("Give either `map` or `kernel` (with `n_features`), not both.")
   if (!is.null(map)) {
-    return(function(d, what = "the data (`x`) have") {
+    return(function(x, what = "the data (`x`) have") {
       map <- validate_map(map, kinds = kinds)
-      if (map$d != d) fail("`map` is for %d columns, but %s %d.", map$d, what, d)
+      if (map$d != ncol(x)) fail("`map` is for %d columns, but %s %d.", map$d, what, ncol(x))
       map
     })
   }
-  if (is.null(kernel)) {
-    fail("Give a `kernel` with `n_features` (the map is then drawn for the data's columns), or a `map` from rff_map() and its kin.")
-  }
-  if (is.null(n_features)) fail("`n_features` must be given with the kernel: the number of frequencies of the map to draw.")
-  function(d, what = NULL) rff_map(kernel, d, n_features, method, seed = seed)
+  tidy_kernel(kernel)  # checked before any data are read
+  if (is.null(n_features)) n_features <- default_frequencies
+  function(x, what = NULL) rff_map(kernel_for_data(kernel, 1, x, seed), ncol(x), n_features, method, seed = seed)
 }
+
+# `standardize` NULL (the default) is TRUE for a kernel given by name, whose
+# length scale comes from the data (kernel_scale), when the data are in
+# memory; FALSE for a kernel object or a map, whose scales are the data's.
+resolve_standardize <- function(standardize, map, kernel, streamed) {
+  if (!is.null(standardize)) return(standardize)
+  scale_from_data(map, kernel) && !streamed
+}
+
+# Whether the map is drawn for a kernel given by name (or none), whose
+# length scale comes from the data.
+scale_from_data <- function(map, kernel) is.null(map) && kernel_by_name(kernel)
 
 # NULL for no standardization, else the center and scale of each column of
 # x: TRUE computes them from x (when x is NULL, the data arrive in chunks

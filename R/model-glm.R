@@ -89,8 +89,19 @@
 #' must start again from its first chunk after it has returned `NULL`, and
 #' give the same rows every time.
 #'
+#' **The kernel and its scale.** As for [rff_ridge()]: with no `kernel` and
+#' no `map`, a Gaussian kernel on the standardized predictors whose length
+#' scale comes from the data ([kernel_scale]); a kernel given by name has
+#' its scale searched, a kernel object is used as given unless `scale` asks
+#' for a search. The search compares the candidates' cross-validated
+#' deviance (each a full fit of the \eqn{\lambda} path, on at most 2,000
+#' evenly spaced rows, first on 64 frequencies, then refined by a common
+#' factor on all of them), so it needs `lambda` `NULL` or several values;
+#' it costs some 25 such fits. `ard = TRUE` searches one scale per
+#' coordinate.
+#'
 #' **Formula and data frame.** As for [rff_ridge()]: `rff_glm(y ~ ., data,
-#' family = , kernel = , n_features = )` with `subset`, `weights`,
+#' family = )` with `subset`, `weights`,
 #' `na.action` and `contrasts`; `predict()` rebuilds the columns from a data
 #' frame and gives NA for rows with a missing predictor.
 #'
@@ -108,9 +119,8 @@
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
-#' @param kernel,n_features,method Instead of `map`: a kernel object, the
-#'   number of frequencies and the frequency source of the map drawn by
-#'   [rff_map()] for the data's columns.
+#' @param kernel,n_features,method,standardize,scale,ard As for [rff_ridge()],
+#'   with the scale searched by the cross-validated deviance.
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
 #' @inheritParams rff_ridge
@@ -123,7 +133,9 @@
 #'   standard error `cv_se` across folds), `deviance` and `null_deviance` of the fit, `n`,
 #'   `weight` (the sum of the weights), `nfolds`, `passes` over the data, the
 #'   `scaling` of the predictors, and for data in memory the
-#'   `linear_predictors` of the rows fitted; formula fits also keep the `call` and
+#'   `linear_predictors` of the rows fitted, with a scale search its
+#'   `selection` (as [rff_ridge()]'s, its `value` the cross-validated
+#'   deviance); formula fits also keep the `call` and
 #'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
 #'   cross-validation curve) and `fitted`.
 #' @family models
@@ -146,9 +158,12 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 #' @export
 rff_glm.default <- function(x, y = NULL, map = NULL, family = "binomial", lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
-                            standardize = FALSE, fun = NULL, n_threads = NULL, ...) {
+                            standardize = NULL, scale = NULL, ard = FALSE, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
   streamed <- is_chunk_source(x)
+  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)) &&
+                                 (is.null(lambda) || length(lambda) > 1L))
+  standardize <- resolve_standardize(standardize, map, kernel, streamed)
   if (streamed) {
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
     if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
@@ -157,114 +172,24 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = "binomial", lambda
     data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
   }
   fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
-          n_threads)
+          n_threads, search)
 }
 
 #' @rdname rff_glm
 #' @export
 rff_glm.formula <- function(formula, data = NULL, family = "binomial", kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
-                            standardize = FALSE, lambda = NULL, nfolds = 5, method = "iid", seed = NULL, fun = NULL,
-                            n_threads = NULL, ...) {
+                            standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE, method = "iid",
+                            seed = NULL, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
+  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && (is.null(lambda) || length(lambda) > 1L))
+  standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
   fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
-                 standardize, lambda, nfolds, seed, fun, n_threads)
+                 standardize, lambda, nfolds, seed, fun, n_threads, search)
   fit$call <- call
   fit$design <- frame$design
   fit
-}
-
-# Fits the model on the chunks of `data` (one chunk for data in memory): the
-# first chunk fixes the map, the standardization, the response's kind and
-# the shifts; a first pass sums the weighted Z'Z (the intercept-only
-# model's Hessian up to a factor) and the responses, then the path solver
-# in the core asks for its passes (R/model-glm-solver.R).
-fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads) {
-  model_family_traits(family)  # checks the name
-  lambda <- check_lambda(lambda)
-  nfolds <- check_count(nfolds, "nfolds", max = 50)
-  if (nfolds < 2L) fail("`nfolds` must be at least 2.")
-  encode <- function(chunk, index, arg, model, response) glm_chunk(chunk, index, arg, model, response, family)
-  # Z'Z, and per reference its Hessians and their eigenvectors
-  setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 10, encode = encode)
-  model <- setup$model
-  start <- setup$start
-  fold_seed <- resolve_seed(seed)
-  shifts <- model_shifts(model, start, setup$n_threads)
-  run_pass <- model_passes(setup, "rff_glm()")
-  threads <- setup$worker_threads
-  setup_sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads), add_sums)
-  mean_y <- glm_null_means(family, setup_sums, start$response)
-  passes <- 1L
-  pass <- function(coefficients, model_fold, references) {
-    passes <<- passes + 1L
-    run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads),
-             add_glm_sums)
-  }
-  solved <- glm_solve_path(pass, family, setup_sums, mean_y, lambda, nfolds, model$columns)
-  fit <- glm_fit(model, family, start$response, solved, shifts$z, setup_sums, nfolds, fold_seed, passes)
-  if (!setup$streamed) {
-    fit$linear_predictors <- fit_scores(fit, start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
-  }
-  fit
-}
-
-# A chunk's data, checked and standardized, its response encoded for the
-# family (`response` NULL for the first chunk, which sets the kind and
-# levels the others must match) and its weights.
-glm_chunk <- function(chunk, index, arg, model, response, family) as_condition_class("data", {
-  if (is.null(arg)) {
-    x <- check_data(chunk$x, "x", model$d)
-    where <- "`y`"
-    w_where <- "`weights`"
-  } else {
-    checked <- check_chunk(chunk, index, arg, model$d)
-    x <- checked$x
-    where <- sprintf("`y` of %s", checked$where)
-    w_where <- sprintf("`w` of %s", checked$where)
-  }
-  x <- apply_scaling(x, model$scaling)
-  check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
-  encoded <- glm_response(chunk$y, nrow(x), where, response, family)
-  list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
-       where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
-})
-
-# One chunk's pass sums. Made here so that what travels to a worker is the
-# model, the shift and the coefficients, not the caller's data.
-glm_pass_work <- function(model, shift, family, nfolds, fold_seed, coefficients, model_fold, references, n_threads) {
-  force(model)
-  force(shift)
-  force(coefficients)
-  force(references)
-  function(chunk) {
-    input <- core_input(model$map, chunk$x, "left", n_threads)
-    core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, chunk$first_row, nfolds, fold_seed, shift,
-                       family, coefficients, model_fold, references, n_threads))
-  }
-}
-
-add_glm_sums <- function(total, sums) {
-  if (is.null(total)) return(sums)
-  for (name in setdiff(names(total), "hessians")) total[[name]] <- total[[name]] + sums[[name]]
-  total$hessians <- Map(add_sums, total$hessians, sums$hessians)
-  total
-}
-
-# The fit object from the solver's result, with the intercepts of the
-# unshifted features.
-glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_seed, passes) {
-  classes <- if (model_family_traits(family)$response == "classes") response$levels else "y"
-  coefficients <- solved$coefficients[-1L, , drop = FALSE]
-  dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
-  intercept <- stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)
-  structure(list(
-    map = model$map, fun = model$fun, scaling = model$scaling, family = family, response = response,
-    coefficients = coefficients, intercept = intercept, lambda = solved$lambda, path = solved$path,
-    deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
-    nfolds = nfolds, fold_seed = fold_seed, passes = passes
-  ), class = "askrff_glm")
 }

@@ -27,7 +27,11 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
     best <- solve(setup$model)
     selection <- NULL
   } else {
-    found <- select_scale(setup$model, solve, search, criterion)
+    solver_of <- function(problem) {
+      problem_passes <- ridge_passes(problem)
+      function(model) ridge_solution(model, problem_passes, lambda, criterion, TRUE)
+    }
+    found <- search_scale(setup, solve, solver_of, search, criterion, fun, ridge_chunk, memory = 4)
     best <- found$best
     selection <- found$selection
   }

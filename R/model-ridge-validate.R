@@ -115,7 +115,16 @@ validate_selection <- function(selection, fit, map, where) {
   chosen <- tryCatch(scale_kernel(kernel, scales[selection$chosen, ], map$d), askrff_error = function(e) {
     fail("`%s` must hold scales the kernel takes: %s", where, conditionMessage(e))
   })
-  if (!isTRUE(all.equal(chosen, map$kernel)) || selection$lambda[selection$chosen] != fit$lambda) {
+  # a search on fewer rows records them, and every candidate's frequencies;
+  # their lambdas are that problem's
+  whole <- function(v) is.numeric(v) && !anyNA(v) && all(is.finite(v) & v >= 1 & v == round(v))
+  if (!is.null(selection$rows) && !(whole(selection$rows) && length(selection$rows) == 1L) ||
+      !is.null(selection$frequencies) && !(whole(selection$frequencies) && length(selection$frequencies) == tried)) {
+    fail("`%s` must record the search's `rows` and each candidate's `frequencies` as positive whole numbers, as rff_ridge() makes.",
+         where)
+  }
+  reduced <- !is.null(selection$rows) || !identical(selection$frequencies[selection$chosen], n_frequencies(map))
+  if (!isTRUE(all.equal(chosen, map$kernel)) || (!reduced && selection$lambda[selection$chosen] != fit$lambda)) {
     fail("`%s` must agree with the fit: the chosen row's scales give the map's kernel and its lambda is the fit's.", where)
   }
   selection$kernel <- kernel

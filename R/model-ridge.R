@@ -77,13 +77,27 @@
 #' `lambda` are compared by the criterion likewise; one value is used as it
 #' is. `fit$path` holds every criterion computed at every \eqn{\lambda}.
 #'
+#' **The kernel and its scale.** With no `kernel` and no `map`, the kernel
+#' is Gaussian on the standardized predictors, its length scale taken from
+#' the data: `scale` times the median distance between rows, `scale` chosen
+#' by the criterion. A kernel given by name (`"gaussian"`, `"laplace"`,
+#' `"exponential"`) is treated the same; a kernel object keeps its length
+#' scales, in the units of the predictors, unless `scale` asks for a search
+#' ([kernel_scale] states the convention, which the other functions share).
+#'
 #' **Choosing the kernel's scale.** `scale` searches the kernel's length
 #' scales by the same criterion, each candidate at its own best
 #' \eqn{\lambda}: a vector of candidate factors multiplying the kernel's own
-#' length scales, or `"optimize"`, which tries the factors \eqn{4^{-2},
+#' length scales (one factor is used as it is), or `"optimize"` (the default
+#' for a kernel by name), which tries the factors \eqn{4^{-2},
 #' \dots, 4^2} (extended while the best is at an end, within \eqn{10^{-3}}
 #' to \eqn{10^3}) and refines the best by [stats::optimize()] on the log
-#' scale. With `ard = TRUE` it then optimizes one scale per coordinate
+#' scale. The search runs on a smaller problem than the fit: at most 2,000
+#' evenly spaced rows of data in memory (all rows of a chunk source) and,
+#' with `"optimize"`, first 64 frequencies of the map's design, whose best
+#' scale is then refined on all the map's frequencies by a common factor
+#' (steps of \eqn{\sqrt 2}, then a parabola), since fewer frequencies favour
+#' larger scales; the fit takes the chosen scales on all rows. With `ard = TRUE` it then optimizes one scale per coordinate
 #' ([stats::optim()], L-BFGS-B on the log scales from the common one, with
 #' gradients by differences); a matrix `scale` with one column per coordinate
 #' gives per-coordinate candidates instead. The map is drawn once, for the
@@ -93,30 +107,13 @@
 #' length scales is declared by its family (expressions scale all their
 #' terms; kernels without one, such as those on the sphere, are refused); a
 #' kernel whose length scale is a single number takes no `ard`. Each
-#' candidate costs a pass over the data and an eigendecomposition, so
-#' `"optimize"` costs some 15 fits, and with ARD about \eqn{2d + 1} more per
-#' step of L-BFGS-B. Chunk sources must then be lists, which can be read
+#' candidate costs a pass over the search's rows and an eigendecomposition
+#' (leave-one-out a second pass), so `"optimize"` costs some 15 fits on 64
+#' frequencies and 5 on all of them, plus the fit, and with ARD about
+#' \eqn{2d + 1} more per step of L-BFGS-B. Chunk sources must then be lists, which can be read
 #' again. The chosen kernel is `fit$map$kernel`, the fit's map is the
 #' rescaled one, and `fit$selection` records every candidate; `plot()`
 #' shows the criterion against the scale.
-#'
-#' **Data larger than memory.** `x` may be a *chunk source*, with `y = NULL`:
-#' a function of no arguments that returns the next chunk, `list(x = , y =
-#' )`, and `NULL` at the end, or a list of such chunks. The fit is the same as
-#' with all rows in memory up to rounding: chunks change only the order of the
-#' sums, which the solve amplifies by the condition number of \eqn{Z'Z +
-#' \lambda I} (coefficients agree to about 1e-12 at a moderate \eqn{\lambda},
-#' fitted values also at a tiny one). When the future package
-#' is installed and a plan other than sequential is set ([future::plan()]:
-#' multisession on one machine, a cluster, or a scheduler through
-#' future.batchtools), the chunks are processed by its workers: each gets
-#' the map (a small object) and one chunk and returns its sums, which are
-#' added in chunk order, so the fit is identical under every plan. Workers
-#' use one thread each unless `n_threads` is given; data given in memory
-#' stay on this process's threads. Progress is reported
-#' through progressr ([progressr::with_progress()]), a step per chunk and
-#' then the percents of the eigendecomposition; it is silent unless asked
-#' for.
 #'
 #' **Responses.** A numeric vector, a numeric matrix (one fit per column, one
 #' \eqn{\lambda}) or a factor: least squares on the indicator columns of its
@@ -154,6 +151,7 @@
 #' a chunk carries its own as `w`. The `n` of GCV counts the rows of
 #' positive weight.
 #'
+#' @template ridge-chunks
 #' @param x Numeric matrix or data frame of numeric columns, or a chunk
 #'   source (see Details); for the formula method, see `formula`.
 #' @param y The response: a numeric vector, a numeric matrix with one row per
@@ -172,21 +170,29 @@
 #'   [maclaurin_map()] or [tensor_sketch_map()]; a kernel object, taken as
 #'   `kernel` (`rff_ridge(x, y, gaussian_kernel(1), n_features = 256)`); or
 #'   `NULL` to draw one from `kernel`.
-#' @param kernel,n_features,method,seed Instead of `map`: a kernel object and
-#'   the number of frequencies, the frequency source and the seed of the map
-#'   drawn by [rff_map()] for the data's columns.
-#' @param standardize `FALSE` (the default) to use the predictors as they
-#'   are, `TRUE` to center and scale each column by its mean and standard
-#'   deviation on the data fitted (kept in the fit and applied again by
-#'   `predict()`), or a list of `center` and `scale`, one entry per column.
+#' @param kernel Instead of `map`: the kernel of the map drawn for the
+#'   data's columns, a kernel object (its length scales in the units of the
+#'   predictors, standardized if `standardize` is `TRUE`), or the name of a
+#'   family, `"gaussian"` (the default when neither `map` nor `kernel` is
+#'   given), `"laplace"` or `"exponential"`, whose length scale comes from
+#'   the data (see [kernel_scale]).
+#' @param n_features,method,seed The number of frequencies (256 when not
+#'   given), the frequency source and the seed of the map drawn by
+#'   [rff_map()] for `kernel`.
+#' @param standardize `TRUE` to center and scale each column by its mean and
+#'   standard deviation on the data fitted (kept in the fit and applied again
+#'   by `predict()`), `FALSE` to use the predictors as they are, or a list of
+#'   `center` and `scale`, one entry per column. The default (`NULL`) is
+#'   `TRUE` for a kernel given by name with data in memory, else `FALSE`.
 #' @param lambda `NULL` (choose on the default grid by `criterion`), or one or
 #'   more positive penalties.
 #' @param criterion `"loo"`, `"evidence"` or `"gcv"`: what chooses
 #'   \eqn{\lambda} and the scales (see Details). The default is `"loo"`, or
 #'   `"evidence"` for a function chunk source.
-#' @param scale `NULL` (the kernel as given), a vector of candidate factors
-#'   for the kernel's length scales, or `"optimize"` (see Details). Needs a
-#'   `kernel` with `n_features`, or a map of [rff_map()].
+#' @param scale `NULL` (the default: `"optimize"` for a kernel by name, the
+#'   kernel as given otherwise), a factor for the kernel's length scales, a
+#'   vector of candidate factors, or `"optimize"` (see Details). Needs a
+#'   `kernel`, or a map of [rff_map()].
 #' @param ard `TRUE` to choose one scale per coordinate (with `scale =
 #'   "optimize"`, or a matrix of candidates with one column per coordinate).
 #' @param fun For a map of [rpf_map()], the periodic function of its
@@ -231,6 +237,8 @@
 #'                  na.action = na.exclude, seed = 1)
 #' fit
 #' predict(fit, airquality[1:5, ], interval = "prediction")
+#' # the one-call default: a Gaussian kernel, its scale chosen by leave-one-out
+#' rff_ridge(Volume ~ Girth + Height, datasets::trees, seed = 1)
 #' # the bandwidth chosen by the evidence
 #' fit <- rff_ridge(x, datasets::trees$Volume, kernel = gaussian_kernel(1), n_features = 64,
 #'                  criterion = "evidence", scale = c(0.5, 1, 2, 4), seed = 1)
@@ -241,15 +249,16 @@ rff_ridge <- function(x, ...) UseMethod("rff_ridge")
 #' @rdname rff_ridge
 #' @export
 rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
-                              n_features = NULL, method = "iid", seed = NULL, standardize = FALSE,
+                              n_features = NULL, method = "iid", seed = NULL, standardize = NULL,
                               criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, fun = NULL,
                               n_threads = NULL, ...) {
   check_no_dots(...)
   # a function chunk source is read once, and leave-one-out needs a second pass
   if (missing(criterion) && is.function(x)) criterion <- "evidence"
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
-  search <- check_scale_search(scale, ard)
   streamed <- is_chunk_source(x)
+  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)))
+  standardize <- resolve_standardize(standardize, map, kernel, streamed)
   if (streamed) {
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
     if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
@@ -268,12 +277,13 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
 #' @rdname rff_ridge
 #' @export
 rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
-                              na.action, contrasts = NULL, standardize = FALSE, lambda = NULL,
+                              na.action, contrasts = NULL, standardize = NULL, lambda = NULL,
                               criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, method = "iid",
                               seed = NULL, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
-  search <- check_scale_search(scale, ard)
+  search <- check_scale_search(scale, ard, scale_from_data(map, kernel))
+  standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights))

@@ -11,8 +11,11 @@ scale_limits <- c(1e-3, 1e3)
 # `scale` and `ard`, checked before any data are read: NULL for no search,
 # else the `method` ("grid" or "optimize"), `ard`, and for a grid the
 # `candidates`, one row each (one column, or one per coordinate with ARD).
-check_scale_search <- function(scale, ard) {
+# `scale = NULL` searches ("optimize") for a kernel by name (`by_name`),
+# whose scale comes from the data, and keeps a kernel object's.
+check_scale_search <- function(scale, ard, by_name = FALSE) {
   check_flag(ard, "ard")
+  if (is.null(scale) && by_name) scale <- "optimize"
   if (is.null(scale)) {
     if (ard) fail("`ard = TRUE` needs `scale = \"optimize\"`, or a matrix of candidate scales with one column per coordinate.")
     return(NULL)
@@ -33,6 +36,65 @@ check_scale_search <- function(scale, ard) {
   list(method = "grid", ard = ard, candidates = unname(candidates))
 }
 
+# A search runs on a smaller problem than the fit's: at most search_rows of
+# data in memory and, for a map drawn from a kernel, first on
+# search_frequencies frequencies, then refined by a common factor on all of
+# them (fewer frequencies favour larger scales); the fit then takes the
+# chosen scales. bench/scale-search.R measures what this loses.
+search_rows <- 2000L
+search_frequencies <- 64L
+
+# The setup of a search's problem: evenly spaced rows of data in memory (a
+# response sorted by time or size is still covered) with the fit's
+# standardization, and the fit's map thinned to `frequencies`
+# (thin_map()). `encode` and `memory` as for model_setup(); NULL when the
+# problem is the fit's own.
+search_setup <- function(setup, fun, encode, memory, frequencies) {
+  data <- setup$data
+  chunk <- setup$first$chunk
+  n <- nrow(chunk$x)
+  thinned <- thin_map(setup$model$map, frequencies)
+  fewer_rows <- !setup$streamed && n > search_rows
+  if (!fewer_rows && identical(thinned, setup$model$map)) return(NULL)
+  if (fewer_rows) {
+    rows <- unique(round(seq(1, n, length.out = search_rows)))
+    y <- chunk$y
+    data$source <- list(list(x = chunk$x[rows, , drop = FALSE], y = if (is.null(dim(y))) y[rows] else y[rows, , drop = FALSE],
+                             w = chunk$w[rows]))
+  }
+  scaling <- if (is.null(setup$model$scaling)) FALSE else setup$model$scaling
+  model_setup(data, function(x, what) thinned, scaling, fun, setup$n_threads, memory, encode)
+}
+
+# Runs the scale search of a fit (`setup`, whose `solve(model)` passes over
+# its data and returns the path with the criterion's `value`) on the
+# search's problems, whose solvers `solver_of(setup)` makes. Returns the
+# `best` solution of the fit's own problem at the chosen scales and the
+# `selection` record.
+search_scale <- function(setup, solve, solver_of, search, criterion, fun, encode, memory) {
+  if (search$ard && !is.null(search$candidates) && ncol(search$candidates) != setup$model$d) {
+    fail("`scale` must have one column per coordinate of the data (%d) with `ard = TRUE`.", setup$model$d)
+  }
+  if (search$method == "grid" && nrow(search$candidates) == 1L) {
+    # one scale given: the fit at it, with nothing searched
+    return(list(best = solve(scaled_model(setup$model, search$candidates[1L, ])), selection = NULL))
+  }
+  # a grid of the user's is evaluated as given, on all frequencies
+  coarse <- search_setup(setup, fun, encode, memory, if (search$method == "grid") Inf else search_frequencies)
+  if (is.null(coarse)) return(select_scale(setup$model, solve, search, criterion))
+  thinned <- n_frequencies(coarse$model$map) < n_frequencies(setup$model$map)
+  fine <- if (thinned) search_setup(setup, fun, encode, memory, Inf) else NULL
+  refine <- if (!thinned) NULL else if (is.null(fine)) list(model = setup$model, solve = solve) else {
+    list(model = fine$model, solve = solver_of(fine))
+  }
+  found <- select_scale(coarse$model, solver_of(coarse), search, criterion, refine)
+  found$selection$rows <- nrow(coarse$first$chunk$x)
+  if (!thinned || !is.null(fine)) {
+    found$best <- solve(scaled_model(setup$model, found$selection$scales[found$selection$chosen, ]))
+  }
+  found
+}
+
 # The model (map and standardization) for the data divided by `scales`.
 scaled_model <- function(model, scales) {
   kernel <- scale_kernel(model$map$kernel, scales, model$d)
@@ -44,12 +106,13 @@ scaled_model <- function(model, scales) {
 # Searches the scales of `model`'s kernel: `solve(model)` passes over the
 # data and returns the path with the criterion's `value` at its lambda.
 # Returns the `best` solution and the `selection` record of the fit.
-select_scale <- function(model, solve, search, criterion) {
+#
+# With `refine` (list(model, solve) of a problem with more frequencies), the
+# scales found are then refined there by a common factor
+# (refine_common_factor()), and the chosen candidate is the best of those.
+select_scale <- function(model, solve, search, criterion, refine = NULL) {
   d <- model$d
   width <- if (search$ard) d else 1L
-  if (!is.null(search$candidates) && ncol(search$candidates) != width) {
-    fail("`scale` must have one column per coordinate of the data (%d) with `ard = TRUE`.", d)
-  }
   # kernels and maps that cannot be rescaled are refused before any pass
   scaled_model(model, rep(1, width))
   better <- if (criterion == "evidence") function(a, b) a > b else function(a, b) a < b
@@ -66,7 +129,7 @@ select_scale <- function(model, solve, search, criterion) {
     scales <- rep_len(scales, width)
     solution <- solve(scaled_model(model, scales))
     tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
-                                         value = solution$value)
+                                         value = solution$value, frequencies = n_frequencies(model$map))
     if (is.null(best) || better(solution$value, best$value)) {
       best <<- solution
       chosen <<- length(tried)
@@ -82,11 +145,50 @@ select_scale <- function(model, solve, search, criterion) {
     common <- optimize_common_scale(objective)
     if (search$ard) optimize_coordinate_scales(objective, common, d, criterion, best$sums$n)
   }
+  if (!is.null(refine)) {
+    # values on fewer frequencies are not comparable with these
+    start <- tried[[chosen]]$scales
+    model <- refine$model
+    solve <- refine$solve
+    best <- NULL
+    objective <- scale_objective(evaluate, criterion)
+    refine_common_factor(function(t) objective(log(start) + t))
+  }
   scales <- do.call(rbind, lapply(tried, `[[`, "scales"))
   list(best = best,
        selection = list(criterion = criterion, method = search$method, kernel = model$map$kernel,
                         scales = unname(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
-                        value = vapply(tried, `[[`, 1, "value"), chosen = chosen))
+                        value = vapply(tried, `[[`, 1, "value"), chosen = chosen,
+                        frequencies = vapply(tried, `[[`, 1L, "frequencies")))
+}
+
+# Refines scales found on fewer frequencies by a common factor exp(t): t =
+# 0 and a step of log(2) / 2 on either side, on while an end is better (at
+# most a factor 16 away), then the vertex of the parabola through the best
+# and its neighbours.
+refine_common_factor <- function(objective) {
+  step <- log(2) / 2
+  grid <- c(-step, 0, step)
+  values <- vapply(grid, objective, 1)
+  repeat {
+    at <- which.min(values)
+    if (at == 1L && grid[1L] > -8 * step) {
+      grid <- c(grid[1L] - step, grid)
+      values <- c(objective(grid[1L]), values)
+    } else if (at == length(grid) && grid[at] < 8 * step) {
+      grid <- c(grid, grid[at] + step)
+      values <- c(values, objective(grid[at + 1L]))
+    } else {
+      break
+    }
+  }
+  at <- which.min(values)
+  if (at == 1L || at == length(grid)) return(invisible(NULL))
+  # the vertex of the parabola through three equally spaced points
+  v <- values[at + (-1:1)]
+  curvature <- v[1L] - 2 * v[2L] + v[3L]
+  if (curvature > 0) objective(grid[at] + step * (v[1L] - v[3L]) / (2 * curvature))
+  invisible(NULL)
 }
 
 # What optim() and optimize() minimize: log GCV or log leave-one-out error

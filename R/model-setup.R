@@ -5,8 +5,8 @@
 # to (`encode`), what a pass sums and how the sums are solved.
 
 # The setup of a fit on the chunks of `data` (list(source, streamed, what),
-# one chunk for data in memory): `map_of(d, what)` draws or checks the map
-# for the data's d columns; `encode(chunk, index, arg, model, response)`
+# one chunk for data in memory): `map_of(x, what)` draws or checks the map
+# for the first chunk's standardized rows x; `encode(chunk, index, arg, model, response)`
 # checks and encodes a chunk (`arg` NULL for data in memory, `response`
 # NULL for the first chunk, which sets it); `memory` counts the D x D
 # matrices the fit holds at once.
@@ -20,7 +20,7 @@ model_setup <- function(data, map_of, standardize, fun, n_threads, memory, encod
   columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL)$x else check_data(first$chunk$x, "x")
   first$chunk$x <- columns
   scaling <- column_scaling(standardize, if (streamed) NULL else columns)
-  model <- fit_map(map_of(ncol(columns), data$what), fun)
+  model <- fit_map(map_of(apply_scaling(columns, scaling), data$what), fun)
   model$scaling <- scaling
   check_output_size(model$columns, model$columns, "Z'Z of the features", extra = memory * 8 * as.double(model$columns)^2)
   start <- encode(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL)

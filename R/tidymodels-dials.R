@@ -1,9 +1,10 @@
 #' Tuning parameters of random-feature models for dials
 #'
 #' Parameter objects for `tune` grids over the arguments of [step_rff()] and
-#' [rff_reg()]: `rff_scale()` for `scale`, the kernel's length scale in
-#' median distances between training rows (so one default range suits any
-#' data set: a tenth to ten times the median heuristic), `rff_num_features()`
+#' [rff_reg()]: `rff_scale()` for `scale`, the factor of the kernel's length
+#' scale: for a kernel given by name, in median distances between training
+#' rows (so one default range suits any data set: a tenth to ten times the
+#' median heuristic; see [kernel_scale]), `rff_num_features()`
 #' for `n_features`, the number of frequencies (64 to 2,048 by default, on a
 #' log2 scale: the error of the features falls as one over its square root),
 #' and `rff_kernel_family()` for a `kernel` given by name.

@@ -15,17 +15,18 @@
 #' \eqn{\lambda \|b\|^2}) for classification; left `NULL`, each chooses it
 #' itself (exact leave-one-out for the ridge, 5-fold cross-validated
 #' deviance for the GLM), which is usually all the tuning the penalty
-#' needs. `scale` multiplies the kernel's length scales in median distances
-#' between the (standardized) training rows, as in [step_rff()]: `scale =
-#' 1` with a unit-scale kernel such as `"gaussian"` is the median
-#' heuristic, and the default grid of [rff_scale()] runs from a tenth to ten
-#' times it. `n_features` is the number of frequencies of the map; `kernel`
-#' a kernel object or a family name (`"gaussian"`, `"laplace"`,
-#' `"exponential"`).
+#' needs. `scale` multiplies the kernel's length scales, by the convention
+#' of [kernel_scale]: for a kernel given by name, such as the default
+#' `"gaussian"`, they are median distances between the (standardized)
+#' training rows, so `scale = 1` is the median heuristic, and the default
+#' grid of [rff_scale()] runs from a tenth to ten times it; a kernel object's
+#' are in the units of the predictors. `n_features` is the number of
+#' frequencies of the map; `kernel` a kernel object or a family name
+#' (`"gaussian"`, `"laplace"`, `"exponential"`).
 #'
 #' **Engine arguments** (`set_engine("askrff", ...)`): `method`,
-#' `standardize` (default `FALSE`: put `recipes::step_normalize()` in the
-#' recipe, or pass `TRUE`), `criterion` (of the ridge penalty), `nfolds` (of
+#' `standardize` (default `TRUE` for a kernel by name, `FALSE` for a kernel
+#' object), `criterion` (of the ridge penalty), `nfolds` (of
 #' the GLM penalty), `seed` (of the map; `NULL` draws it from R's random
 #' number generator, which tune seeds per resample) and `n_threads`.
 #' Predictors must be numeric: the model's formula or recipe turns factors
@@ -38,8 +39,8 @@
 #'
 #' @param mode `"unknown"`, `"regression"` or `"classification"`.
 #' @param penalty The penalty \eqn{\lambda}, or `NULL` to let the fit choose it.
-#' @param scale The kernel's length scales in median distances (see
-#'   Details); default 1.
+#' @param scale The factor of the kernel's length scales (see Details and
+#'   [kernel_scale]); default 1.
 #' @param n_features The number of frequencies; default 256.
 #' @param kernel A kernel object or family name; default `"gaussian"`.
 #' @param engine `"askrff"`.
@@ -96,7 +97,7 @@ print.rff_reg <- function(x, ...) {
 #' @rdname rff_reg
 #' @export
 rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_features = 256L, kernel = "gaussian",
-                      method = "iid", standardize = FALSE, criterion = c("loo", "evidence", "gcv"), nfolds = 5,
+                      method = "iid", standardize = NULL, criterion = c("loo", "evidence", "gcv"), nfolds = 5,
                       seed = NULL, n_threads = NULL) {
   x <- check_data(x, "x")
   # settings only one of the two fits reads are checked for both
@@ -108,9 +109,9 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
   }
   # the standardization's refusals are about the data: name `x`
   in_x <- function(e) fail("%s (in `x`)", conditionMessage(e))
-  scaling <- tryCatch(column_scaling(standardize, x), askrff_error = in_x)
+  scaling <- tryCatch(column_scaling(resolve_standardize(standardize, NULL, kernel, FALSE), x), askrff_error = in_x)
   standardized <- tryCatch(apply_scaling(x, scaling), askrff_error = in_x)
-  kernel <- kernel_in_median_units(kernel, scale, standardized, seed)
+  kernel <- kernel_for_data(kernel, scale, standardized, seed)
   standardize <- if (is.null(scaling)) FALSE else scaling
   if (is.factor(y)) {
     family <- if (nlevels(y) == 2L) "binomial" else "multinomial"

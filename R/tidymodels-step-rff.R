@@ -8,14 +8,16 @@
 #' kernel machine whose kernel parameters can be tuned with tune.
 #'
 #' `prep()` standardizes the selected columns of the training set if
-#' `standardize = TRUE`, measures the median distance between its rows
-#' (after standardization; at most 2,000 rows, drawn from `seed`), and draws
-#' the map with [rff_map()] for as many columns as were selected: the
-#' kernel's length scales are multiplied by `scale` times that median
-#' distance, so `scale = 1` with a unit-scale kernel such as `"gaussian"`
-#' is the median heuristic (see [median_bandwidth()]) and one grid of
-#' scales suits any data set. Kernels with no length scale (those on the
-#' sphere, and [radial_kernel()]s) are used as given, with `scale = 1`.
+#' `standardize = TRUE` (the default for a kernel given by name) and draws
+#' the map with [rff_map()] for as many columns as were selected, its
+#' length scales by the convention of [kernel_scale]: for a kernel by name,
+#' such as the default `"gaussian"`, `scale` times the median distance
+#' between the (standardized) rows (at most 2,000, drawn from `seed`), so
+#' `scale = 1` is the median heuristic (see [median_bandwidth()]) and one
+#' grid of scales suits any data set; a kernel object's own, in the units of
+#' the (standardized) columns, times `scale`. Kernels with no length scale
+#' (those on the sphere, and [radial_kernel()]s) are used as given, with
+#' `scale = 1`.
 #' `bake()` then computes the same features for any new data: a row with a
 #' missing value in a selected column gives a row of `NA` features.
 #'
@@ -32,15 +34,17 @@
 #' @param trained Whether the step has been prepped (set by `prep()`).
 #' @param kernel A kernel object (such as `matern_kernel(1, 2.5)`), or the
 #'   name of a family with a length scale only: `"gaussian"`, `"laplace"` or
-#'   `"exponential"`, with length scale 1.
-#' @param scale The factor multiplying the kernel's length scales, in median
-#'   distances between training rows (see Details).
+#'   `"exponential"`, whose length scale is the median distance.
+#' @param scale The factor multiplying the kernel's length scales (see
+#'   Details).
 #' @param n_features The number of frequencies of the map; the step gives
 #'   [n_feature_columns()] columns (twice as many for a positive definite
 #'   kernel: a cosine and a sine per frequency).
 #' @param method The frequency source of [rff_map()].
 #' @param standardize Whether to center and scale each selected column by
-#'   its training mean and standard deviation before the kernel sees it.
+#'   its training mean and standard deviation before the kernel sees it;
+#'   `NULL` (the default) for `TRUE` with a kernel by name, `FALSE` with a
+#'   kernel object.
 #' @param prefix The prefix of the new columns' names.
 #' @param keep_original_cols Whether to keep the selected columns beside the
 #'   features.
@@ -66,7 +70,7 @@
 #' }
 #' @export
 step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = "gaussian", scale = 1,
-                     n_features = 256L, method = "iid", standardize = FALSE, prefix = "rff_",
+                     n_features = 256L, method = "iid", standardize = NULL, prefix = "rff_",
                      keep_original_cols = FALSE, seed = sample.int(10^5, 1), map = NULL, scaling = NULL,
                      columns = NULL, skip = FALSE, id = NULL) {
   require_suggested(c("recipes", "rlang"), "step_rff()")
@@ -77,7 +81,9 @@ step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = 
   # recipes wraps the errors of prep() in its own class, so what can be
   # checked before the data is checked here
   check_source(method, "method")
-  check_flag(standardize, "standardize")
+  # a tuned kernel (a call) is a family name
+  standardize <- check_flag(resolve_standardize(standardize, NULL, if (is.call(kernel)) NULL else kernel, FALSE),
+                            "standardize")
   check_flag(keep_original_cols, "keep_original_cols")
   check_string(prefix, "prefix")
   resolve_seed(seed)
@@ -111,7 +117,7 @@ prep.step_rff <- function(x, training, info = NULL, ...) {
     data <- check_data(data[complete, , drop = FALSE], "the training data of step_rff()")
     scaling <- column_scaling(check_flag(x$standardize, "standardize"), data)
     data <- apply_scaling(data, scaling)
-    kernel <- kernel_in_median_units(x$kernel, x$scale, data, x$seed)
+    kernel <- kernel_for_data(x$kernel, x$scale, data, x$seed)
     map <- rff_map(kernel, ncol(data), x$n_features, x$method, seed = x$seed)
   }
   step_rff_new(terms = x$terms, role = x$role, trained = TRUE, kernel = x$kernel, scale = x$scale,

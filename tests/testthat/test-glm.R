@@ -256,7 +256,7 @@ test_that("bad arguments give errors that name them", {
                class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary, map, lambda = -1), "`lambda`", class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary[-1], map), "`y` must have one entry per row", class = "askrff_error")
-  expect_error(rff_glm(data$x, data$binary, gaussian_kernel(1)), "`n_features` must be given with the kernel", class = "askrff_error")
+  expect_error(rff_glm(data$x, data$binary, scale = 2, lambda = 1, nfolds = 1), "`nfolds` must be at least 2", class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary, map, weights = rep(-1, 60)), "`weights`", class = "askrff_error")
   expect_error(rff_glm(data$x, data$binary, map, alpha = 0), "Unknown argument: `alpha`", class = "askrff_error")
   fit <- rff_glm(data$x, data$binary, map, lambda = 1)

@@ -245,7 +245,6 @@ test_that("rff_basis() is a formula term whose predictions reuse the map and the
                tolerance = 1e-14)
   gfit <- glm(am ~ rff_basis(wt, kernel = gaussian_kernel(2), n_features = 2, seed = 3), family = binomial, data = cars)
   expect_length(predict(gfit, data.frame(wt = c(2, 5)), type = "response"), 2L)
-  expect_error(rff_basis(cars$wt, kernel = gaussian_kernel(1)), "`n_features` must be given", class = "askrff_error")
   expect_error(rff_basis(cars$wt, cars$hp[-1], kernel = gaussian_kernel(1), n_features = 4), "same number of rows",
                class = "askrff_error")
   expect_error(rff_basis(letters, kernel = gaussian_kernel(1), n_features = 4),

@@ -12,7 +12,7 @@ test_that("a missing suggested package is named in the error", {
                "step_rff\\(\\) needs the notapackage.askrff package", class = "askrff_error")
 })
 
-test_that("step_rff() bakes the features of the median-scaled kernel, the same for any new data", {
+test_that("step_rff() bakes the features of the kernel in the data's units, the same for any new data", {
   skip_if_not_installed("recipes")
   data <- tidy_data()
   rec <- recipes::recipe(y ~ ., data = data) |>
@@ -20,17 +20,24 @@ test_that("step_rff() bakes the features of the median-scaled kernel, the same f
              standardize = TRUE, seed = 3)
   trained <- recipes::prep(rec, data)
   baked <- recipes::bake(trained, new_data = data[1:7, ])
-  # the same map drawn by hand: standardized columns, length scale half the
-  # median distance between standardized rows
+  # the same map drawn by hand: standardized columns, the kernel object's
+  # length scale (in their units) times `scale`
   x <- as.matrix(data[, c("a", "b", "c")])
   center <- colMeans(x)
   spread <- apply(x, 2, stats::sd)
   standardized <- sweep(sweep(x, 2, center), 2, spread, "/")
-  kernel <- matern_kernel(0.5 * median_bandwidth(standardized, seed = 3), 2.5)
+  kernel <- matern_kernel(0.5, 2.5)
   map <- rff_map(kernel, 3, 8, seed = 3)
   expect_equal(names(baked), c("y", sprintf("rff_%02d", 1:16)))
   expect_equal(unname(as.matrix(baked[, -1])), unname(rff_features(map, standardized[1:7, ])), tolerance = 1e-12)
   expect_equal(trained$steps[[1]]$map$kernel$params$sigma, kernel$params$sigma, tolerance = 1e-15)
+  # a kernel by name has `scale` median distances between standardized rows
+  by_name <- recipes::recipe(y ~ ., data = data) |>
+    step_rff(recipes::all_numeric_predictors(), kernel = "gaussian", scale = 0.5, n_features = 8,
+             standardize = TRUE, seed = 3) |>
+    recipes::prep(data)
+  expect_equal(by_name$steps[[1]]$map$kernel$params$sigma, 0.5 * median_bandwidth(standardized, seed = 3),
+               tolerance = 1e-15)
   # new rows need only the selected columns; a missing value gives NA features
   fresh <- data[8:10, ]
   fresh$b[2] <- NA

@@ -1,0 +1,103 @@
+# The kernel's scale from the data: a kernel by name (or none) has its
+# length scale in median distances between standardized rows and is
+# searched by the fit's criterion; a kernel object keeps its own.
+
+scale_data <- function(n = 300, seed = 1) {
+  set.seed(seed)
+  x <- matrix(rnorm(n * 3), n, 3)
+  # columns in units far from 1, which a kernel of length scale 1 ignores
+  x <- sweep(x, 2, c(1000, 0.001, 1), "*")
+  f <- sin(x[, 1] / 700) + (x[, 2] / 0.001)^2 / 2
+  list(x = x, y = f + rnorm(n, sd = 0.1), f = f, frame = data.frame(x, y = f + rnorm(n, sd = 0.1)))
+}
+
+standardized <- function(x) sweep(sweep(x, 2, colMeans(x)), 2, apply(x, 2, stats::sd), "/")
+
+test_that("with no kernel, rff_ridge() searches a Gaussian kernel's scale in median distances", {
+  data <- scale_data()
+  fit <- rff_ridge(data$x, data$y, seed = 1)
+  expect_s3_class(fit$map$kernel, "gaussian_kernel")
+  expect_false(is.null(fit$scaling))
+  expect_identical(fit$map$n_features, 256L)
+  # the search's unit is the median distance between the standardized rows
+  median <- median_bandwidth(standardized(data$x), seed = 1)
+  expect_equal(fit$selection$kernel$params$sigma, median, tolerance = 1e-12)
+  chosen <- fit$selection$scales[fit$selection$chosen, ]
+  expect_equal(fit$map$kernel$params$sigma, chosen * median, tolerance = 1e-12)
+  # the search is refined on all of the map's frequencies after 64
+  expect_setequal(unique(fit$selection$frequencies), c(64L, 256L))
+  expect_identical(fit$selection$frequencies[fit$selection$chosen], 256L)
+  # the default fits the signal where a kernel of length scale 1 in the
+  # data's units cannot: its residuals are near the noise (sd 0.1)
+  fixed <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(1), n_features = 256, seed = 1)
+  expect_lt(sqrt(mean((fitted(fit) - data$f)^2)), 0.1)
+  expect_gt(sqrt(mean((fitted(fixed) - data$f)^2)), 0.5)
+})
+
+test_that("the default fit does not depend on the units of the predictors", {
+  data <- scale_data()
+  fit <- rff_ridge(data$x, data$y, seed = 2)
+  rescaled <- rff_ridge(sweep(data$x, 2, c(1e-3, 1e4, 7), "*"), data$y, seed = 2)
+  expect_equal(fitted(rescaled), fitted(fit), tolerance = 1e-6)
+})
+
+test_that("a kernel object keeps its scale and the data their units unless asked", {
+  data <- scale_data()
+  fit <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(2), seed = 1)
+  expect_null(fit$selection)
+  expect_null(fit$scaling)
+  expect_identical(fit$map$kernel$params$sigma, 2)
+  # one factor is used as it is, with no search
+  one <- rff_ridge(data$x, data$y, kernel = gaussian_kernel(2), scale = 3, seed = 1)
+  expect_null(one$selection)
+  expect_equal(one$map$kernel$params$sigma, 6)
+  # by name, one factor is in median distances
+  named <- rff_ridge(data$x, data$y, kernel = "laplace", scale = 0.5, seed = 1)
+  expect_s3_class(named$map$kernel, "laplace_kernel")
+  expect_equal(named$map$kernel$params$sigma, 0.5 * median_bandwidth(standardized(data$x), seed = 1), tolerance = 1e-12)
+  expect_error(rff_ridge(data$x, data$y, kernel = "gauss"), "`kernel` must be one of", class = "askrff_error")
+})
+
+test_that("a search on more rows than its sample runs on evenly spaced rows, and the fit on all", {
+  set.seed(3)
+  n <- 2600
+  x <- matrix(rnorm(n * 2), n, 2)
+  y <- sin(2 * x[, 1]) + rnorm(n, sd = 0.2)
+  fit <- rff_ridge(x, y, n_features = 32, criterion = "evidence", seed = 1)
+  expect_identical(fit$selection$rows, 2000L)
+  # 32 frequencies need no refinement: every candidate is on them
+  expect_true(all(fit$selection$frequencies == 32L))
+  expect_identical(fit$n, n)
+  # the fit is the one at the chosen scale on all rows
+  kernel <- fit$map$kernel
+  again <- rff_ridge(x, y, kernel = kernel, n_features = 32, criterion = "evidence", seed = 1, standardize = fit$scaling)
+  expect_equal(coef(again), coef(fit), tolerance = 1e-10)
+})
+
+test_that("rff_glm() searches the scale by its cross-validated deviance", {
+  data <- scale_data(n = 240)
+  binary <- as.integer(data$f > stats::median(data$f))
+  fit <- rff_glm(data$x, binary, seed = 1, n_features = 32)
+  expect_identical(fit$selection$criterion, "cv")
+  expect_equal(fit$map$kernel$params$sigma,
+               fit$selection$scales[fit$selection$chosen, ] * median_bandwidth(standardized(data$x), seed = 1),
+               tolerance = 1e-12)
+  # the chosen candidate's value is the fit's least cross-validated deviance
+  expect_equal(fit$selection$value[fit$selection$chosen], min(fit$path$cv), tolerance = 1e-12)
+  fixed <- rff_glm(data$x, binary, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
+  expect_lt(min(fit$path$cv), min(fixed$path$cv))
+  expect_error(rff_glm(data$x, binary, n_features = 32, lambda = 1, scale = "optimize"),
+               "needs `lambda` NULL or several values", class = "askrff_error")
+  # with one lambda the default takes the median distance, unsearched
+  one <- rff_glm(data$x, binary, n_features = 32, lambda = 1, seed = 1)
+  expect_null(one$selection)
+  expect_equal(one$map$kernel$params$sigma, median_bandwidth(standardized(data$x), seed = 1), tolerance = 1e-12)
+})
+
+test_that("rff_basis() takes the median distance for a kernel by name", {
+  data <- scale_data(n = 50)
+  basis <- rff_basis(data$x, n_features = 4, seed = 1)
+  expect_equal(attr(basis, "map")$kernel$params$sigma, median_bandwidth(standardized(data$x), seed = 1),
+               tolerance = 1e-12)
+  expect_identical(attr(rff_basis(data$x, kernel = gaussian_kernel(3), n_features = 4, seed = 1), "standardize"), FALSE)
+})
