@@ -191,7 +191,8 @@ augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c(
   y <- glm_observed(x, observed, if (is.null(newdata)) "data" else "newdata")
   eta <- if (type.predict == "link") fitted else predict_glm("link")
   out$.resid <- deviance_residuals(x$family, y, unname(eta))
-  if (any(!is.finite(out$.resid[!is.na(y)]))) {
+  # rows without a response or a prediction (a predictor missing) stay NA
+  if (any(!is.finite(out$.resid[!is.na(y) & !is.na(eta)]))) {
     fail("The deviance residuals overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
          format(max(abs(eta), na.rm = TRUE), digits = 3))
   }
@@ -253,20 +254,16 @@ add_fitted <- function(out, values, names, prefix = ".fitted") {
 }
 
 # The response of a formula fit in the rows `table`, or NULL when the fit
-# has no formula or the rows do not hold its variables. The terms' data
-# classes keep the response's name (the model frame's first column); it is
-# the formula's own expression, evaluated in the rows as model.frame()
-# evaluates the predictors', and a response that fails to evaluate is left
-# out with the residuals.
+# has no formula or the rows do not hold its variables: the formula's own
+# expression (kept by formula_design() as a language object, never parsed
+# from a string), evaluated in the rows as model.frame() evaluates the
+# predictors'; a response that fails to evaluate is left out with the
+# residuals.
 formula_response <- function(design, table) {
   if (is.null(design) || is.null(table) || !is.data.frame(table)) return(NULL)
-  classes <- attr(design$terms, "dataClasses")
-  predictors <- vapply(as.list(attr(design$terms, "variables"))[-1L], function(v) paste(deparse(v), collapse = " "), "")
-  name <- names(classes)[1L]
-  if (is.null(name) || is.na(name) || name %in% predictors) return(NULL)
-  if (name %in% names(table)) return(table[[name]])
-  expression <- tryCatch(str2lang(name), error = function(e) NULL)
-  if (is.null(expression) || !all(all.vars(expression) %in% names(table))) return(NULL)
+  expression <- design$response
+  if (!is.symbol(expression) && !is.call(expression)) return(NULL)
+  if (!all(all.vars(expression) %in% names(table))) return(NULL)
   env <- environment(design$terms)
   tryCatch(eval(expression, table, if (is.null(env)) baseenv() else env), error = function(e) NULL,
            warning = function(w) NULL)

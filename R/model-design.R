@@ -121,9 +121,12 @@ formula_design <- function(call, env, formula, contrasts) as_condition_class("da
   if (nrow(mf) < 2L) fail("The model frame of `formula` in `data` has %d rows after `subset` and `na.action`; a fit needs at least two.",
                             nrow(mf))
   x <- design_columns(terms, mf, contrasts)
+  # the response's expression, as the formula gives it, for augment(): a
+  # language object, never a string to parse
+  response <- attr(terms, "variables")[[attr(terms, "response") + 1L]]
   list(x = x$x, y = stats::model.response(mf), weights = stats::model.weights(mf),
        design = list(terms = stats::delete.response(terms), xlevels = stats::.getXlevels(terms, mf),
-                     contrasts = x$contrasts, na_action = attr(mf, "na.action")))
+                     contrasts = x$contrasts, na_action = attr(mf, "na.action"), response = response))
 })
 
 design_columns <- function(terms, mf, contrasts = NULL) {

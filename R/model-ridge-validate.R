@@ -137,4 +137,7 @@ validate_design <- function(design, where) {
       !(is.null(design$contrasts) || is.list(design$contrasts))) {
     fail("`%s` must hold the `terms`, `xlevels` and `contrasts` of a formula fit, as rff_ridge() makes.", where)
   }
+  if (!is.null(design$response) && !is.symbol(design$response) && !is.call(design$response)) {
+    fail("`%s` must be the response's expression (a name or a call), as the formula gives it.", field(where, "response"))
+  }
 }

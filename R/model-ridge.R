@@ -144,7 +144,11 @@
 #' a row with a missing predictor gets NA. With `kernel` and `n_features`
 #' the map is drawn for as many columns as the data have; the drawn map is
 #' `fit$map`. A fit is a plain list: [saveRDS()] keeps it, and it predicts in
-#' a new session once askrff is loaded.
+#' a new session once askrff is loaded. It keeps its formula's terms and
+#' the response's expression, which `predict()` and `augment()` evaluate in
+#' new data as [model.frame()] and [predict.lm()] do: like a saved `lm()`
+#' fit, a fit from an untrusted source whose terms or response were edited
+#' can run code through them.
 #'
 #' **Weights.** Observation weights \eqn{w_i} make the criterion
 #' \eqn{\sum_i w_i (y_i - b_0 - z_i'b)^2 + \lambda \|b\|^2}, as in [lm()];

@@ -137,6 +137,33 @@ test_that("augment() of a formula fit follows predict(), with NA rows kept and r
   expect_equal(augmented$.resid[-3], unname(residuals(omitted)), tolerance = 1e-10)
 })
 
+test_that("augment() takes the response from the formula's expression, never from a stored string", {
+  frame <- data.frame(y = mtcars$mpg, wt = mtcars$wt, hp = mtcars$hp)
+  fit <- rff_ridge(log(y) ~ wt + hp, frame, kernel = gaussian_kernel(1), n_features = 8, standardize = TRUE, seed = 1,
+                   lambda = 0.5)
+  expect_identical(fit$design$response, quote(log(y)))
+  # a name in the terms' data classes is text a saved fit carries: editing
+  # it must not run anything
+  edited <- fit
+  classes <- attr(edited$design$terms, "dataClasses")
+  names(classes)[1L] <- "stop(\"ran code from the fit\")"
+  attr(edited$design$terms, "dataClasses") <- classes
+  augmented <- generics::augment(edited, newdata = frame[1:3, ])
+  expect_equal(augmented$.resid, log(frame$y[1:3]) - augmented$.fitted)
+  # the response's expression must be one
+  edited <- fit
+  edited$design$response <- "log(y)"
+  expect_error(generics::augment(edited, newdata = frame[1:3, ]), "design\\$response", class = "askrff_invalid_object")
+  # a binomial fit with na.exclude on its own data: NA rows stay NA
+  frame$am <- mtcars$am
+  frame$wt[4] <- NA
+  binomial <- rff_glm(am ~ wt + hp, frame, family = "binomial", kernel = gaussian_kernel(1), n_features = 8,
+                      standardize = TRUE, seed = 1, lambda = 1, na.action = na.exclude)
+  augmented <- generics::augment(binomial, data = frame)
+  expect_true(is.na(augmented$.resid[4]))
+  expect_true(all(is.finite(augmented$.resid[-4])))
+})
+
 test_that("augment() of matrix and streamed fits, several responses and factors", {
   set.seed(4)
   x <- matrix(rnorm(80), 40, 2)
