@@ -185,8 +185,16 @@
     .Call(`_askrff_cpp_sample_dither`, seed_words, m)
 }
 
+.cpp_periodic_functions <- function() {
+    .Call(`_askrff_cpp_periodic_functions`)
+}
+
 .cpp_periodic_function <- function(fun) {
     .Call(`_askrff_cpp_periodic_function`, fun)
+}
+
+.cpp_periodic_coefficient <- function(fun, k) {
+    .Call(`_askrff_cpp_periodic_coefficient`, fun, k)
 }
 
 .cpp_periodic_coefficients <- function(fun, k_max) {

@@ -22,38 +22,6 @@
 #' every part the same count (`n_features` divided by the number of parts),
 #' as the papers do.
 #'
-#' The frequency sources (`method`):
-#' * `"iid"` draws independent frequencies.
-#' * `"orthogonal"` stacks independent Haar-distributed orthogonal
-#'   \eqn{d \times d} blocks (QR of a Gaussian matrix with the sign
-#'   correction) and pairs each direction with an independent radius from the
-#'   part's radial law (Yu et al. 2016). It stays unbiased for any
-#'   `n_features`, and has lower variance. For the asymmetric kernels the
-#'   orthogonal directions feed the Gaussian component of each part's exact
-#'   lift of a one-dimensional law (see the section "Exact total masses of
-#'   the asymmetric kernels" in `vignette("mathematics", package = "askrff")`),
-#'   so every frequency keeps its law.
-#' * `"structured"` (structured orthogonal random features, SORF, Yu et al.
-#'   2016) takes the directions from the rows of
-#'   \eqn{H D_1 H D_2 H D_3}, with \eqn{H} the normalized Walsh-Hadamard
-#'   matrix (the dimension padded to a power of two) and \eqn{D_i} random sign
-#'   diagonals: \eqn{O(d \log d)} per direction instead of \eqn{O(d^2)},
-#'   orthogonal within a block when \eqn{d} is a power of two, and each
-#'   with an independent radius. A row's law is close to, not exactly, the
-#'   uniform one on the sphere, so the estimator has a small bias that
-#'   vanishes as \eqn{d} grows.
-#' * `"qmc"` (randomized quasi-Monte Carlo, Yang et al. 2014) maps Halton
-#'   points (Halton 1960) with randomly permuted digits, shifted by a random
-#'   vector modulo 1 (Cranley and Patterson 1976), through each part's
-#'   inverse CDFs (normal quantiles for the Gaussian directions, the radius's
-#'   or projection's tabulated quantile), so each frequency has exactly the
-#'   part's law and the estimator stays unbiased; the points cover the space
-#'   more evenly than independent draws, which lowers the error in low
-#'   dimensions.
-#'
-#' The Laplace kernel's product measure takes `"iid"` and `"qmc"` only; a
-#' method a measure cannot take is refused with the reason.
-#'
 #' Settings for the indefinite kernels: `decomposition = "jordan"` or
 #' `"components"` for [delta_gaussian_kernel()]; `tolerance` and `z_max` of
 #' the LP measure for [poly_sphere_kernel()]; `route = "dot_product"` or
@@ -89,7 +57,8 @@
 #'   kernels (one) and the NTK (`d + 1`); so a map has `2 * n_features`
 #'   feature columns on each side (see [n_feature_columns()]).
 #' @param method The frequency source: `"iid"`, `"orthogonal"`,
-#'   `"structured"` or `"qmc"` (see Details).
+#'   `"structured"` or `"qmc"` (see the section "Frequency sources" of
+#'   [rff_map()]).
 #' @param ... Kernel-specific settings, by name: `decomposition`, `route`,
 #'   `tolerance`, `z_max` (see Details).
 #' @param allocation `"mass"` (shares proportional to the parts' masses) or
@@ -103,6 +72,7 @@
 #'   the frequencies it receives), the frequencies `omega` (one column each),
 #'   the `part` each belongs to, its left `phase`, and for LP measures the
 #'   `bias_bound`.
+#' @template frequency-sources
 #' @template ref-rahimi2007
 #' @template ref-yu2016
 #' @references Yang, J., Sindhwani, V., Avron, H. and Mahoney, M. W. (2014).
@@ -149,7 +119,7 @@ map_design <- function(kernel, d, method = "iid", ..., allocation = c("mass", "e
 
 draw_map <- function(design, n_features, seed_words) {
   d <- design$d
-  block <- if (design$method %in% c("orthogonal", "structured")) 2 * as.double(d) * min(d, n_features) else 0
+  block <- if (source_traits(design$method)$blocked) 2 * as.double(d) * min(d, n_features) else 0
   # beside the frequencies: each one's part (4 bytes) and phase (8)
   check_output_size(d, n_features, "the frequency matrix", extra = 8 * (block + 4 * as.double(d)) + 12 * as.double(n_features))
   sampled <- sample_frequencies(design$kernel, design$spec, d, n_features, design$method, design$allocation, seed_words)
@@ -173,8 +143,12 @@ sample_frequencies <- function(kernel, spec, d, n_features, method, allocation, 
   sampled
 }
 
-# The frequency sources of rff_map() and rpf_map(), as the core names them.
-frequency_sources <- function() .cpp_frequency_sources()
+# The frequency sources of rff_map() and rpf_map(): the core's table of their
+# `name`s and traits (`blocked`, `exact`, `independent`; sampling.h), and a
+# source's row of it as a list.
+source_table <- function() .cpp_frequency_sources()
+frequency_sources <- function() source_table()$name
+source_traits <- function(method) as.list(source_table()[source_table()$name == method, ])
 
 check_source <- function(method, name) {
   sources <- frequency_sources()

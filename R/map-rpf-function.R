@@ -123,3 +123,7 @@ validate_periodic_function <- function(fun, arg) as_condition_class("invalid_obj
     fail("`%s` is not a periodic function askrff knows: %s", field(arg, "name"), conditionMessage(e))
   })
 })
+
+# The names of the core's periodic functions: its registry
+# (periodic_functions() in src/core/periodic/periodic_functions.cpp).
+periodic_functions <- function() .cpp_periodic_functions()

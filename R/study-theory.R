@@ -51,7 +51,7 @@ maclaurin_theory_variance <- function(kernel, x, y, K) {
 # characteristic function of its law (.cpp_part_moments), and the shares
 # and C at each size (.cpp_allocation_law); R does the arithmetic.
 rff_theory_variance <- function(design, x, y, K, n, n_threads) {
-  if (design$method != "iid") return(NULL)
+  if (!source_traits(design$method)$independent) return(NULL)
   allocation <- function(n) core(.cpp_allocation_law(design$spec, design$d, n, design$allocation))
   share <- allocation(n)$share
   used <- which(share > 0)
@@ -72,12 +72,12 @@ rff_theory_variance <- function(design, x, y, K, n, n_threads) {
   }
 }
 
-# Random periodic features with i.i.d. frequencies: one frequency's product
-# s f(a + xi) g(b + xi) has second moment s^2 sum_k A_k B_k kappa(k delta)
-# over the Fourier coefficients A_k, B_k of f^2 and g^2.
+# Random periodic features with independent frequencies: one frequency's
+# product s f(a + xi) g(b + xi) has second moment s^2 sum_k A_k B_k kappa(k
+# delta) over the Fourier coefficients A_k, B_k of f^2 and g^2.
 rpf_theory_variance <- function(method, kernel, x, y) {
   args <- method$args
-  if (args$method != "iid") return(NULL)
+  if (!source_traits(args$method)$independent) return(NULL)
   left <- as_periodic_function(args$left, "left")
   right <- as_periodic_function(args$right, "right")
   at_zero <- kernel_at_zero(kernel, ncol(x))
@@ -96,15 +96,20 @@ squared_table_size <- 2^15
 
 # sum_k A_k B_k kappa(k delta) = A_0 B_0 + 2 sum_{k >= 1} A_k B_k kappa(k
 # delta), with kappa(k) the matrix kappa(k delta) over the pairs and `same`
-# the pairs at distance 0. f and g change sign over half a period, so f^2
-# and g^2 have period pi and only even k enter. With a cosine side the sum
-# ends at k = 2; for two step functions it runs until its tail, at most
-# sum_{k > K} |A_k B_k| kappa(K delta) since kappa does not increase along
-# rays, is below 1e-6 of A_0 B_0 for every pair at a positive distance,
-# while pairs at distance 0 take its exact value <f^2, g^2>. NULL when that
-# needs more than max_squared_terms terms (points almost equal).
+# the pairs at distance 0. f and g change sign over half a period (f(t +
+# pi) = -f(t), periodic_function.h), so f^2 and g^2 have period pi and only
+# even k enter. A function with finitely many harmonics, the last L, has
+# f^2 end at 2L, so with such a side the sum is finite and exact; for two
+# step functions it runs until its tail, at most sum_{k > K} |A_k B_k|
+# kappa(K delta) since kappa does not increase along rays, is below 1e-6 of
+# A_0 B_0 for every pair at a positive distance, while pairs at distance 0
+# take its exact value <f^2, g^2>. NULL when that needs more than
+# max_squared_terms terms (points almost equal).
 squared_map_series <- function(left, right, kappa, same) {
-  size <- if (left$name == "cos" || right$name == "cos") 1L else squared_table_size
+  last <- c(periodic_traits(left)$last_harmonic, periodic_traits(right)$last_harmonic)
+  finite <- if (any(last > 0)) min(last[last > 0]) else 0
+  if (finite > max_squared_terms) return(NULL)
+  size <- if (finite > 0) finite else squared_table_size
   A <- squared_coefficients(left, size)
   B <- squared_coefficients(right, size)
   leading <- A$coefficients[1L] * B$coefficients[1L]
@@ -117,23 +122,38 @@ squared_map_series <- function(left, right, kappa, same) {
     if (abs(products[j]) <= 1e-15 * leading && tails[j] <= 1e-15 * leading) break
     at <- kappa(2 * j)
     value <- value + 2 * products[j] * at
-    if (size == 1L || 2 * tails[j] * max(at[!same], 0) <= 1e-6 * leading) break
+    if (finite > 0) next
+    if (2 * tails[j] * max(at[!same], 0) <= 1e-6 * leading) break
     if (j == max_squared_terms) return(NULL)
   }
-  if (size > 1L) value[same] <- A$inner(B)
+  if (finite == 0) value[same] <- A$inner(B)
   value
 }
 
+# What the core reports of a periodic function (.cpp_periodic_function()).
+periodic_traits <- function(f) core(.cpp_periodic_function(f$name))
+
 # A_0, A_2, ..., A_2K of f^2, its total variation over a period, and for a
-# step function, a function giving <f^2, g^2> for another. The cosine: f^2 =
-# (1 + cos 2t) / 2. A step function with level v_i on the cell
-# (t_{i+1}, t_i) of [0, pi]: A_k = (1 / (pi k)) sum_i v_i^2 (sin k t_i -
-# sin k t_{i+1}), from the jumps and levels the core reports.
+# step function, a function giving <f^2, g^2> for another. With finitely
+# many harmonics F_k (the last L), A_m = sum_k F_k F_{m - k} over k in -L..L,
+# exact, and A_m = 0 past m = 2L, so no tail (variation 0). A step function
+# with level v_i on the cell (t_{i+1}, t_i) of [0, pi]: A_k = (1 / (pi k))
+# sum_i v_i^2 (sin k t_i - sin k t_{i+1}), from the jumps and levels the
+# core reports. The contract of periodic_function.h makes every function
+# one or the other.
 squared_coefficients <- function(f, K) {
-  if (f$name == "cos") {
-    return(list(coefficients = c(1 / 2, 1 / 4, rep(0, K - 1L)), variation = 2))
+  traits <- periodic_traits(f)
+  if (traits$last_harmonic > 0) {
+    L <- traits$last_harmonic
+    two_sided <- c(rev(rpf_coefficients(f, seq_len(L))), 0, rpf_coefficients(f, seq_len(L)))  # F_-L .. F_L
+    at <- function(m) {
+      k <- max(-L, m - L):min(L, m + L)
+      sum(two_sided[k + L + 1L] * two_sided[m - k + L + 1L])
+    }
+    coefficients <- vapply(2 * (0:K), function(m) if (m > 2 * L) 0 else at(m), 0)
+    return(list(coefficients = coefficients, variation = 0))
   }
-  traits <- core(.cpp_periodic_function(f$name))
+  if (length(traits$cosine_jumps) == 0L) fail("the periodic function %s has neither finitely many harmonics nor jumps.", f$name)
   edges <- acos(c(-1, traits$cosine_jumps, 1))  # from pi down to 0
   squares <- traits$levels^2
   k <- 2 * seq_len(K)

@@ -270,7 +270,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_frequency_sources
-Rcpp::CharacterVector cpp_frequency_sources();
+Rcpp::DataFrame cpp_frequency_sources();
 RcppExport SEXP _askrff_cpp_frequency_sources() {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
@@ -627,6 +627,16 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_periodic_functions
+Rcpp::CharacterVector cpp_periodic_functions();
+RcppExport SEXP _askrff_cpp_periodic_functions() {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_functions());
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_periodic_function
 Rcpp::List cpp_periodic_function(std::string fun);
 RcppExport SEXP _askrff_cpp_periodic_function(SEXP funSEXP) {
@@ -635,6 +645,18 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_periodic_function(fun));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_periodic_coefficient
+Rcpp::NumericVector cpp_periodic_coefficient(std::string fun, Rcpp::NumericVector k);
+RcppExport SEXP _askrff_cpp_periodic_coefficient(SEXP funSEXP, SEXP kSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type k(kSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_periodic_coefficient(fun, k));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -780,7 +802,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_ridge_posterior", (DL_FUNC) &_askrff_cpp_ridge_posterior, 8},
     {"_askrff_cpp_ridge_loo", (DL_FUNC) &_askrff_cpp_ridge_loo, 13},
     {"_askrff_cpp_sample_dither", (DL_FUNC) &_askrff_cpp_sample_dither, 2},
+    {"_askrff_cpp_periodic_functions", (DL_FUNC) &_askrff_cpp_periodic_functions, 0},
     {"_askrff_cpp_periodic_function", (DL_FUNC) &_askrff_cpp_periodic_function, 1},
+    {"_askrff_cpp_periodic_coefficient", (DL_FUNC) &_askrff_cpp_periodic_coefficient, 2},
     {"_askrff_cpp_periodic_coefficients", (DL_FUNC) &_askrff_cpp_periodic_coefficients, 2},
     {"_askrff_cpp_periodic_inner_product", (DL_FUNC) &_askrff_cpp_periodic_inner_product, 2},
     {"_askrff_cpp_expected_kernel_at", (DL_FUNC) &_askrff_cpp_expected_kernel_at, 2},

@@ -64,12 +64,21 @@ Rcpp::NumericVector cpp_part_weights(Rcpp::List kernel, int d) {
   return weight;
 }
 
-// The names of the frequency sources (sampling.h), in R's order.
+// The table of frequency sources (sampling.h), in R's order: a data frame
+// of their names and traits.
 // [[Rcpp::export(.cpp_frequency_sources)]]
-Rcpp::CharacterVector cpp_frequency_sources() {
-  Rcpp::CharacterVector out;
-  for (const askrff::FrequencySource& source : askrff::frequency_sources()) out.push_back(source.name);
-  return out;
+Rcpp::DataFrame cpp_frequency_sources() {
+  Rcpp::CharacterVector name;
+  Rcpp::LogicalVector blocked, exact, independent;
+  for (const askrff::FrequencySource& source : askrff::frequency_sources()) {
+    name.push_back(source.name);
+    blocked.push_back(source.blocked);
+    exact.push_back(source.exact);
+    independent.push_back(source.independent);
+  }
+  return Rcpp::DataFrame::create(Rcpp::Named("name") = name, Rcpp::Named("blocked") = blocked,
+                                 Rcpp::Named("exact") = exact, Rcpp::Named("independent") = independent,
+                                 Rcpp::Named("stringsAsFactors") = false);
 }
 
 // The sources every part of the kernel's measure in dimension d takes.

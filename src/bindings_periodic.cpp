@@ -1,6 +1,7 @@
 // Random periodic features (Schellekens and Jacques 2020), exported to R.
 #include <Rcpp.h>
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -88,10 +89,19 @@ Rcpp::NumericVector cpp_sample_dither(Rcpp::NumericVector seed_words, int m) {
   return out;
 }
 
-// What R shows of the periodic function named `fun`: whether it is binary,
-// <f, f> and F_1, and for a step function the c = cos t where it jumps and
-// its level on each cell of c between -1, the jumps and 1. Throws for a
-// name the core does not know.
+// The names of the core's periodic functions, in the registry's order.
+// [[Rcpp::export(.cpp_periodic_functions)]]
+Rcpp::CharacterVector cpp_periodic_functions() {
+  Rcpp::CharacterVector out;
+  for (const askrff::PeriodicFunctionEntry& entry : askrff::periodic_functions()) out.push_back(entry.name);
+  return out;
+}
+
+// What R reads of the periodic function named `fun`: whether it is binary,
+// <f, f> and F_1, its last harmonic (0 for infinitely many) and its
+// variation, and for a step function the c = cos t where it jumps and its
+// level on each cell of c between -1, the jumps and 1. Throws for a name
+// the core does not know.
 // [[Rcpp::export(.cpp_periodic_function)]]
 Rcpp::List cpp_periodic_function(std::string fun) {
   const auto f = askrff::make_periodic_function(fun);
@@ -102,8 +112,24 @@ Rcpp::List cpp_periodic_function(std::string fun) {
   Rcpp::NumericVector levels(jumps.empty() ? 0 : static_cast<R_xlen_t>(jumps.size() + 1));
   for (R_xlen_t i = 0; i < levels.size(); ++i) levels[i] = f->from_cosine(0.5 * (edges[i] + edges[i + 1]));
   return Rcpp::List::create(Rcpp::Named("binary") = f->binary(), Rcpp::Named("norm") = askrff::inner_product(*f, *f),
-                            Rcpp::Named("first") = f->coefficient(1), Rcpp::Named("cosine_jumps") = jumps,
+                            Rcpp::Named("first") = f->coefficient(1),
+                            Rcpp::Named("last_harmonic") = static_cast<double>(f->last_harmonic()),
+                            Rcpp::Named("variation") = f->variation(), Rcpp::Named("cosine_jumps") = jumps,
                             Rcpp::Named("levels") = levels);
+}
+
+// F_k of the periodic function named `fun` one k at a time (coefficient(k),
+// which the expected kernel uses beyond its table), for tests against the
+// table of coefficients().
+// [[Rcpp::export(.cpp_periodic_coefficient)]]
+Rcpp::NumericVector cpp_periodic_coefficient(std::string fun, Rcpp::NumericVector k) {
+  const auto f = askrff::make_periodic_function(fun);
+  Rcpp::NumericVector out(k.size());
+  for (R_xlen_t i = 0; i < k.size(); ++i) {
+    askrff::require(k[i] >= 1 && k[i] <= 1e6 && k[i] == std::floor(k[i]), "k must be whole numbers in 1..1e6");
+    out[i] = f->coefficient(static_cast<long>(k[i]));
+  }
+  return out;
 }
 
 // F_1..F_k_max of the periodic function named `fun`.

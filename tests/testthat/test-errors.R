@@ -56,7 +56,7 @@ test_that("rff_map validates sizes, methods, settings and seeds", {
   expect_snapshot(error = TRUE, cnd_class = TRUE, {
     rff_map(k, 0, 10)
     rff_map(k, 3, 0)
-    rff_map(k, 3, 10, method = "sobol")
+    rff_map(k, 3, 10, method = "unknown")
     rff_map(k, 3, 10, decomposition = "phase")
     rff_map(laplace_kernel(1), 3, 10, "orthogonal")
     rff_map(k, 3, 10, seed = -1)
@@ -288,7 +288,7 @@ test_that("random periodic features reject bad input, naming the argument", {
     rpf_features(map, fixture_points(3, 3))
     rpf_features(map, x, "sine")
     rpf_features(map, x, 2)
-    rpf_kernel_matrix(map, x, left = "tri")
+    rpf_kernel_matrix(map, x, left = "sawtooth")
     rpf_kernel_matrix(map, x, replace(x, 2, NA))
     rpf_kernel_matrix(map, x, n_threads = 0)
     rpf_quantizer(0)

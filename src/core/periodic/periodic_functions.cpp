@@ -1,11 +1,12 @@
-// The periodic functions askrff offers: the cosine, and the b-bit universal
+// The registry of periodic functions (periodic_functions()) and the functions
+// it holds: the cosine, and the b-bit universal
 // quantizer of the cosine, q_b(t) = Q_b(cos t), where Q_b rounds [-1, 1] to
 // 2^b equal cells with levels spread evenly over [-1, 1]. One bit gives the
 // square wave q(t) = sign(cos t) of Schellekens and Jacques (2020), eq. 8. Every q_b is odd about
 // t = pi / 2 (q(t + pi) = -q(t)), so only odd harmonics are nonzero.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
+#include <string>
 #include <stdexcept>
 
 #include "core/periodic/periodic_function.h"
@@ -80,17 +81,28 @@ class CosineQuantizer : public PeriodicFunction {
 
 }  // namespace
 
+// The registry: a new function is one more row (and keeps the contract of
+// periodic_function.h).
+const std::vector<PeriodicFunctionEntry>& periodic_functions() {
+  static const std::vector<PeriodicFunctionEntry> table = [] {
+    std::vector<PeriodicFunctionEntry> rows{{"cos", [] { return std::make_unique<const Cosine>(); }},
+                                            {"square", [] { return std::make_unique<const CosineQuantizer>(1); }}};
+    for (int bits = 2; bits <= 8; ++bits) {
+      rows.push_back({std::to_string(bits) + "-bit quantizer",
+                      [bits] { return std::make_unique<const CosineQuantizer>(bits); }});
+    }
+    return rows;
+  }();
+  return table;
+}
+
 std::unique_ptr<const PeriodicFunction> make_periodic_function(const std::string& name) {
-  if (name == "cos") return std::make_unique<Cosine>();
-  if (name == "square") return std::make_unique<CosineQuantizer>(1);
-  int bits = 0;
-  char tail = 0;
-  if (std::sscanf(name.c_str(), "%d-bit quantizer%c", &bits, &tail) == 1 && bits >= 2 && bits <= 8 &&
-      name == std::to_string(bits) + "-bit quantizer") {
-    return std::make_unique<CosineQuantizer>(bits);
+  std::string names;
+  for (const PeriodicFunctionEntry& entry : periodic_functions()) {
+    if (entry.name == name) return entry.make();
+    names += std::string(names.empty() ? "" : ", ") + "\"" + entry.name + "\"";
   }
-  throw std::invalid_argument(
-      "askrff's periodic functions are \"cos\", \"square\" and \"<b>-bit quantizer\" for b = 2 to 8 (rpf_quantizer(b)).");
+  throw std::invalid_argument("askrff's periodic functions are " + names + ".");
 }
 
 }  // namespace askrff

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/laws/elementary_laws.h"
@@ -53,16 +54,41 @@ constexpr std::uint64_t kAllocationBlock = 0x7FFFFFFFFFFFFFFFULL;
 // Block key of the quasi-Monte Carlo points' randomization.
 constexpr std::uint64_t kPointsBlock = 0x7FFFFFFFFFFFFFFEULL;
 
-// The directions of one block of `count` <= d frequencies: the columns of a
-// Haar block, or the rows of a SORF block.
+// For a Method that a function's switch does not handle: a source added to
+// the table without its branch there fails, naming both.
+[[noreturn]] void unhandled(Method method, const char* where) {
+  throw std::logic_error(std::string(where) + " has no branch for the frequency source \"" + source_name(method) + "\"");
+}
+
+// Whether a source maps randomized quasi-Monte Carlo points through the
+// laws' inverse CDFs; the others draw blocks of at most d frequencies, along
+// block_directions() for a blocked source and independently otherwise.
+bool maps_points(Method method, const char* where) {
+  switch (method) {
+    case Method::qmc: return true;
+    case Method::iid:
+    case Method::orthogonal:
+    case Method::structured: return false;
+  }
+  unhandled(method, where);
+}
+
+// The directions of one block of `count` <= d frequencies of a blocked
+// source: the columns of a Haar block, or the rows of a SORF block.
 Eigen::MatrixXd block_directions(Method method, int d, int count, Stream& stream, const Poll& poll) {
-  return method == Method::structured ? structured_directions(d, count, stream) : haar_columns(d, count, stream, poll);
+  switch (method) {
+    case Method::orthogonal: return haar_columns(d, count, stream, poll);
+    case Method::structured: return structured_directions(d, count, stream);
+    case Method::iid:
+    case Method::qmc: break;
+  }
+  unhandled(method, "block_directions()");
 }
 
 // Frequencies of a radial mixture, grouped by stratum: each stratum's share
 // comes in chunks of at most d directions, each chunk from its own stream and,
-// for "orthogonal" or "structured", the directions of its own block, so
-// directions sharing an atom are orthogonal; for "qmc" each
+// for a blocked source ("orthogonal", "structured"), the directions of its
+// own block, so directions sharing an atom are orthogonal; for "qmc" each
 // stratum has its own randomized points, mapped to a uniform direction (an
 // atom) or through the stratum's law. Every frequency is marginally a
 // uniform direction times the stratum's radius, and stratum j holds n p_j
@@ -76,8 +102,9 @@ void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_fe
   Eigen::VectorXd direction(d);
   int column = 0;
   std::uint64_t block = 0;
+  const bool points = maps_points(method, "sample_stratified()"), blocked = frequency_source(method).blocked;
   for (std::size_t j = 0; j < strata.size(); ++j) {
-    if (method == Method::qmc) {
+    if (points) {
       Stream stream(seed, static_cast<std::uint64_t>(part_index), kPointsBlock - 1 - j);
       const RandomizedHalton points(strata[j].law ? strata[j].law->uniform_dimension() : d, stream);
       std::vector<double> u(static_cast<std::size_t>(points.dimension()));
@@ -96,7 +123,6 @@ void sample_stratified(const std::vector<RadialStratum>& strata, int d, int n_fe
     for (int first = 0; first < counts[j]; first += d, ++block) {
       Stream stream(seed, static_cast<std::uint64_t>(part_index), block);
       const int count = std::min(d, counts[j] - first);
-      const bool blocked = method == Method::orthogonal || method == Method::structured;
       const Eigen::MatrixXd q = blocked ? block_directions(method, d, count, stream, poll) : Eigen::MatrixXd();
       for (int i = 0; i < count; ++i, ++column) {
         if (blocked) {
@@ -141,17 +167,22 @@ std::vector<int> systematic_counts_at(const std::vector<double>& probability, in
 }
 
 const std::vector<FrequencySource>& frequency_sources() {
-  static const std::vector<FrequencySource> sources = {
-      {Method::iid, "iid"}, {Method::orthogonal, "orthogonal"}, {Method::structured, "structured"}, {Method::qmc, "qmc"}};
+  // method, name, blocked, exact, independent
+  static const std::vector<FrequencySource> sources = {{Method::iid, "iid", false, true, true},
+                                                       {Method::orthogonal, "orthogonal", true, true, false},
+                                                       {Method::structured, "structured", true, false, false},
+                                                       {Method::qmc, "qmc", false, true, false}};
   return sources;
 }
 
-const char* source_name(Method method) {
+const FrequencySource& frequency_source(Method method) {
   for (const FrequencySource& source : frequency_sources()) {
-    if (source.method == method) return source.name;
+    if (source.method == method) return source;
   }
-  throw std::logic_error("a frequency source without a name");
+  throw std::logic_error("a frequency source without a row in frequency_sources()");
 }
+
+const char* source_name(Method method) { return frequency_source(method).name; }
 
 std::vector<double> systematic_count_covariance(const std::vector<double>& probability, int n) {
   std::vector<double> breaks{0.0, 1.0};
@@ -201,7 +232,7 @@ bool law_takes(const PartSampler& law, Method method) {
     case Method::structured: return law.supports_orthogonal();
     case Method::qmc: return law.strata() != nullptr || law.uniform_dimension() > 0;
   }
-  return false;
+  unhandled(method, "law_takes()");
 }
 
 std::vector<Method> measure_sources(const Measure& measure) {
@@ -224,7 +255,7 @@ void sample_frequencies(const PartSampler& law, int d, int n_features, Method me
     sample_stratified(*strata, d, n_features, method, seed, part_index, omega, poll);
     return;
   }
-  if (method == Method::qmc) {
+  if (maps_points(method, "sample_frequencies()")) {
     Stream stream(seed, static_cast<std::uint64_t>(part_index), kPointsBlock);
     const RandomizedHalton points(law.uniform_dimension(), stream);
     std::vector<double> u(static_cast<std::size_t>(points.dimension()));
@@ -235,16 +266,17 @@ void sample_frequencies(const PartSampler& law, int d, int n_features, Method me
     }
     return;
   }
+  const bool blocked = frequency_source(method).blocked;
   const int n_blocks = static_cast<int>((static_cast<long long>(n_features) + d - 1) / d);
   for (int block = 0; block < n_blocks; ++block) {
     Stream stream(seed, static_cast<std::uint64_t>(part_index), static_cast<std::uint64_t>(block));
     const int first = block * d;
     const int count = std::min(d, n_features - first);
-    if (method == Method::iid) {
-      for (int j = 0; j < count; ++j) law.sample(stream, omega.col(first + j).data());
-    } else {
+    if (blocked) {
       const Eigen::MatrixXd q = block_directions(method, d, count, stream, poll);
       for (int j = 0; j < count; ++j) law.sample_along(stream, q.col(j).data(), omega.col(first + j).data());
+    } else {
+      for (int j = 0; j < count; ++j) law.sample(stream, omega.col(first + j).data());
     }
     poll();
   }

@@ -22,13 +22,29 @@ namespace askrff {
 // except that a SORF row is only close to a uniform direction.
 enum class Method { iid, orthogonal, structured, qmc };
 
-// The sources and their names, in the order R lists them: the one table of
-// them (rff_map() and rpf_map() ask for it).
+// The sources, in the order R lists them: the one table of them (rff_map(),
+// rpf_map() and approximation_study() ask for it, .cpp_frequency_sources()),
+// with what R needs to know of each:
+//   blocked      it draws blocks of d directions (block_directions() in
+//                sampling.cpp), which R's memory estimate counts;
+//   exact        every frequency has exactly its part's law, so the
+//                estimators are unbiased (tests check it);
+//   independent  the frequencies are independent draws, which the closed-form
+//                variances of approximation_study() assume.
+// A new Method needs its row here and its branch in every switch over
+// Method in sampling.cpp (law_takes(), block_directions(),
+// sample_frequencies(), sample_stratified()). They have no default, so a
+// compiler warning for switches (-Wall) names one that lacks it, and each
+// throws for a Method it does not handle, which the tests reach by drawing
+// from every source of this table.
 struct FrequencySource {
   Method method;
   const char* name;
+  bool blocked, exact, independent;
 };
 const std::vector<FrequencySource>& frequency_sources();
+// The row of a Method; throws std::logic_error for a Method without one.
+const FrequencySource& frequency_source(Method method);
 const char* source_name(Method method);
 
 // Throws for a name no source has.
