@@ -36,3 +36,30 @@ example_kernel <- function(family) {
   example <- kernel_examples[[family]]
   do.call(example$constructor, example$args)
 }
+
+# The frequency sources, from the core's table (askrff:::source_table(): each
+# source's name and traits), never from a list: tests that mean every source,
+# or every source of a trait, take them from here, so a new source is tested
+# without being named. `kernel_sources()` gives those the kernel's laws take
+# in dimension d under `settings`.
+exact_sources <- function() with(askrff:::source_table(), name[exact])
+blocked_sources <- function() with(askrff:::source_table(), name[blocked])
+kernel_sources <- function(kernel, d, settings = list()) {
+  spec <- askrff:::kernel_with_settings(kernel, askrff:::resolve_kernel_settings(kernel, settings), d)
+  askrff:::core(askrff:::.cpp_measure_sources(spec, d))
+}
+
+# Evaluates `code`; an error in it fails the test with `label` and its
+# message, and the test goes on (a failed expectation goes on as usual).
+# Conformance loops wrap each entry in it, so one entry's error names the
+# entry and leaves the others checked.
+naming_errors <- function(label, code) {
+  withRestarts(
+    withCallingHandlers(code, error = function(e) {
+      if (inherits(e, "expectation")) return()
+      expect(FALSE, sprintf("%s: %s", label, conditionMessage(e)))
+      invokeRestart("skip_entry")
+    }),
+    skip_entry = function() NULL)
+  invisible()
+}

@@ -367,7 +367,7 @@ test_that("bad studies give named errors", {
   expect_error(approximation_study(k, x, n_features = 0), "`n_features`", class = "askrff_error")
   expect_error(approximation_study(k, x, n_features = 4, trials = 0), "`trials`", class = "askrff_error")
   expect_error(approximation_study(k, x, n_features = 4, metrics = "l1"), "`metrics` must hold", class = "askrff_error")
-  expect_error(approximation_study(k, x, n_features = 4, methods = "sobol"), "`methods\\[\\[1\\]\\]` must be one of",
+  expect_error(approximation_study(k, x, n_features = 4, methods = "unknown"), "`methods\\[\\[1\\]\\]` must be one of",
                class = "askrff_error")
   expect_error(approximation_study(k, x, n_features = 4, methods = list(list(method = "iid"))),
                "`methods` must name it", class = "askrff_error")
