@@ -54,13 +54,19 @@ column_scaling <- function(standardize, x, arg = "standardize") {
     if (is.null(x)) {
       fail("`%s = TRUE` needs the data in memory; for chunks, give list(center = , scale = ) computed beforehand.", arg)
     }
-    center <- colMeans(x)
-    scale <- sqrt(colSums(sweep(x, 2L, center)^2) / max(1L, nrow(x) - 1L))
+    # each column divided by its largest entry first, so that neither its
+    # mean nor its squares overflow or underflow (columns from 1e-300 to
+    # 1e300 times unit scale standardize alike)
+    size <- apply(abs(x), 2L, max)
+    size[size == 0] <- 1
+    unit <- sweep(x, 2L, size, "/")
+    center <- colMeans(unit)
+    scale <- sqrt(colSums(sweep(unit, 2L, center)^2) / max(1L, nrow(x) - 1L))
     if (any(scale == 0)) {
       fail("Column %s of the data is constant, so `%s = TRUE` cannot scale it.",
            (if (is.null(colnames(x))) which(scale == 0) else colnames(x)[scale == 0])[1L], arg)
     }
-    return(list(center = center, scale = scale))
+    return(list(center = center * size, scale = scale * size))
   }
   d <- if (is.null(x)) NULL else ncol(x)
   if (!is.list(standardize) || !all(c("center", "scale") %in% names(standardize)) ||
@@ -118,8 +124,16 @@ formula_design <- function(call, env, formula, contrasts) as_condition_class("da
   })
   terms <- attr(mf, "terms")
   if (attr(terms, "response") == 0L) fail("`formula` must have a response on its left side.")
-  if (nrow(mf) < 2L) fail("The model frame of `formula` in `data` has %d rows after `subset` and `na.action`; a fit needs at least two.",
-                            nrow(mf))
+  if (nrow(mf) < 2L) {
+    # name the variables with too few values, which `y ~ .` takes silently
+    data <- data_of(frame_call, env)
+    variables <- intersect(all.vars(stats::delete.response(terms)), if (is.data.frame(data)) names(data))
+    sparse <- Filter(function(v) sum(!is.na(data[[v]])) < 2L, variables)
+    fail("The model frame of `formula` in `data` has %d row%s after `subset` and `na.action`; a fit needs at least two.%s",
+         nrow(mf), if (nrow(mf) == 1L) "" else "s",
+         if (length(sparse) > 0L) sprintf(" %s %s fewer than two values that are not NA.",
+                                          paste0("`", sparse, "`", collapse = ", "), if (length(sparse) > 1L) "have" else "has") else "")
+  }
   x <- design_columns(terms, mf, contrasts)
   # the response's expression, as the formula gives it, for augment(): a
   # language object, never a string to parse
@@ -128,6 +142,12 @@ formula_design <- function(call, env, formula, contrasts) as_condition_class("da
        design = list(terms = stats::delete.response(terms), xlevels = stats::.getXlevels(terms, mf),
                      contrasts = x$contrasts, na_action = attr(mf, "na.action"), response = response))
 })
+
+# The data frame the model frame is built from, or NULL.
+data_of <- function(frame_call, env) {
+  if (is.null(frame_call$data)) return(NULL)
+  tryCatch(eval(frame_call$data, env), error = function(e) NULL)
+}
 
 design_columns <- function(terms, mf, contrasts = NULL) {
   factors <- names(Filter(function(v) is.factor(v) || is.character(v) || is.logical(v), mf))

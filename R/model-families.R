@@ -14,6 +14,27 @@ model_family_traits <- function(family, arg = "family") {
   families[[family]]
 }
 
+# The family a response asks for when none is given: classes (a factor,
+# characters, logicals or 0/1 numbers) take the family of their kind whose
+# mean is a probability (binomial for two, multinomial for more). Counts
+# could be classes or counts, so they must be said.
+infer_family <- function(y, where) {
+  if (is.matrix(y) && ncol(y) == 1L) y <- y[, 1L]
+  values <- if (is.numeric(y) && !is.object(y)) unique(y[!is.na(y)]) else NULL
+  classes <- if (is.factor(y)) nlevels(droplevels(y)) else if (is.character(y)) length(unique(y[!is.na(y)])) else
+    if (is.logical(y) || (!is.null(values) && all(values %in% c(0, 1)))) 2L else NA_integer_
+  if (is.na(classes)) {
+    counts <- !is.null(values) && length(values) > 0L && all(is.finite(values) & values >= 0 & values == round(values))
+    fail("%s %s; give `family`: %s.", where,
+         if (counts) "holds counts, which could be classes or counts" else "is neither classes nor counts",
+         paste0('"', names(model_families()), '"', collapse = ", "))
+  }
+  if (classes < 2L) fail("%s must have at least two classes, not %d.", where, classes)
+  kind <- if (classes == 2L) "two_classes" else "classes"
+  fits <- Filter(function(f) f$response == kind && identical(f$mean, "probability"), model_families())
+  names(fits)[1L]
+}
+
 # The number of linear predictors of a fit: one per level for a response of
 # several classes, else one.
 family_predictors <- function(traits, levels) if (traits$response == "classes") length(levels) else 1L
@@ -57,8 +78,8 @@ glm_response <- function(y, n, where, response, family) {
   }
   if (two && length(level_names) != 2L) {
     several <- names(Filter(function(f) f$response == "classes", model_families()))
-    fail("%s must have two levels for the \"%s\" family, not %d; use family = \"%s\" for more.", where, family,
-         length(level_names), several[1L])
+    fail("%s must have two levels for the \"%s\" family, not %d%s.", where, family, length(level_names),
+         if (length(level_names) > 2L) sprintf("; use family = \"%s\" for more", several[1L]) else "")
   }
   if (is.null(response)) {
     if (length(level_names) < 2L) fail("%s must have at least two levels.", where)

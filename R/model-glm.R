@@ -111,11 +111,15 @@
 #'   is the event, as in [glm()]), a logical or a 0/1 numeric vector; for
 #'   `"multinomial"` a factor (every level must occur); for `"poisson"`
 #'   nonnegative counts. `NULL` when `x` is a chunk source.
-#' @param family The loss: `"binomial"` (the default), `"multinomial"`,
+#' @param family The loss: `"binomial"`, `"multinomial"`,
 #'   `"poisson"`, or `"squared_hinge"` (two classes, the loss
 #'   \eqn{\max(0, 1 - s\eta)^2} of the L2-loss support vector machine with
 #'   \eqn{s = \pm 1} the class, whose fits predict scores and classes, not
 #'   probabilities); each is one entry of the core's table of model families.
+#'   `NULL` (the default) takes it from the response, as its kind says: a
+#'   factor, characters, a logical or 0/1 numbers of two classes are
+#'   binomial, of more multinomial; counts must say `"poisson"` (or be made a
+#'   factor), since they could be either.
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
@@ -156,7 +160,7 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 
 #' @rdname rff_glm
 #' @export
-rff_glm.default <- function(x, y = NULL, map = NULL, family = "binomial", lambda = NULL,
+rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = NULL, scale = NULL, ard = FALSE, fun = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
@@ -168,8 +172,13 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = "binomial", lambda
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
     if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
     data <- list(source = x, streamed = TRUE, what = "the chunks' `x` have")
+    if (is.null(family)) {
+      if (is.function(x)) fail("`family` must be given for a function chunk source, whose chunks are read once per pass.")
+      family <- infer_family(x[[1L]]$y, "`y` of chunk 1")
+    }
   } else {
     data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
+    if (is.null(family)) family <- infer_family(y, "`y`")
   }
   fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
           n_threads, search)
@@ -177,7 +186,7 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = "binomial", lambda
 
 #' @rdname rff_glm
 #' @export
-rff_glm.formula <- function(formula, data = NULL, family = "binomial", kernel = NULL,
+rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE, method = "iid",
                             seed = NULL, fun = NULL, n_threads = NULL, ...) {
@@ -186,6 +195,7 @@ rff_glm.formula <- function(formula, data = NULL, family = "binomial", kernel = 
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
+  if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
   fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
                  standardize, lambda, nfolds, seed, fun, n_threads, search)

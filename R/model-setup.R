@@ -131,5 +131,6 @@ check_lambda <- function(lambda) {
       any(!is.finite(lambda)) || any(lambda <= 0)) {
     fail("`lambda` must be NULL or positive finite numbers.")
   }
+  if (anyDuplicated(lambda) > 0L) fail("`lambda` must hold distinct values; %s is given twice.", format(lambda[anyDuplicated(lambda)]))
   as.double(lambda)
 }

@@ -101,3 +101,36 @@ test_that("rff_basis() takes the median distance for a kernel by name", {
                tolerance = 1e-12)
   expect_identical(attr(rff_basis(data$x, kernel = gaussian_kernel(3), n_features = 4, seed = 1), "standardize"), FALSE)
 })
+
+test_that("rff_glm() takes the family from the response when none is given", {
+  data <- scale_data(n = 120)
+  two <- factor(ifelse(data$f > stats::median(data$f), "high", "low"))
+  three <- cut(data$f, 3, labels = c("a", "b", "c"))
+  fit <- rff_glm(data$x, two, kernel = gaussian_kernel(1), n_features = 8, lambda = 1, seed = 1, standardize = TRUE)
+  expect_identical(fit$family, "binomial")
+  fit <- rff_glm(data$x, three, kernel = gaussian_kernel(1), n_features = 8, lambda = 1, seed = 1, standardize = TRUE)
+  expect_identical(fit$family, "multinomial")
+  frame <- data.frame(data$x, three = three)
+  expect_identical(rff_glm(three ~ ., frame, kernel = gaussian_kernel(1), n_features = 8, lambda = 1, seed = 1)$family,
+                   "multinomial")
+  expect_identical(rff_glm(data$x, as.integer(two == "high"), kernel = gaussian_kernel(1), n_features = 8, lambda = 1,
+                           seed = 1)$family, "binomial")
+  # counts could be classes or counts: the family must be said
+  expect_error(rff_glm(data$x, rpois(120, 3) + 2, kernel = gaussian_kernel(1), n_features = 8, lambda = 1),
+               "holds counts.*give `family`", class = "askrff_error")
+  expect_error(rff_glm(data$x, factor(rep("a", 120)), kernel = gaussian_kernel(1), n_features = 8, lambda = 1),
+               "at least two classes, not 1", class = "askrff_error")
+  expect_error(rff_glm(data$x, two, kernel = gaussian_kernel(1), n_features = 8, lambda = c(1, 1)),
+               "`lambda` must hold distinct values; 1 is given twice", class = "askrff_error")
+})
+
+test_that("standardization takes columns at any scale, and an empty column is named", {
+  data <- scale_data(n = 60)
+  fit <- rff_ridge(data$x, data$y, n_features = 8, seed = 1, lambda = 1, standardize = TRUE)
+  for (factor in c(1e-300, 1e300)) {
+    scaled <- rff_ridge(data$x * factor, data$y, n_features = 8, seed = 1, lambda = 1, standardize = TRUE)
+    expect_equal(fitted(scaled), fitted(fit), tolerance = 1e-8)
+  }
+  frame <- data.frame(data$x, y = data$y, empty = NA_real_)
+  expect_error(rff_ridge(y ~ ., frame, n_features = 8), "has 0 rows.*`empty` has fewer than two values", class = "askrff_error")
+})
