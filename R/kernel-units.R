@@ -86,7 +86,7 @@ has_length_scale <- function(kernel) {
 kernel_for_data <- function(kernel, scale, x, seed, arg = "kernel") {
   by_name <- kernel_by_name(kernel)
   kernel <- tidy_kernel(kernel, arg)
-  scale <- check_positive_number(scale, "scale")
+  scale <- check_scale_factor(check_positive_number(scale, "scale"))
   if (!has_length_scale(kernel)) {
     if (scale != 1) {
       fail("`scale` must be 1 for the %s, which has no length scale to multiply.", kernel_label(kernel))
@@ -96,4 +96,20 @@ kernel_for_data <- function(kernel, scale, x, seed, arg = "kernel") {
   unit <- if (by_name) median_bandwidth(x, seed = seed) else 1
   if (unit * scale == 1) return(kernel)
   scale_kernel(kernel, unit * scale, ncol(x))
+}
+
+# Factors of the kernel's length scales: positive and within 1e-8 to 1e8,
+# beyond which the frequencies would overflow the data's projections (or
+# vanish) whatever the data.
+check_scale_factor <- function(scale, arg = "scale") {
+  if (!is.numeric(scale) || is.object(scale) || length(scale) < 1L || anyNA(scale) || any(!is.finite(scale)) ||
+      any(scale <= 0)) {
+    fail("`%s` must be positive and finite.", arg)
+  }
+  out <- scale < 1e-8 | scale > 1e8
+  if (any(out)) {
+    fail("`%s` must be between 1e-8 and 1e8, not %s: it multiplies the kernel's length scales (median distances for a kernel by name, see ?kernel_scale).",
+         arg, format(scale[out][1L], digits = 3))
+  }
+  scale
 }

@@ -25,6 +25,7 @@ check_scale_search <- function(scale, ard, by_name = FALSE) {
       any(scale <= 0) || !(is.null(dim(scale)) || is_matrix(scale))) {
     fail("`scale` must be NULL, \"optimize\", or positive finite candidate scales (multiplying the kernel's own).")
   }
+  check_scale_factor(scale)
   if (ard && !is.matrix(scale)) {
     fail("With `ard = TRUE`, `scale` must be \"optimize\" or a matrix of candidate scales, one row per candidate and one column per coordinate.")
   }

@@ -47,6 +47,8 @@
 #' @param object,parameters,fresh,... For `update()`: the specification, a
 #'   one-row tibble or list of new values, and whether to replace the
 #'   arguments (`fresh = TRUE`) or update them; see `parsnip::update_spec()`.
+#'   `rff_train()` takes no other arguments: a mistyped engine argument is
+#'   an error that names it.
 #' @param x,y For `rff_train()`: the predictors (a numeric matrix or data
 #'   frame) and the outcome (numeric for regression, a factor for
 #'   classification).
@@ -98,7 +100,9 @@ print.rff_reg <- function(x, ...) {
 #' @export
 rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_features = 256L, kernel = "gaussian",
                       method = "iid", standardize = NULL, criterion = c("loo", "evidence", "gcv"), nfolds = 5,
-                      seed = NULL, n_threads = NULL) {
+                      seed = NULL, n_threads = NULL, ...) {
+  # set_engine()'s arguments arrive here: a mistyped one is named
+  check_no_dots(...)
   x <- check_data(x, "x")
   # settings only one of the two fits reads are checked for both
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")

@@ -76,7 +76,7 @@ step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = 
   require_suggested(c("recipes", "rlang"), "step_rff()")
   # tune() placeholders are calls, checked once prep() sees their values
   if (!is.call(kernel)) tidy_kernel(kernel)
-  if (!is.call(scale)) check_positive_number(scale, "scale")
+  if (!is.call(scale)) check_scale_factor(check_positive_number(scale, "scale"))
   if (!is.call(n_features)) check_count(n_features, "n_features")
   # recipes wraps the errors of prep() in its own class, so what can be
   # checked before the data is checked here

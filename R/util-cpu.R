@@ -46,11 +46,15 @@ cpu_state <- function(core_state) {
        paths = instruction_sets[seq_len(match(detected, instruction_sets))])
 }
 
-# At load: the path asked for by options(askrff.cpu), if any.
+# At load: the path asked for by options(askrff.cpu), if any. An option the
+# package cannot follow (mistyped in .Rprofile, or a path this CPU lacks)
+# must not stop it loading: it warns and keeps the detected path.
 apply_cpu_option <- function() {
   wanted <- getOption("askrff.cpu")
   if (is.null(wanted)) return(invisible())
-  check_choice(wanted, c(instruction_sets, "auto"), "options(askrff.cpu)")
-  askrff_cpu(wanted)
+  tryCatch(askrff_cpu(check_choice(wanted, c(instruction_sets, "auto"), "options(askrff.cpu)")),
+           askrff_error = function(e) {
+             warn("%s askrff uses the path it detected.", conditionMessage(e), class = "askrff_cpu_option")
+           })
   invisible()
 }

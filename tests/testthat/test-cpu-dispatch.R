@@ -39,14 +39,11 @@ test_that("askrff_cpu() reports the path in force and switches to any path the C
   expect_identical(askrff_cpu()$path, state$detected)
 })
 
-test_that("askrff_cpu() and options(askrff.cpu) name the argument of a bad path", {
+test_that("askrff_cpu() names the argument of a bad path", {
   for (bad in list("sse", NA_character_, 1, c("avx2", "baseline"), NULL[1])) {
     if (is.null(bad)) next
     expect_error(askrff_cpu(bad), class = "askrff_error", regexp = "`path` must be one of")
   }
-  withr_option <- options(askrff.cpu = "fast")
-  on.exit(options(withr_option))
-  expect_error(askrff:::apply_cpu_option(), class = "askrff_error", regexp = "options\\(askrff.cpu\\)")
 })
 
 test_that("options(askrff.cpu) set before loading forces the path in a fresh session", {
@@ -108,4 +105,18 @@ test_that("ridge fits and Nystrom features agree on every path", {
   expect_paths_agree(fits, tolerance = 1e-9)
   nmap <- nystrom_map(gaussian_kernel(1.5), x[1:300, ])
   expect_paths_agree(on_every_path(function() rff_features(nmap, x)))
+})
+
+test_that("a mistyped options(askrff.cpu) warns at load and keeps the detected path", {
+  old <- askrff_cpu()
+  on.exit(askrff_cpu(old$path))
+  options_before <- options(askrff.cpu = "avx3")
+  on.exit(options(options_before), add = TRUE)
+  expect_warning(askrff:::apply_cpu_option(), "options\\(askrff.cpu\\).*uses the path it detected", class = "askrff_cpu_option")
+  expect_identical(askrff_cpu()$path, old$path)
+  # a fresh process loads the package with the option set
+  script <- "options(askrff.cpu = 'avx3'); suppressWarnings(library(askrff)); cat(class(askrff_cpu()$path))"
+  out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE, stderr = TRUE,
+                 env = paste0("R_LIBS=", paste(.libPaths(), collapse = .Platform$path.sep)))
+  expect_identical(tail(out, 1L), "character")
 })

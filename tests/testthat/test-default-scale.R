@@ -134,3 +134,17 @@ test_that("standardization takes columns at any scale, and an empty column is na
   frame <- data.frame(data$x, y = data$y, empty = NA_real_)
   expect_error(rff_ridge(y ~ ., frame, n_features = 8), "has 0 rows.*`empty` has fewer than two values", class = "askrff_error")
 })
+
+test_that("scale factors beyond 1e-8 to 1e8 and mistyped engine arguments are refused by name", {
+  data <- scale_data(n = 40)
+  for (bad in c(1e-300, 1e300)) {
+    expect_error(rff_ridge(data$x, data$y, scale = bad, n_features = 4), "`scale` must be between 1e-8 and 1e8",
+                 class = "askrff_error")
+    expect_error(rff_basis(data$x, n_features = 4), NA)
+  }
+  expect_error(rff_train(data$x, data$y, scale = 1e-300), "`scale` must be between 1e-8 and 1e8", class = "askrff_error")
+  expect_error(rff_train(data$x, data$y, bogus = 1), "Unknown argument: `bogus`", class = "askrff_error")
+  skip_if_not_installed("recipes")
+  expect_error(recipes::recipe(y ~ ., data = data$frame) |> step_rff(recipes::all_numeric_predictors(), scale = 1e-300),
+               "`scale` must be between 1e-8 and 1e8", class = "askrff_error")
+})
