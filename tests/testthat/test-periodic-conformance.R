@@ -274,23 +274,28 @@ test_that("every function gives the study's closed form the coefficients of its 
 test_that("every function's closed-form variance matches simulation, with a cosine and with itself", {
   skip_on_cran()
   skip_statistics_under_sanitizers()
-  # Over 300 trials each pair's sample variance has a relative standard
-  # error near sqrt(2 / 299) = 0.08 (more for heavy tails), and the mean
-  # relative difference over the 36 pairs less; a wrong term (the variance
-  # of the square instead of the product's, a factor 2) moves it by far more
-  # than 0.2.
+  # The study reports each method's mean over the 36 pairs of the measured
+  # and the closed-form variance. Over 300 trials a pair's sample variance
+  # has a relative standard error near sqrt(2 / 299) = 0.08 (more for heavy
+  # tails), and their mean no more (at most 0.11 off here). The points are
+  # close against sigma = 3 (kernel values 0.76 to 1), so that the
+  # harmonics of f^2 weigh in: doubling them moves the ratio by 0.35 or
+  # more. (The ratio, since expect_equal() compares numbers below its
+  # tolerance absolutely.)
   x <- fixture_points(6, 2, seed = 3)
   readable <- functions[vapply(facts, function(f) is.null(f$error), NA)]
   methods <- unlist(lapply(readable, function(name) {
     stats::setNames(list(list(type = "rpf", left = name, right = "cos"), list(type = "rpf", left = name, right = name)),
                     paste(name, c("cos", "itself")))
   }), recursive = FALSE)
-  study <- approximation_study(laplace_kernel(1), x, n_features = 10, methods = methods, trials = 300,
+  study <- approximation_study(laplace_kernel(3), x, n_features = 10, methods = methods, trials = 300,
                                metrics = "max_abs", seed = 6)
   pairs <- attr(study, "pairs")
   for (method in names(methods)) {
     at <- pairs[pairs$method == method, ]
     expect(!anyNA(at$theory_variance), sprintf("%s: the study has no closed-form variance", method))
-    expect_equal(at$variance, at$theory_variance, tolerance = 0.2, label = method)
+    ratio <- at$variance / at$theory_variance
+    expect(isTRUE(abs(ratio - 1) <= 0.2),
+           sprintf("%s: the measured variance is %.3g times the closed form's", method, ratio))
   }
 })
