@@ -33,8 +33,8 @@
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
-.cpp_glm_path <- function(family, gram, mean, lambda, nfolds, progress) {
-    .Call(`_askrff_cpp_glm_path`, family, gram, mean, lambda, nfolds, progress)
+.cpp_glm_path <- function(family, gram, mean, lambda, nfolds, hessian, progress) {
+    .Call(`_askrff_cpp_glm_path`, family, gram, mean, lambda, nfolds, hessian, progress)
 }
 
 .cpp_glm_path_next <- function(solver, sums, progress) {

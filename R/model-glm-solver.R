@@ -4,25 +4,34 @@
 # says which coefficients the next pass must evaluate.
 
 # Solves the path (cross-validated when lambda has several values or is
-# chosen) and then the chosen lambda's fit on all rows to convergence.
-# `pass(coefficients, model_fold, references)` runs one pass of
-# .cpp_glm_pass over the data; `setup` holds the first pass's sums and
-# `mean_y` the responses' weighted means (glm_null_means()).
-glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns) {
+# chosen) and then the chosen lambda's fit on all rows to convergence, and
+# with `hessian` takes the whole Hessian at that fit when it fits in memory
+# (whole_hessian_fits(); a fit that only compares candidates, as a scale
+# search's, needs none). `pass(coefficients, model_fold, references)` runs
+# one pass of .cpp_glm_pass over the data; `setup` holds the first pass's
+# sums and `mean_y` the responses' weighted means (glm_null_means()). The
+# result has the saturated model's log-likelihood (the passes' `saturated`)
+# beside the core's.
+glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns, hessian = TRUE) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
-  solver <- core(.cpp_glm_path(family, setup, mean_y, if (is.null(lambda)) numeric() else lambda, nfolds,
+  hessian <- hessian && whole_hessian_fits(length(mean_y), columns)
+  solver <- core(.cpp_glm_path(family, setup, mean_y, if (is.null(lambda)) numeric() else lambda, nfolds, hessian,
                                eigen_progress(columns)))
   sums <- NULL
   repeat {
-    # a pass that takes Hessians ends in their eigendecompositions
-    progress <- if (!is.null(sums) && ncol(request$references) > 0L) eigen_progress(columns)
+    # a pass that takes Hessians for its models ends in their eigendecompositions
+    progress <- if (!is.null(sums) && ncol(request$references) > 0L && ncol(request$coefficients) > 0L) {
+      eigen_progress(columns)
+    }
     request <- core(.cpp_glm_path_next(solver, sums, progress))
     if (is.null(request)) break
     sums <- pass(request$coefficients, request$fold, request$references)
   }
   solved <- core(.cpp_glm_path_result(solver))
+  solved$saturated <- sums$saturated
+  solved$hessian <- hessian
   solved$path <- as.data.frame(solved$path)
   if (solved$unconverged > 0L) {
     warn("The cross-validation fits at %d of the %d values of `lambda` did not converge in %d passes; their `cv` in the fit's path is approximate.",
@@ -33,4 +42,16 @@ glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns)
          format(solved$lambda, digits = 3), solved$max_passes, class = "askrff_not_converged")
   }
   solved
+}
+
+# Whether the whole Hessian at the fit of `classes` predictors on `columns`
+# feature columns is taken: its K (1 + D) square matrix is held about six
+# times (the pass's sums, the matrix, its penalized copy, the factor, its
+# inverse and the covariance), which must fit in the memory available (in 8
+# GB where the system does not say).
+whole_hessian_fits <- function(classes, columns) {
+  bytes <- 6 * 8 * (as.double(classes) * (columns + 1))^2
+  if (bytes < 2^26) return(TRUE)
+  available <- available_memory()
+  bytes <= (if (is.na(available)) 2^33 else available)
 }

@@ -124,8 +124,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_path
-SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP progressSEXP) {
+SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -134,8 +134,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mean(meanSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type nfolds(nfoldsSEXP);
+    Rcpp::traits::input_parameter< bool >::type hessian(hessianSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, gram, mean, lambda, nfolds, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, gram, mean, lambda, nfolds, hessian, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -764,7 +765,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
     {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 14},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
-    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 6},
+    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 7},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
     {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},

@@ -12,6 +12,7 @@
 #include "adapters.h"
 #include "core/models/cv_folds.h"
 #include "core/models/glm_path.h"
+#include "core/models/glm_path_hessian.h"
 #include "core/models/model_passes.h"
 #include "guards.h"
 #include "model_glue.h"
@@ -31,7 +32,11 @@ bool all_finite(const Rcpp::NumericVector& v) {
 // responses y (one column per class), weights w and the models'
 // coefficients (one column per model and class) and model_fold, and the
 // Hessians at the columns of `references`. Folds need n_folds >= 2 (0: no
-// folds, every model_fold 0).
+// folds, every model_fold 0). A pass of no models for several classes is the
+// whole Hessian's (glm_path_hessian.h): its Hessians are the blocks of the
+// softmax's. Every pass also sums, as `saturated`, w times each row's
+// log-likelihood under the saturated model (NA for a family without a
+// likelihood).
 // [[Rcpp::export(.cpp_glm_pass)]]
 Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                         Rcpp::NumericVector w, double first_row, int n_folds, Rcpp::NumericVector fold_seed,
@@ -45,10 +50,14 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   askrff::require_whole(references, "the references");
   const int columns = left->n_columns(), classes = y.ncol();
   askrff::GlmModels models;
-  models.family = &askrff::model_family(family);
+  const askrff::ModelFamily& model_family = askrff::model_family(family);
+  const bool whole_hessian = coefficients.ncol() == 0 && classes > 1;
+  models.family = whole_hessian ? &askrff::class_hessian_rows() : &model_family;
   models.classes = classes;
-  askrff::require(models.family->response == askrff::ResponseKind::classes ? classes >= 2 : classes == 1,
+  askrff::require(model_family.response == askrff::ResponseKind::classes ? classes >= 2 : classes == 1,
                   "y must have one column, or one per class for a family of several classes");
+  askrff::require(!whole_hessian || std::string(model_family.mean_name) == "probability",
+                  "the whole Hessian of a family of classes is the softmax's");
   askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
   askrff::require(all_finite(y) && all_finite(w) && std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
                   "y and w must be finite and w nonnegative");
@@ -72,11 +81,18 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
                                                 askrff::thread_runner(n_threads));
   Rcpp::List hessians(sums.hessians.size());
   for (std::size_t i = 0; i < sums.hessians.size(); ++i) hessians[i] = askrff::to_r(sums.hessians[i]);
+  double saturated = 0.0;
+  for (int i = 0; i < x.nrow(); ++i) {
+    if (w[i] == 0.0) continue;
+    const double y_row = y(i, 0);  // classes' saturated rows do not read y
+    saturated += w[i] * askrff::saturated_log_likelihood(model_family, &y_row);
+  }
   return Rcpp::List::create(Rcpp::Named("gradient") = askrff::to_r(sums.gradient),
                             Rcpp::Named("deviance") = askrff::to_r(sums.deviance),
                             Rcpp::Named("heldout") = askrff::to_r(sums.heldout),
                             Rcpp::Named("heldout_weight") = askrff::to_r(sums.heldout_weight),
-                            Rcpp::Named("hessians") = hessians);
+                            Rcpp::Named("hessians") = hessians,
+                            Rcpp::Named("saturated") = std::isnan(saturated) ? NA_REAL : saturated);
 }
 
 // The folds (1..n_folds) of rows first_row, ..., first_row + n - 1 (counted
@@ -112,15 +128,17 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 
 // A path solver (glm_path.h) for `family` from the first pass's sums `gram`
 // (of .cpp_cross_products, weights w), the responses' weighted means, the
-// lambdas (empty: chosen) and the number of folds. The eigendecomposition
-// stops on a user interrupt and reports its percents to `progress`.
+// lambdas (empty: chosen), the number of folds and whether to end with the
+// Laplace covariance and degrees of freedom at the fit (glm_path_hessian.h).
+// The eigendecomposition stops on a user interrupt and reports its percents
+// to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
 SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds,
-                  SEXP progress) {
+                  bool hessian, SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
   const askrff::GlmPathSetup setup{askrff::model_family(family), sums,
                                    Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
-                                   std::vector<double>(lambda.begin(), lambda.end()), nfolds};
+                                   std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
   return Rcpp::XPtr<askrff::GlmPath>(new askrff::GlmPath(setup, askrff::InterruptPoll(), askrff::RProgress(progress)),
                                      true);
 }
@@ -143,7 +161,10 @@ SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress) {
 // The solved path: the chosen fit's coefficients ((1 + D) x K, intercept
 // first), its lambda, deviance and the null deviance, the path's rows, how
 // many lambdas it had and how many of them did not converge in at most
-// max_passes passes.
+// max_passes passes; when the solver was asked for it and they are defined,
+// the Laplace covariance (H + lambda P)^+ at the fit (K (1 + D) square, on
+// the shifted features) and its effective degrees of freedom (NULL and NA
+// otherwise).
 // [[Rcpp::export(.cpp_glm_path_result)]]
 Rcpp::List cpp_glm_path_result(SEXP solver) {
   Rcpp::XPtr<askrff::GlmPath> path(solver);
@@ -165,9 +186,12 @@ Rcpp::List cpp_glm_path_result(SEXP solver) {
                                              Rcpp::Named("converged") = converged)
                         : Rcpp::List::create(Rcpp::Named("lambda") = lambda, Rcpp::Named("deviance") = deviance,
                                              Rcpp::Named("converged") = converged);
+  const SEXP covariance = r.covariance.size() > 0 ? SEXP(askrff::to_r(r.covariance)) : R_NilValue;
   return Rcpp::List::create(Rcpp::Named("coefficients") = askrff::to_r(r.coefficients), Rcpp::Named("lambda") = r.lambda,
                             Rcpp::Named("path") = rows, Rcpp::Named("deviance") = r.deviance,
                             Rcpp::Named("null_deviance") = r.null_deviance, Rcpp::Named("converged") = r.converged,
                             Rcpp::Named("grid_size") = r.grid_size, Rcpp::Named("unconverged") = r.unconverged,
-                            Rcpp::Named("max_passes") = askrff::GlmPath::kMaxPasses);
+                            Rcpp::Named("max_passes") = askrff::GlmPath::kMaxPasses,
+                            Rcpp::Named("covariance") = covariance,
+                            Rcpp::Named("df") = std::isnan(r.df) ? NA_REAL : r.df);
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/models/glm_path_hessian.h"
 #include "core/models/glm_path_state.h"
 
 namespace askrff {
@@ -14,6 +15,8 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   classes_ = static_cast<int>(setup.mean.size());
   p_ = 1 + setup.gram.zz.rows();
   total_weight_ = setup.gram.weight;
+  hessian_ = setup.hessian;
+  result_.df = kNaN;
   const bool counts = setup.family.response == ResponseKind::counts;
   if (classes_ != 1 && setup.family.response != ResponseKind::classes) {
     throw std::invalid_argument("a family of one predictor needs one mean response");
@@ -135,6 +138,10 @@ void GlmPath::prepare_pass() {
 
 void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& progress) {
   if (done_) throw std::logic_error("the path is solved: it needs no more passes");
+  if (hessian_pass_) {
+    finish_covariance(sums.hessians, poll);
+    return;
+  }
   Models& s = *models_;
   const int k = classes_;
   const std::size_t n_active = active_.size();
@@ -244,6 +251,8 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
       if (accepted[0] && !fresh.empty()) {
         references_ = std::move(fresh);
         std::fill(s.reference.begin(), s.reference.end(), 0);
+        // for one class the whole Hessian, at the coefficients just accepted
+        if (k == 1) final_at_ = request_.references;
       }
     } else {
       for (Reference& r : fresh) {
@@ -336,6 +345,38 @@ void GlmPath::finish_run() {
   result_.lambda = row.lambda;
   result_.deviance = 2.0 * s.deviance[0];
   result_.converged = s.converged[0];
+  if (!hessian_) {
+    done_ = true;
+    return;
+  }
+  const Eigen::MatrixXd beta = s.beta;
+  if (classes_ == 1 && final_at_.rows() == beta.rows() && final_at_.cols() == 1 && final_at_ == beta) {
+    const GlmCovariance laplace = laplace_covariance(*references_[0].eigens[0], result_.lambda);
+    result_.covariance = laplace.covariance;
+    result_.df = laplace.df;
+    done_ = true;
+    return;
+  }
+  // one more pass, of no models, for the Hessian at the fit: for K classes
+  // every block (glm_path_hessian.h), for one class (whose last Hessian was
+  // taken elsewhere) the one block
+  hessian_pass_ = true;
+  refresh_.clear();
+  active_.clear();
+  request_.coefficients.resize(p_, 0);
+  request_.fold.clear();
+  request_.references = classes_ == 1 ? beta : class_hessian_references(beta);
+}
+
+void GlmPath::finish_covariance(const std::vector<CrossProducts>& sums, const Poll& poll) {
+  const std::size_t k = static_cast<std::size_t>(classes_);
+  if (sums.size() != (k == 1 ? 1 : k * k)) {
+    throw std::invalid_argument("the pass's sums must be those of the Hessian requested");
+  }
+  const GlmCovariance laplace = laplace_covariance(whole_hessian(sums, classes_), classes_, result_.lambda, poll);
+  result_.covariance = laplace.covariance;
+  result_.df = laplace.df;
+  hessian_pass_ = false;
   done_ = true;
 }
 

@@ -21,7 +21,10 @@
 // point of its fold's path where its own criterion is lower; the path stops
 // once its cross-validated deviance rises past its minimum. The chosen
 // lambda's fit on all rows then runs to convergence, with the Hessian at its
-// own coefficients.
+// own coefficients; and when the setup asks for it, the path ends with the
+// Laplace covariance at that fit and its effective degrees of freedom, from
+// the whole Hessian of half the deviance there (glm_path_hessian.h), which
+// for several classes takes one more pass.
 #pragma once
 #include <Eigen/Dense>
 
@@ -47,8 +50,11 @@ struct GlmPathSetup {
   Eigen::VectorXd mean;
   std::vector<double> lambda;  // empty: chosen from the data
   int nfolds = 5;
+  bool hessian = false;        // the Laplace covariance at the fit, and its df
 };
 
+// A request with no models is the whole Hessian's pass: for several classes
+// its sums are those of class_hessian_rows() (glm_path_hessian.h).
 struct GlmPassRequest {
   Eigen::MatrixXd coefficients;  // (1 + D) x (models * K)
   std::vector<int> fold;         // per model: 0 for all rows, f to leave fold f out
@@ -68,6 +74,11 @@ struct GlmPathResult {
   int grid_size = 0;             // lambdas in the path before it stopped early
   int unconverged = 0;           // lambdas of the path whose fits did not all converge
   bool converged = false;        // the chosen lambda's fit on all rows
+  // with GlmPathSetup::hessian: (H + lambda P)^+ at `coefficients`, K (1 +
+  // D) square on the shifted features, and its effective degrees of freedom
+  // (laplace_covariance()); else, or where undefined, empty and NaN
+  Eigen::MatrixXd covariance;
+  double df = 0.0;
 };
 
 class GlmPath {
@@ -87,6 +98,7 @@ class GlmPath {
   struct Reference;
   void start_run(bool final);
   void finish_run();
+  void finish_covariance(const std::vector<CrossProducts>& sums, const Poll& poll);
   void prepare_pass();
   std::vector<GlmPathRow> cv_path(int lambdas) const;
   std::vector<int> pruned() const;
@@ -104,6 +116,10 @@ class GlmPath {
   std::vector<Reference> references_;
   std::shared_ptr<const Reference> null_reference_;
   bool final_ = false, first_ = true, done_ = false;
+  // the covariance: wanted, the whole Hessian's pass under way; for one
+  // class the coefficients of the final run's reference
+  bool hessian_ = false, hessian_pass_ = false;
+  Eigen::MatrixXd final_at_;
   double tolerance_ = 1e-8;
   int passes_ = 0, best_ = 0;
   std::vector<int> active_, refresh_;
