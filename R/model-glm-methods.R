@@ -77,6 +77,11 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
     fail("`%s` must be the number of passes over the data, a positive whole number.", field(arg, "passes"))
   }
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
+  validate_glm_likelihood(fit$likelihood, classes, model$columns, field(arg, "likelihood"))
+  if (!is.null(fit$selection)) {
+    # a scale search compares the cross-validated deviance
+    fit$selection <- validate_selection(fit$selection, c(fit, list(criterion = "cv")), model$map, field(arg, "selection"))
+  }
   fit$fun <- model$fun
   fit$map <- model$map
   fit
@@ -88,18 +93,20 @@ print.askrff_glm <- function(x, ...) {
   kernel <- if (x$fun == "") kernel_label(x$map$kernel) else sprintf("%s (%s features)", kernel_label(x$map$kernel), x$fun)
   cat(sprintf("<askrff glm> %s on %s, %d feature columns, n = %s\n", glm_family_text(x), kernel, nrow(x$coefficients),
               format(x$n, big.mark = ",")))
-  chosen <- which(x$path$lambda == x$lambda)[1L]
-  if ("cv" %in% names(x$path)) {
-    edge <- if (chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
-    cat(sprintf("  lambda = %s, chosen by %d-fold cross-validation among %d values%s; CV deviance %s (se %s)\n",
-                format(x$lambda, digits = 3), x$nfolds, nrow(x$path), edge, format(x$path$cv[chosen], digits = 4),
-                format(x$path$cv_se[chosen], digits = 2)))
-  } else {
-    cat(sprintf("  lambda = %s, given\n", format(x$lambda, digits = 3)))
-  }
+  cat(sprintf("  lambda = %s, %s\n", format(x$lambda, digits = 3), glm_lambda_choice(x)))
+  if (!is.null(x$selection)) cat(sprintf("  %s\n", selection_text(x$selection)))
   cat(sprintf("  deviance %s, null deviance %s (%.1f %% explained)\n", format(x$deviance, digits = 5),
               format(x$null_deviance, digits = 5), 100 * (1 - x$deviance / max(x$null_deviance, .Machine$double.xmin))))
   invisible(x)
+}
+
+# How a GLM fit's lambda was chosen, for print() and summary().
+glm_lambda_choice <- function(fit) {
+  if (!"cv" %in% names(fit$path)) return("given")
+  chosen <- which(fit$path$lambda == fit$lambda)[1L]
+  sprintf("chosen by %d-fold cross-validation among %d values%s; CV deviance %s (se %s)", fit$nfolds, nrow(fit$path),
+          if (chosen %in% c(1L, nrow(fit$path))) " (at the end of the grid)" else "",
+          format(fit$path$cv[chosen], digits = 4), format(fit$path$cv_se[chosen], digits = 2))
 }
 
 #' @export
@@ -125,7 +132,10 @@ coef.askrff_glm <- function(object, ...) {
 #'   probability of the second level (binomial), the probabilities of every
 #'   class (multinomial: a matrix whose rows sum to 1) or the mean count
 #'   (Poisson), `"class"` for the most probable level (a factor).
-#' @param ... Not used.
+#' @param ... Not used: an argument given here is refused, `interval` and
+#'   `se.fit` (of [predict.lm()]) among them, since these predictions have no
+#'   standard errors (see [vcov.askrff_glm()] for the coefficients'
+#'   covariance).
 #' @inheritParams kernel_matrix
 #' @return A vector with one entry per row of `newdata` (a matrix with one
 #'   column per class for the multinomial family's `"link"` and
@@ -139,6 +149,12 @@ coef.askrff_glm <- function(object, ...) {
 #' @export
 predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class"), n_threads = NULL, ...) {
   object <- validate_glm(object, "object")
+  uncertain <- intersect(c("interval", "se.fit"), ...names())
+  if (length(uncertain) > 0L) {
+    fail("`%s` is not available for fits of rff_glm(): their predictions have no standard errors or intervals (vcov() gives the coefficients' covariance).",
+         uncertain[1L])
+  }
+  check_no_dots(...)
   type <- check_choice(type, c("link", "response", "class"), "type")
   check_glm_prediction(object, type, "type")
   if (missing(newdata) || is.null(newdata)) {

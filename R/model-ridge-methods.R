@@ -7,30 +7,13 @@ print.askrff_ridge <- function(x, ...) {
   kernel <- if (x$fun == "") kernel_label(x$map$kernel) else sprintf("%s (%s features)", kernel_label(x$map$kernel), x$fun)
   cat(sprintf("<askrff ridge> %s, %d feature columns, n = %s\n", kernel, nrow(x$coefficients), format(x$n, big.mark = ",")))
   chosen <- which(x$path$lambda == x$lambda)[1L]
-  how <- if (nrow(x$path) > 1L) sprintf("chosen by %s among %d values", criterion_label(x$criterion), nrow(x$path)) else "given"
-  edge <- if (nrow(x$path) > 1L && chosen %in% c(1L, nrow(x$path))) " (at the end of the grid)" else ""
   loo <- if (is.null(x$path$loo)) "" else {
     sprintf(", leave-one-out = %s", format(x$path$loo[chosen], digits = 4))
   }
-  cat(sprintf("  lambda = %s, %s%s; df = %.1f, GCV = %s, log evidence = %s%s\n", format(x$lambda, digits = 3), how, edge,
-              x$path$df[chosen], format(x$path$gcv[chosen], digits = 4), format(x$path$evidence[chosen], digits = 6), loo))
-  if (!is.null(x$selection)) {
-    s <- x$selection
-    scales <- s$scales[s$chosen, ]
-    tried <- nrow(s$scales)
-    edge <- if (s$method == "grid" && tried > 1L && ncol(s$scales) == 1L && scales %in% range(s$scales)) {
-      " (at the end of the candidates)"
-    } else {
-      ""
-    }
-    how <- if (s$method == "grid") {
-      sprintf("chosen among %d candidates by %s", tried, criterion_label(s$criterion))
-    } else {
-      sprintf("optimized by %s over %d candidates", criterion_label(s$criterion), tried)
-    }
-    cat(sprintf("  scale%s: %s times the kernel's own, %s%s\n", if (length(scales) > 1L) "s" else "",
-                paste(format(scales, digits = 3), collapse = ", "), how, edge))
-  }
+  cat(sprintf("  lambda = %s, %s; df = %.1f, GCV = %s, log evidence = %s%s\n", format(x$lambda, digits = 3),
+              ridge_lambda_choice(x), x$path$df[chosen], format(x$path$gcv[chosen], digits = 4),
+              format(x$path$evidence[chosen], digits = 6), loo))
+  if (!is.null(x$selection)) cat(sprintf("  %s\n", selection_text(x$selection)))
   rmse <- sqrt(sum(x$rss) / (x$n * length(x$rss)))
   response <- switch(x$response$kind, numeric = "numeric", matrix = sprintf("%d numeric columns", length(x$response$names)),
                      factor = sprintf("factor with %d levels (one against the rest)", length(x$response$names)))
@@ -38,7 +21,36 @@ print.askrff_ridge <- function(x, ...) {
   invisible(x)
 }
 
-criterion_label <- function(criterion) c(gcv = "GCV", evidence = "evidence", loo = "leave-one-out")[[criterion]]
+criterion_label <- function(criterion) {
+  c(gcv = "GCV", evidence = "evidence", loo = "leave-one-out", cv = "cross-validated deviance")[[criterion]]
+}
+
+# How a ridge fit's lambda was chosen, for print() and summary().
+ridge_lambda_choice <- function(fit) {
+  if (nrow(fit$path) == 1L) return("given")
+  chosen <- which(fit$path$lambda == fit$lambda)[1L]
+  sprintf("chosen by %s among %d values%s", criterion_label(fit$criterion), nrow(fit$path),
+          if (chosen %in% c(1L, nrow(fit$path))) " (at the end of the grid)" else "")
+}
+
+# The scales a search chose (a fit's `selection`), or NULL without one.
+selection_text <- function(s) {
+  if (is.null(s)) return(NULL)
+  scales <- s$scales[s$chosen, ]
+  tried <- nrow(s$scales)
+  edge <- if (s$method == "grid" && tried > 1L && ncol(s$scales) == 1L && scales %in% range(s$scales)) {
+    " (at the end of the candidates)"
+  } else {
+    ""
+  }
+  how <- if (s$method == "grid") {
+    sprintf("chosen among %d candidates by %s", tried, criterion_label(s$criterion))
+  } else {
+    sprintf("optimized by %s over %d candidates", criterion_label(s$criterion), tried)
+  }
+  sprintf("scale%s: %s times the kernel's own, %s%s", if (length(scales) > 1L) "s" else "",
+          paste(format(scales, digits = 3), collapse = ", "), how, edge)
+}
 
 #' @export
 coef.askrff_ridge <- function(object, ...) {
@@ -192,7 +204,9 @@ ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_t
   fit <- stats::setNames(scores[, 1L], rownames(scores))
   names(se) <- names(fit)
   if (interval != "none") {
-    half <- stats::qt((1 + level) / 2, residual_df) * (if (interval == "confidence") se else sqrt(se^2 + sigma2))
+    # the lower tail's quantile, negated: 1 - (1 - level) / 2 rounds to 1 (and
+    # the quantile to Inf) for levels within 1e-16 of 1, as predict.lm avoids
+    half <- -stats::qt((1 - level) / 2, residual_df) * (if (interval == "confidence") se else sqrt(se^2 + sigma2))
     fit <- cbind(fit = fit, lwr = fit - half, upr = fit + half)
   }
   if (!se.fit) return(fit)
