@@ -8,7 +8,8 @@
 #'
 #' Every function that draws a map for data, [rff_ridge()], [rff_glm()],
 #' [rff_basis()], [step_rff()] and [rff_reg()], takes its kernel in one of
-#' two ways, and its `scale` means the same in all of them:
+#' two ways, by name or as an object, and its `scale` means the same in all
+#' of them.
 #'
 #' * **By name**, `kernel = "gaussian"` (the default when no kernel and no
 #'   map are given), `"laplace"` or `"exponential"` (the families whose one

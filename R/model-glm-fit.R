@@ -24,9 +24,10 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
   # Z'Z, and per reference its Hessians and their eigenvectors
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 10, encode = encode)
   fold_seed <- resolve_seed(seed)
+  # a candidate of a scale search (`final = FALSE`) skips the covariance
   solver_of <- function(problem) {
     run_pass <- model_passes(problem, "rff_glm()")
-    function(model) glm_solution(model, problem, run_pass, family, lambda, nfolds, fold_seed)
+    function(model, final = TRUE) glm_solution(model, problem, run_pass, family, lambda, nfolds, fold_seed, final)
   }
   solve <- solver_of(setup)
   if (is.null(search)) {
@@ -50,7 +51,7 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
 # passes run_pass() runs: the first pass's sums, the path the core solves,
 # and the `value` a scale search compares, the cross-validated deviance at
 # the chosen lambda.
-glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_seed) {
+glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_seed, final = TRUE) {
   start <- problem$start
   threads <- problem$worker_threads
   shifts <- model_shifts(model, start, problem$n_threads)
@@ -62,9 +63,9 @@ glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_
     run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads),
              add_glm_sums, model)
   }
-  solved <- glm_solve_path(pass, family, sums, mean_y, lambda, nfolds, model$columns)
+  solved <- glm_solve_path(pass, family, sums, mean_y, lambda, nfolds, model$columns, hessian = final)
   cv <- solved$path$cv
-  list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes,
+  list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes, final = final,
        path = list(lambda = solved$lambda, chosen = 1L),
        value = if (is.null(cv)) NA_real_ else min(cv, na.rm = TRUE))
 }
@@ -122,6 +123,6 @@ glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_
     map = model$map, fun = model$fun, scaling = model$scaling, family = family, response = response,
     coefficients = coefficients, intercept = intercept, lambda = solved$lambda, path = solved$path,
     deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
-    nfolds = nfolds, fold_seed = fold_seed, passes = passes
+    nfolds = nfolds, fold_seed = fold_seed, passes = passes, likelihood = glm_likelihood(solved, shift)
   ), class = "askrff_glm")
 }

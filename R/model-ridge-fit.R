@@ -22,14 +22,15 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 4, encode = ridge_chunk)
   start <- setup$start
   passes <- ridge_passes(setup)
-  solve <- function(model) ridge_solution(model, passes, lambda, criterion, !is.null(search))
+  # (ridge's fit is final at every candidate: `final` changes nothing)
+  solve <- function(model, final = TRUE) ridge_solution(model, passes, lambda, criterion, !is.null(search))
   if (is.null(search)) {
     best <- solve(setup$model)
     selection <- NULL
   } else {
     solver_of <- function(problem) {
       problem_passes <- ridge_passes(problem)
-      function(model) ridge_solution(model, problem_passes, lambda, criterion, TRUE)
+      function(model, final = TRUE) ridge_solution(model, problem_passes, lambda, criterion, TRUE)
     }
     found <- search_scale(setup, solve, solver_of, search, criterion, fun, ridge_chunk, memory = 4)
     best <- found$best
@@ -111,7 +112,7 @@ ridge_fit <- function(model, path, sums, response, criterion) {
     map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
     intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
     criterion = criterion, path = ridge_path_frame(path),
-    n = sums$n, response = response, rss = stats::setNames(path$rss, response$names),
+    n = sums$n, log_weight = sums$log_weight, response = response, rss = stats::setNames(path$rss, response$names),
     posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
                      weight = path$weight)
   ), class = "askrff_ridge")

@@ -76,6 +76,9 @@ validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
   }
   validate_posterior(fit$posterior, model$columns, field(arg, "posterior"))
   if (!is.null(fit$selection)) fit$selection <- validate_selection(fit$selection, fit, model$map, field(arg, "selection"))
+  if (!is.null(fit$log_weight) && (!is_single_number(fit$log_weight) || !is.finite(fit$log_weight))) {
+    fail("`%s` must be the finite sum of the logarithms of the positive weights.", field(arg, "log_weight"))
+  }
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   fit$fun <- model$fun
   fit$map <- model$map

@@ -82,15 +82,22 @@ search_scale <- function(setup, solve, solver_of, search, criterion, fun, encode
   }
   # a grid of the user's is evaluated as given, on all frequencies
   coarse <- search_setup(setup, fun, encode, memory, if (search$method == "grid") Inf else search_frequencies)
-  if (is.null(coarse)) return(select_scale(setup$model, solve, search, criterion))
-  thinned <- n_frequencies(coarse$model$map) < n_frequencies(setup$model$map)
-  fine <- if (thinned) search_setup(setup, fun, encode, memory, Inf) else NULL
-  refine <- if (!thinned) NULL else if (is.null(fine)) list(model = setup$model, solve = solve) else {
-    list(model = fine$model, solve = solver_of(fine))
+  own <- is.null(coarse)
+  if (own) {
+    found <- select_scale(setup$model, solve, search, criterion)
+  } else {
+    thinned <- n_frequencies(coarse$model$map) < n_frequencies(setup$model$map)
+    fine <- if (thinned) search_setup(setup, fun, encode, memory, Inf) else NULL
+    refine <- if (!thinned) NULL else if (is.null(fine)) list(model = setup$model, solve = solve) else {
+      list(model = fine$model, solve = solver_of(fine))
+    }
+    found <- select_scale(coarse$model, solver_of(coarse), search, criterion, refine)
+    found$selection$rows <- nrow(coarse$first$chunk$x)
+    own <- thinned && is.null(fine)
   }
-  found <- select_scale(coarse$model, solver_of(coarse), search, criterion, refine)
-  found$selection$rows <- nrow(coarse$first$chunk$x)
-  if (!thinned || !is.null(fine)) {
+  # the candidates' solutions skip what only the fit needs (`final`); the
+  # fit is solved again at the chosen scales unless its own already was
+  if (!own || isFALSE(found$best$final)) {
     found$best <- solve(scaled_model(setup$model, found$selection$scales[found$selection$chosen, ]))
   }
   found
@@ -128,7 +135,7 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
   evaluate <- function(scales) {
     # with ARD every candidate has a scale per coordinate, the common ones too
     scales <- rep_len(scales, width)
-    solution <- solve(scaled_model(model, scales))
+    solution <- solve(scaled_model(model, scales), final = FALSE)
     tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
                                          value = solution$value, frequencies = n_frequencies(model$map))
     if (is.null(best) || better(solution$value, best$value)) {
