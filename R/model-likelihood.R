@@ -68,6 +68,7 @@
 #'                    lambda = 1, seed = 1)
 #' c(deviance = deviance(glm_fit), nobs = nobs(glm_fit), AIC = AIC(glm_fit))
 #' @name askrff_likelihood
+#' @importFrom stats deviance logLik nobs vcov
 NULL
 
 #' @rdname askrff_likelihood
