@@ -423,7 +423,7 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
   fit <- rff_ridge(x3, y, map, lambda = 0.5)
   calls <- list(
     rff_ridge = list(fun = rff_ridge, args = list(x = x3, y = y, map = map, lambda = 0.5, weights = rep(1, 5),
-                                                  standardize = FALSE, fun = NULL, n_threads = 1)),
+                                                  standardize = FALSE, scale = NULL, ard = FALSE, fun = NULL, n_threads = 1)),
     rff_ridge_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {
       rff_ridge(x3, y, kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize,
                 lambda = 0.5)
@@ -764,14 +764,21 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   calls <- list(
     rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", lambda = 1, nfolds = 2,
                                              weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
-                                             standardize = FALSE, fun = NULL, n_threads = 1)),
+                                             standardize = FALSE, scale = NULL, ard = FALSE, fun = NULL, n_threads = 1)),
     rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
                            args = list(formula = y ~ u + v + g, data = frame, family = "binomial",
                                        kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
-                                       contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, method = "iid",
-                                       seed = 1, fun = NULL, n_threads = 1)),
+                                       contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, scale = NULL,
+                                       ard = FALSE, method = "iid", seed = 1, fun = NULL, n_threads = 1)),
     predict = list(fun = getS3method("predict", "askrff_glm"),
                    args = list(object = fit, newdata = x3, type = "response", n_threads = 1)))
+  # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
+  for (method in c("default", "formula")) {
+    given <- names(calls[[if (method == "default") "rff_glm" else "rff_glm_formula"]]$args)
+    missing <- setdiff(names(formals(getS3method("rff_glm", method))), c(given, "...", "subset", "na.action"))
+    expect(length(missing) == 0L, sprintf("the fuzz suite does not fuzz rff_glm.%s()'s %s", method,
+                                          paste(missing, collapse = ", ")))
+  }
   cases <- unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {
