@@ -22,7 +22,7 @@ tidy.askrff_ridge <- function(x, conf.int = FALSE, conf.level = 0.95, ...) {
   }
   out$std.error <- as.vector(se)
   if (conf.int) {
-    half <- stats::qt((1 + conf.level) / 2, residual$df) * out$std.error
+    half <- stats::qt((1 - conf.level) / 2, residual$df, lower.tail = FALSE) * out$std.error
     out$conf.low <- out$estimate - half
     out$conf.high <- out$estimate + half
   }

@@ -63,7 +63,9 @@ glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_
     run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads),
              add_glm_sums, model)
   }
-  solved <- glm_solve_path(pass, family, sums, mean_y, lambda, nfolds, model$columns, hessian = final)
+  solved <- glm_solve_path(pass, family, sums, mean_y, lambda, nfolds, model$columns, hessian = final,
+                           unit = problem$weight_unit)
+  sums$weight <- sums$weight * problem$weight_unit
   cv <- solved$path$cv
   list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes, final = final,
        path = list(lambda = solved$lambda, chosen = 1L),

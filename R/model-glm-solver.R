@@ -11,13 +11,15 @@
 # one pass of .cpp_glm_pass over the data; `setup` holds the first pass's
 # sums and `mean_y` the responses' weighted means (glm_null_means()). The
 # result has the saturated model's log-likelihood (the passes' `saturated`)
-# beside the core's.
-glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns, hessian = TRUE) {
+# beside the core's. The passes sum weights divided by `unit`; `lambda` and
+# the result are in the given weights.
+glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns, hessian = TRUE, unit = 1) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
   hessian <- hessian && whole_hessian_fits(length(mean_y), columns)
-  solver <- core(.cpp_glm_path(family, setup, mean_y, if (is.null(lambda)) numeric() else lambda, nfolds, hessian,
+  # solved in the passes' unit weights (R/model-weight-units.R)
+  solver <- core(.cpp_glm_path(family, setup, mean_y, if (is.null(lambda)) numeric() else lambda / unit, nfolds, hessian,
                                eigen_progress(columns)))
   sums <- NULL
   repeat {
@@ -33,6 +35,7 @@ glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns,
   solved$saturated <- sums$saturated
   solved$hessian <- hessian
   solved$path <- as.data.frame(solved$path)
+  solved <- glm_solution_in_given_weights(solved, unit)
   if (solved$unconverged > 0L) {
     warn("The cross-validation fits at %d of the %d values of `lambda` did not converge in %d passes; their `cv` in the fit's path is approximate.",
          solved$unconverged, solved$grid_size, solved$max_passes, class = "askrff_not_converged")

@@ -41,7 +41,7 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   if (!setup$streamed) {
     fit$fitted <- fit_scores(fit, start$x, setup$n_threads, "rff_ridge()", fit$response$names)
     fit$residuals <- start$y - fit$fitted
-    if (any(start$w != 1)) fit$weights <- start$w
+    if (any(start$given_w != 1)) fit$weights <- start$given_w
   }
   fit
 }
@@ -55,6 +55,7 @@ ridge_passes <- function(setup) {
   start <- setup$start
   threads <- setup$worker_threads
   list(
+    unit = setup$weight_unit,
     sums = function(model) {
       check_map_data(model$map, start$x, if (setup$streamed) sprintf("`x` of chunk %d", setup$first$index) else "x")
       shifts <- model_shifts(model, start, setup$n_threads)
@@ -71,12 +72,15 @@ ridge_passes <- function(setup) {
 # something: lambda, or the scale (`searching`).
 ridge_solution <- function(model, passes, lambda, criterion, searching) {
   summed <- passes$sums(model)
-  path <- core(.cpp_ridge_path(summed$sums, summed$shifts$z, summed$shifts$y, if (is.null(lambda)) numeric() else lambda,
+  # solved in the passes' unit weights (R/model-weight-units.R)
+  path <- core(.cpp_ridge_path(summed$sums, summed$shifts$z, summed$shifts$y,
+                               if (is.null(lambda)) numeric() else lambda / passes$unit,
                                if (criterion == "loo") "gcv" else criterion, eigen_progress(model$columns)))
   if (criterion == "loo" && (length(path$lambda) > 1L || searching)) {
     path <- choose_by_loo(path, passes$loo(model, path), summed$sums$n)
   }
-  list(model = model, sums = summed$sums, path = path, value = path[[criterion]][path$chosen])
+  given <- ridge_path_in_given_weights(path, summed$sums, passes$unit)
+  list(model = model, sums = given$sums, path = given$path, value = given$path[[criterion]][given$path$chosen])
 }
 
 # The path at the lambda of least leave-one-out error, PRESS / (n q) (the

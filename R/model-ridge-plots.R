@@ -67,7 +67,12 @@ plot_scale_search <- function(selection, user) {
                                              col = colours, xlab = "pass", ylab = "scale (times the kernel's)",
                                              main = "Per-coordinate scales"), user)
   graphics::abline(v = chosen, lty = 2)
-  graphics::legend("topleft", legend = sprintf("x%d: %s", seq_len(ncol(scales)), format(scales[chosen, ], digits = 3)),
+  graphics::legend("topleft", legend = sprintf("%s: %s", coordinate_names(scales), format(scales[chosen, ], digits = 3)),
                    col = colours, lty = 1, bty = "n", cex = 0.8)
   invisible(NULL)
+}
+
+# The columns of a matrix of per-coordinate scales, x1, x2, ... where unnamed.
+coordinate_names <- function(scales) {
+  if (is.null(colnames(scales))) paste0("x", seq_len(ncol(scales))) else colnames(scales)
 }

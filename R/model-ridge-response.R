@@ -57,6 +57,12 @@ encode_response <- function(y, n, where, response) {
     fail("%s has values up to %s; responses must be at most 1e100 in absolute value, so that the sums of their squares stay finite. Rescale y.",
          where, format(max(abs(y)), digits = 3))
   }
+  # ... and squares that do not all underflow to zero
+  largest <- if (length(y) > 0L) max(abs(y)) else 0
+  if (largest > 0 && largest < 1e-100) {
+    fail("%s has values only up to %s; responses must reach 1e-100 in absolute value (or be all zero), so that their squares do not underflow. Rescale y.",
+         where, format(largest, digits = 3))
+  }
   if (matrix_y && ncol(y) < 1L) fail("%s must have at least one column.", where)
   kind <- if (matrix_y) "matrix" else "numeric"
   names <- if (matrix_y) (if (is.null(colnames(y))) paste0("y", seq_len(ncol(y))) else colnames(y)) else "y"

@@ -151,9 +151,14 @@
 #' can run code through them.
 #'
 #' **Weights.** Observation weights \eqn{w_i} make the criterion
-#' \eqn{\sum_i w_i (y_i - b_0 - z_i'b)^2 + \lambda \|b\|^2}, as in [lm()];
-#' a chunk carries its own as `w`. The `n` of GCV counts the rows of
-#' positive weight.
+#' \eqn{\sum_i w_i (y_i - b_0 - z_i'b)^2 + \lambda \|b\|^2}, as in [lm()]
+#' (whole weights are repeated rows); a chunk carries its own as `w`. The
+#' `n` of GCV counts the rows of positive weight. Multiplying every weight
+#' by a constant multiplies the best \eqn{\lambda}, the RSS and GCV by it
+#' and leaves the chosen fit, the evidence and the likelihood as they are:
+#' the sums are taken in weights divided by the mean of the first chunk's
+#' positive weights, so that weights as large as 1e300 or as small as
+#' 1e-300 neither overflow nor underflow.
 #'
 #' @template ridge-chunks
 #' @param x Numeric matrix or data frame of numeric columns, or a chunk

@@ -108,7 +108,14 @@ scaled_model <- function(model, scales) {
   kernel <- scale_kernel(model$map$kernel, scales, model$d)
   scaled <- fit_map(rescale_map(model$map, kernel, scales), if (identical(model$fun, "")) NULL else model$fun)
   scaled$scaling <- model$scaling
+  scaled$coordinates <- model$coordinates
   scaled
+}
+
+# A matrix without row names (its columns keep theirs).
+unname_rows <- function(x) {
+  rownames(x) <- NULL
+  x
 }
 
 # Searches the scales of `model`'s kernel: `solve(model)` passes over the
@@ -135,6 +142,8 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
   evaluate <- function(scales) {
     # with ARD every candidate has a scale per coordinate, the common ones too
     scales <- rep_len(scales, width)
+    # one scale per coordinate is named by the coordinate's column
+    if (search$ard) names(scales) <- model$coordinates
     solution <- solve(scaled_model(model, scales), final = FALSE)
     tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
                                          value = solution$value, frequencies = n_frequencies(model$map))
@@ -165,7 +174,7 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
   scales <- do.call(rbind, lapply(tried, `[[`, "scales"))
   list(best = best,
        selection = list(criterion = criterion, method = search$method, kernel = model$map$kernel,
-                        scales = unname(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
+                        scales = unname_rows(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
                         value = vapply(tried, `[[`, 1, "value"), chosen = chosen,
                         frequencies = vapply(tried, `[[`, 1L, "frequencies")))
 }

@@ -22,10 +22,18 @@ model_setup <- function(data, map_of, standardize, fun, n_threads, memory, encod
   scaling <- column_scaling(standardize, if (streamed) NULL else columns)
   model <- fit_map(map_of(apply_scaling(columns, scaling), data$what), fun)
   model$scaling <- scaling
+  model$coordinates <- colnames(columns)
   check_output_size(model$columns, model$columns, "Z'Z of the features", extra = memory * 8 * as.double(model$columns)^2)
   start <- encode(first$chunk, first$index, if (streamed) "x" else NULL, model, NULL)
+  unit <- weight_unit(start$w)
+  start$given_w <- start$w
+  start$w <- start$w / unit
   list(data = data, streamed = streamed, reader = reader, first = first, start = start, model = model,
-       encode = encode, n_threads = n_threads,
+       encode = function(...) {
+         prepared <- encode(...)
+         prepared$w <- prepared$w / unit
+         prepared
+       }, weight_unit = unit, n_threads = n_threads,
        # a worker of a parallel plan shares its machine with others
        worker_threads = if (streamed && chunks_distributed() && !threads_given) 1L else n_threads)
 }

@@ -65,7 +65,11 @@ check_scales <- function(x, name) {
   if (!is.numeric(x) || is.object(x) || length(x) < 1L || anyNA(x) || any(!is.finite(x)) || any(x <= 0)) {
     fail("`%s` must be positive finite numbers: one per coordinate, or a single value for all.", name)
   }
-  as.double(x)
+  # one scale per coordinate keeps the coordinates' names (a scale search
+  # names them by the data's columns)
+  scales <- as.double(x)
+  if (length(x) > 1L) names(scales) <- names(x)
+  scales
 }
 
 # Data: a numeric matrix (or a data frame of numeric columns) with one row per

@@ -53,14 +53,16 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   }
   std::sort(lambda.data(), lambda.data() + lambda.size(), std::greater<double>());
   // RSS = unexplained + sum_resolved c^2 lambda^2 / (s (s + lambda)^2)
-  //       - sum_unresolved c^2 (s + 2 lambda) / (s + lambda)^2,
+  //       - sum_unresolved c^2 (s + 2 lambda) / (s + lambda)^2 (computed as
+  //       (1 + lambda / (s + lambda)) / (s + lambda), whose square cannot
+  //       underflow to 0 at lambda near the smallest double),
   // n - df = (n - 1 - rank) + sum lambda / (s + lambda): the large terms are
   // nonnegative, so neither cancels as df approaches n. The evidence's
   // P = RSS + lambda ||b||^2 likewise:
   // P = unexplained + sum_resolved c^2 lambda / (s (s + lambda)) - sum_unresolved c^2 / (s + lambda).
   const auto rss_at = [&](double l, bool penalized) -> Eigen::VectorXd {
     const Eigen::ArrayXd kept = penalized ? (l / (sr * (sr + l))).eval() : ((l / (sr + l)).square() / sr).eval();
-    const Eigen::ArrayXd fitted = penalized ? (su + l).inverse().eval() : ((su + 2.0 * l) / (su + l).square()).eval();
+    const Eigen::ArrayXd fitted = penalized ? (su + l).inverse().eval() : ((1.0 + l / (su + l)) / (su + l)).eval();
     return (unexplained.array() + (c2.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
             (c2.bottomRows(columns - resolved).colwise() * fitted).colwise().sum().transpose())
         .cwiseMax(0.0)
