@@ -16,7 +16,7 @@
 #'   parameter is their length scale; [rff_kernel_family()] lists them): the
 #'   length scale is taken from the data, as `scale` times the median
 #'   distance between rows of the predictors the map sees (after
-#'   standardization, which is then the default; at most 2,000 rows drawn
+#'   standardization, which is then the default; at most 1,000 rows drawn
 #'   from `seed`, see [median_bandwidth()]). So `scale = 1` is the median
 #'   heuristic, and one grid of scales suits any data set. The models search
 #'   the scale by their own criterion unless `scale` is given (see their
@@ -82,8 +82,11 @@ has_length_scale <- function(kernel) {
 
 # The kernel for the rows `x` the map sees (complete, already standardized),
 # by the convention above: a kernel by name with length scale `scale`
-# median distances between rows of x (median_bandwidth() of at most 2,000
-# rows drawn from `seed`), an object with its length scales times `scale`.
+# median distances between rows of x (median_bandwidth() of at most
+# `median_rows` rows drawn from `seed`), an object with its length scales
+# times `scale`.
+median_rows <- 1000L
+
 kernel_for_data <- function(kernel, scale, x, seed, arg = "kernel") {
   by_name <- kernel_by_name(kernel)
   kernel <- tidy_kernel(kernel, arg)
@@ -94,7 +97,7 @@ kernel_for_data <- function(kernel, scale, x, seed, arg = "kernel") {
     }
     return(kernel)
   }
-  unit <- if (by_name) median_bandwidth(x, seed = seed) else 1
+  unit <- if (by_name) median_bandwidth(x, max_points = median_rows, seed = seed) else 1
   if (unit * scale == 1) return(kernel)
   scale_kernel(kernel, unit * scale, ncol(x))
 }

@@ -59,9 +59,9 @@ column_scaling <- function(standardize, x, arg = "standardize") {
     # 1e300 times unit scale standardize alike)
     size <- apply(abs(x), 2L, max)
     size[size == 0] <- 1
-    unit <- sweep(x, 2L, size, "/")
+    unit <- x / by_column(size, x)
     center <- colMeans(unit)
-    scale <- sqrt(colSums(sweep(unit, 2L, center)^2) / max(1L, nrow(x) - 1L))
+    scale <- sqrt(colSums((unit - by_column(center, unit))^2) / max(1L, nrow(x) - 1L))
     if (any(scale == 0)) {
       fail("Column %s of the data is constant, so `%s = TRUE` cannot scale it.",
            (if (is.null(colnames(x))) which(scale == 0) else colnames(x)[scale == 0])[1L], arg)
@@ -81,12 +81,16 @@ column_scaling <- function(standardize, x, arg = "standardize") {
        scale = stats::setNames(as.double(standardize$scale), names(standardize$scale)))
 }
 
+# A value per column of x, repeated down its rows: what sweep() computes,
+# without its transposes.
+by_column <- function(v, x) rep(v, each = nrow(x))
+
 apply_scaling <- function(x, scaling) {
   if (is.null(scaling)) return(x)
   if (length(scaling$center) != ncol(x)) {
     fail("The standardization is for %d columns, but the data have %d.", length(scaling$center), ncol(x))
   }
-  x <- sweep(sweep(x, 2L, scaling$center, "-"), 2L, scaling$scale, "/")
+  x <- (x - by_column(scaling$center, x)) / by_column(scaling$scale, x)
   if (!all(is.finite(x))) fail("The standardized data overflow; the `standardize` scales are too small for these values.")
   x
 }
