@@ -7,15 +7,16 @@
 # the shifts; a first pass sums the weighted Z'Z (the intercept-only
 # model's Hessian up to a factor) and the responses, then the path solver
 # in the core asks for its passes (R/model-glm-solver.R). With a scale
-# search (`search` from check_scale_search()), each candidate scale is such
-# a fit, compared by its cross-validated deviance (R/model-selection.R).
-fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL) {
+# search (`search` from check_scale_search()), the scales are chosen first
+# (R/model-glm-scale.R) and the fit is solved at them.
+fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
+                    scale_by = "evidence") {
   model_family_traits(family)  # checks the name
   lambda <- check_lambda(lambda)
   nfolds <- check_count(nfolds, "nfolds", max = 50)
   if (nfolds < 2L) fail("`nfolds` must be at least 2.")
-  if (!is.null(search) && length(lambda) == 1L) {
-    fail("`scale` is chosen by the cross-validated deviance, which needs `lambda` NULL or several values; give the kernel's scale with one `lambda`.")
+  if (!is.null(search) && scale_by == "cv" && length(lambda) == 1L) {
+    fail("`scale_by = \"cv\"` chooses the scale by the cross-validated deviance, which needs `lambda` NULL or several values; give the kernel's scale with one `lambda`, or use `scale_by = \"evidence\"`.")
   }
   if (!is.null(search) && is.function(data$source)) {
     fail("`scale` needs data it can read once per candidate scale: data in memory or a list of chunks; a function chunk source is read once.")
@@ -34,7 +35,7 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
     best <- solve(setup$model)
     selection <- NULL
   } else {
-    found <- search_scale(setup, solve, solver_of, search, "cv", fun, encode, memory = 10)
+    found <- glm_scale_search(setup, solve, solver_of, search, scale_by, fun, encode, family)
     best <- found$best
     selection <- found$selection
   }

@@ -79,8 +79,11 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   validate_glm_likelihood(fit$likelihood, classes, model$columns, field(arg, "likelihood"))
   if (!is.null(fit$selection)) {
-    # a scale search compares the cross-validated deviance
-    fit$selection <- validate_selection(fit$selection, c(fit, list(criterion = "cv")), model$map, field(arg, "selection"))
+    # a scale search compares the cross-validated deviance, or a ridge
+    # surrogate's evidence (R/model-glm-scale.R)
+    criterion <- if (is.list(fit$selection) && !is.null(fit$selection$surrogate)) "evidence" else "cv"
+    fit$selection <- validate_selection(fit$selection, c(fit, list(criterion = criterion)), model$map,
+                                        field(arg, "selection"))
   }
   fit$fun <- model$fun
   fit$map <- model$map

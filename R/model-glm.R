@@ -93,12 +93,20 @@
 #' no `map`, a Gaussian kernel on the standardized predictors whose length
 #' scale comes from the data ([kernel_scale]); a kernel given by name has
 #' its scale searched, a kernel object is used as given unless `scale` asks
-#' for a search. The search compares the candidates' cross-validated
-#' deviance (each a full fit of the \eqn{\lambda} path, on at most 2,000
+#' for a search. The search runs as [rff_ridge()]'s does (on at most 2,000
 #' evenly spaced rows, first on 64 frequencies, then refined by a common
-#' factor on all of them), so it needs `lambda` `NULL` or several values;
-#' it costs some 25 such fits. `ard = TRUE` searches one scale per
-#' coordinate.
+#' factor on all of them) and compares, with `scale_by = "evidence"` (the
+#' default), the evidence of ridge regression on the response's encoding:
+#' the classes' 0/1 indicators (least-squares classification), or the
+#' counts' square roots \eqn{\sqrt{y + 3/8}}, whose variance is nearly
+#' constant. Each candidate then costs one pass and one eigendecomposition,
+#' and the \eqn{\lambda} path is cross-validated once, at the chosen
+#' scales: on three real classification data sets of 1,500 to 5,000 rows
+#' this took a fifth of the time of `scale_by = "cv"` for a test log-loss
+#' within 1 % of it. `scale_by = "cv"` compares the candidates' own
+#' cross-validated deviance, a full fit of the \eqn{\lambda} path each
+#' (some 25 such fits), so it needs `lambda` `NULL` or several values.
+#' `ard = TRUE` searches one scale per coordinate.
 #'
 #' **Formula and data frame.** As for [rff_ridge()]: `rff_glm(y ~ ., data,
 #' family = )` with `subset`, `weights`,
@@ -124,7 +132,11 @@
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
 #' @param kernel,n_features,method,standardize,scale,ard As for [rff_ridge()],
-#'   with the scale searched by the cross-validated deviance.
+#'   with the scale searched as `scale_by` says.
+#' @param scale_by What a scale search compares: `"evidence"`, ridge
+#'   regression's evidence on the response's encoding (fast), or `"cv"`,
+#'   the GLM's own cross-validated deviance (about five times slower); see
+#'   "The kernel and its scale".
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
 #' @inheritParams rff_ridge
@@ -139,7 +151,8 @@
 #'   `scaling` of the predictors, and for data in memory the
 #'   `linear_predictors` of the rows fitted, with a scale search its
 #'   `selection` (as [rff_ridge()]'s, its `value` the cross-validated
-#'   deviance); formula fits also keep the `call` and
+#'   deviance, or with `scale_by = "evidence"` the surrogate's log
+#'   evidence, its `surrogate` then `"ridge"`); formula fits also keep the `call` and
 #'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
 #'   cross-validation curve) and `fitted`.
 #' @family models
@@ -162,11 +175,13 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 #' @export
 rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
-                            standardize = NULL, scale = NULL, ard = FALSE, fun = NULL, n_threads = NULL, ...) {
+                            standardize = NULL, scale = NULL, ard = FALSE, scale_by = c("evidence", "cv"), fun = NULL,
+                            n_threads = NULL, ...) {
   check_no_dots(...)
   streamed <- is_chunk_source(x)
+  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
   search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)) &&
-                                 (is.null(lambda) || length(lambda) > 1L))
+                                 (scale_by == "evidence" || is.null(lambda) || length(lambda) > 1L))
   standardize <- resolve_standardize(standardize, map, kernel, streamed)
   if (streamed) {
     if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
@@ -181,24 +196,27 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NUL
     if (is.null(family)) family <- infer_family(y, "`y`")
   }
   fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
-          n_threads, search)
+          n_threads, search, scale_by)
 }
 
 #' @rdname rff_glm
 #' @export
 rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
-                            standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE, method = "iid",
-                            seed = NULL, fun = NULL, n_threads = NULL, ...) {
+                            standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE,
+                            scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
+                            ...) {
   check_no_dots(...)
-  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && (is.null(lambda) || length(lambda) > 1L))
+  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
+  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) &&
+                                 (scale_by == "evidence" || is.null(lambda) || length(lambda) > 1L))
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
   if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
   fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
-                 standardize, lambda, nfolds, seed, fun, n_threads, search)
+                 standardize, lambda, nfolds, seed, fun, n_threads, search, scale_by)
   fit$call <- call
   fit$design <- frame$design
   fit

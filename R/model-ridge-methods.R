@@ -43,10 +43,12 @@ selection_text <- function(s) {
   } else {
     ""
   }
+  by <- criterion_label(s$criterion)
+  if (!is.null(s$surrogate)) by <- paste(by, "of ridge regression on the response")
   how <- if (s$method == "grid") {
-    sprintf("chosen among %d candidates by %s", tried, criterion_label(s$criterion))
+    sprintf("chosen among %d candidates by %s", tried, by)
   } else {
-    sprintf("optimized by %s over %d candidates", criterion_label(s$criterion), tried)
+    sprintf("optimized by %s over %d candidates", by, tried)
   }
   sprintf("scale%s: %s times the kernel's own, %s%s", if (length(scales) > 1L) "s" else "",
           paste(format(scales, digits = 3), collapse = ", "), how, edge)

@@ -126,7 +126,13 @@ validate_selection <- function(selection, fit, map, where) {
     fail("`%s` must record the search's `rows` and each candidate's `frequencies` as positive whole numbers, as rff_ridge() makes.",
          where)
   }
-  reduced <- !is.null(selection$rows) || !identical(selection$frequencies[selection$chosen], n_frequencies(map))
+  # a surrogate's lambdas are another model's
+  if (!is.null(selection$surrogate) && !identical(selection$surrogate, "ridge")) {
+    fail("`%s` must be NULL or \"ridge\", the model whose criterion chose the scales, as rff_glm() makes.",
+         field(where, "surrogate"))
+  }
+  reduced <- !is.null(selection$rows) || !identical(selection$frequencies[selection$chosen], n_frequencies(map)) ||
+    !is.null(selection$surrogate)
   if (!isTRUE(all.equal(chosen, map$kernel)) || (!reduced && selection$lambda[selection$chosen] != fit$lambda)) {
     fail("`%s` must agree with the fit: the chosen row's scales give the map's kernel and its lambda is the fit's.", where)
   }

@@ -73,12 +73,26 @@ search_setup <- function(setup, fun, encode, memory, frequencies) {
 # `best` solution of the fit's own problem at the chosen scales and the
 # `selection` record.
 search_scale <- function(setup, solve, solver_of, search, criterion, fun, encode, memory) {
+  found <- find_scale(setup, solve, solver_of, search, criterion, fun, encode, memory)
+  # the candidates' solutions skip what only the fit needs (`final`); the
+  # fit is solved again at the chosen scales unless its own already was
+  if (!found$own || isFALSE(found$best$final)) found$best <- solve(chosen_model(setup, found$selection))
+  found
+}
+
+# The model of `setup` at the scales a search chose.
+chosen_model <- function(setup, selection) scaled_model(setup$model, selection$scales[selection$chosen, ])
+
+# The search of search_scale() without the fit: the `selection` record, the
+# `best` candidate's solution and whether it was solved on the fit's `own`
+# problem.
+find_scale <- function(setup, solve, solver_of, search, criterion, fun, encode, memory) {
   if (search$ard && !is.null(search$candidates) && ncol(search$candidates) != setup$model$d) {
     fail("`scale` must have one column per coordinate of the data (%d) with `ard = TRUE`.", setup$model$d)
   }
   if (search$method == "grid" && nrow(search$candidates) == 1L) {
     # one scale given: the fit at it, with nothing searched
-    return(list(best = solve(scaled_model(setup$model, search$candidates[1L, ])), selection = NULL))
+    return(list(best = solve(scaled_model(setup$model, search$candidates[1L, ])), selection = NULL, own = TRUE))
   }
   # a grid of the user's is evaluated as given, on all frequencies
   coarse <- search_setup(setup, fun, encode, memory, if (search$method == "grid") Inf else search_frequencies)
@@ -95,11 +109,7 @@ search_scale <- function(setup, solve, solver_of, search, criterion, fun, encode
     found$selection$rows <- nrow(coarse$first$chunk$x)
     own <- thinned && is.null(fine)
   }
-  # the candidates' solutions skip what only the fit needs (`final`); the
-  # fit is solved again at the chosen scales unless its own already was
-  if (!own || isFALSE(found$best$final)) {
-    found$best <- solve(scaled_model(setup$model, found$selection$scales[found$selection$chosen, ]))
-  }
+  found$own <- own
   found
 }
 

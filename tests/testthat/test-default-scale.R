@@ -74,24 +74,50 @@ test_that("a search on more rows than its sample runs on evenly spaced rows, and
   expect_equal(coef(again), coef(fit), tolerance = 1e-10)
 })
 
-test_that("rff_glm() searches the scale by its cross-validated deviance", {
+test_that("rff_glm() searches the scale by a ridge surrogate's evidence, or by its cross-validated deviance", {
   data <- scale_data(n = 240)
   binary <- as.integer(data$f > stats::median(data$f))
-  fit <- rff_glm(data$x, binary, seed = 1, n_features = 32)
-  expect_identical(fit$selection$criterion, "cv")
+  counts <- stats::rpois(240, exp(data$f / 2))
+  # by default, the scales ridge regression's evidence chooses for the
+  # response's encoding (the 0/1 indicator; counts' Anscombe roots) on the
+  # same map, and the GLM at them
+  for (case in list(list(y = binary, family = "binomial", surrogate = binary),
+                    list(y = counts, family = "poisson", surrogate = sqrt(counts + 3 / 8)))) {
+    fit <- rff_glm(data$x, case$y, family = case$family, seed = 1, n_features = 32)
+    ridge <- rff_ridge(data$x, case$surrogate, seed = 1, n_features = 32, criterion = "evidence")
+    expect_identical(fit$selection$criterion, "evidence")
+    expect_identical(fit$selection$surrogate, "ridge")
+    expect_equal(fit$selection$scales, ridge$selection$scales, tolerance = 1e-12, label = case$family)
+    expect_equal(fit$selection$value, ridge$selection$value, tolerance = 1e-12, label = case$family)
+    expect_equal(fit$map$kernel, ridge$map$kernel, tolerance = 1e-12, label = case$family)
+    expect_output(print(fit), "optimized by evidence of ridge regression on the response")
+  }
   expect_equal(fit$map$kernel$params$sigma,
                fit$selection$scales[fit$selection$chosen, ] * median_bandwidth(standardized(data$x), seed = 1),
                tolerance = 1e-12)
-  # the chosen candidate's value is the fit's least cross-validated deviance
-  expect_equal(fit$selection$value[fit$selection$chosen], min(fit$path$cv), tolerance = 1e-12)
+  # with one lambda the surrogate still searches
+  expect_identical(rff_glm(data$x, binary, n_features = 32, lambda = 1, seed = 1)$selection$surrogate, "ridge")
+  # by the cross-validated deviance: the chosen candidate's value is the fit's least
+  cv <- rff_glm(data$x, binary, seed = 1, n_features = 32, scale_by = "cv")
+  expect_identical(cv$selection$criterion, "cv")
+  expect_null(cv$selection$surrogate)
+  expect_equal(cv$selection$value[cv$selection$chosen], min(cv$path$cv), tolerance = 1e-12)
   fixed <- rff_glm(data$x, binary, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
-  expect_lt(min(fit$path$cv), min(fixed$path$cv))
-  expect_error(rff_glm(data$x, binary, n_features = 32, lambda = 1, scale = "optimize"),
+  expect_lt(min(cv$path$cv), min(fixed$path$cv))
+  expect_lt(min(rff_glm(data$x, binary, seed = 1, n_features = 32)$path$cv), min(fixed$path$cv))
+  expect_error(rff_glm(data$x, binary, n_features = 32, lambda = 1, scale = "optimize", scale_by = "cv"),
                "needs `lambda` NULL or several values", class = "askrff_error")
-  # with one lambda the default takes the median distance, unsearched
-  one <- rff_glm(data$x, binary, n_features = 32, lambda = 1, seed = 1)
+  expect_error(rff_glm(data$x, binary, n_features = 32, scale_by = "aic"), "`scale_by`", class = "askrff_error")
+  # with one lambda the cross-validated search takes the median distance, unsearched
+  one <- rff_glm(data$x, binary, n_features = 32, lambda = 1, seed = 1, scale_by = "cv")
   expect_null(one$selection)
   expect_equal(one$map$kernel$params$sigma, median_bandwidth(standardized(data$x), seed = 1), tolerance = 1e-12)
+  # a saved fit's record says which model chose its scales
+  edited <- fit
+  edited$selection$surrogate <- "lasso"
+  expect_error(print(edited), "`x\\$selection\\$surrogate` must be NULL or \"ridge\"", class = "askrff_error")
+  edited$selection$surrogate <- NULL
+  expect_error(print(edited), "must record the fit's criterion", class = "askrff_error")
 })
 
 test_that("rff_basis() takes the median distance for a kernel by name", {

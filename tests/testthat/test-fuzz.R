@@ -764,12 +764,14 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   calls <- list(
     rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", lambda = 1, nfolds = 2,
                                              weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
-                                             standardize = FALSE, scale = NULL, ard = FALSE, fun = NULL, n_threads = 1)),
+                                             standardize = FALSE, scale = NULL, ard = FALSE, scale_by = "evidence",
+                                             fun = NULL, n_threads = 1)),
     rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
                            args = list(formula = y ~ u + v + g, data = frame, family = "binomial",
                                        kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
                                        contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, scale = NULL,
-                                       ard = FALSE, method = "iid", seed = 1, fun = NULL, n_threads = 1)),
+                                       ard = FALSE, scale_by = "cv", method = "iid", seed = 1, fun = NULL,
+                                       n_threads = 1)),
     predict = list(fun = getS3method("predict", "askrff_glm"),
                    args = list(object = fit, newdata = x3, type = "response", n_threads = 1)))
   # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
