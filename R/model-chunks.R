@@ -51,11 +51,8 @@ chunks_distributed <- function() {
 # small function of its own, never in one that holds the data.
 map_reduce_chunks <- function(reader, prepare, work, reduce, steps = NA, distribute = TRUE, unit = "chunk") {
   distributed <- distribute && chunks_distributed()
-  progress <- if (requireNamespace("progressr", quietly = TRUE)) {
-    progressr::progressor(steps = steps)
-  } else {
-    function(...) invisible(NULL)
-  }
+  # a function source's chunks are not counted before they are read
+  progress <- progress_of(if (is.na(steps)) 100L else steps)$step
   total <- NULL
   pending <- list()
   collect <- function() {

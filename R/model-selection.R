@@ -141,11 +141,9 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
   # kernels and maps that cannot be rescaled are refused before any pass
   scaled_model(model, rep(1, width))
   better <- if (criterion == "evidence") function(a, b) a > b else function(a, b) a < b
-  progress <- if (requireNamespace("progressr", quietly = TRUE)) {
-    progressr::progressor(steps = if (search$method == "grid") nrow(search$candidates) else NA)
-  } else {
-    function(...) invisible(NULL)
-  }
+  # "optimize" takes some 20 candidates, and with ARD about 2d + 1 per step
+  # of L-BFGS-B
+  progress <- progress_of(if (search$method == "grid") nrow(search$candidates) else 25L + search$ard * 10L * (2L * d + 1L))
   tried <- list()
   best <- NULL
   chosen <- 0L
@@ -161,8 +159,8 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
       best <<- solution
       chosen <<- length(tried)
     }
-    progress(sprintf("scale %s: %s %s", paste(format(scales, digits = 3), collapse = ", "), criterion,
-                     format(solution$value, digits = 6)))
+    progress$step(sprintf("scale %s: %s %s", paste(format(scales, digits = 3), collapse = ", "), criterion,
+                          format(solution$value, digits = 6)))
     solution$value
   }
   if (search$method == "grid") {
@@ -181,6 +179,7 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
     objective <- scale_objective(evaluate, criterion)
     refine_common_factor(function(t) objective(log(start) + t))
   }
+  progress$done()
   scales <- do.call(rbind, lapply(tried, `[[`, "scales"))
   list(best = best,
        selection = list(criterion = criterion, method = search$method, kernel = model$map$kernel,

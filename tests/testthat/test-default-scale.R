@@ -174,3 +174,22 @@ test_that("scale factors beyond 1e-8 to 1e8 and mistyped engine arguments are re
   expect_error(recipes::recipe(y ~ ., data = data$frame) |> step_rff(recipes::all_numeric_predictors(), scale = 1e-300),
                "`scale` must be between 1e-8 and 1e8", class = "askrff_error")
 })
+
+test_that("a scale search shows its progress where progressr is enabled, however many candidates it takes", {
+  skip_if_not_installed("progressr")
+  data <- scale_data(n = 120)
+  # progressr is off outside interactive sessions unless enabled; a search's
+  # count of candidates is only expected, and progressr refuses an unknown one
+  old <- options(progressr.enable = TRUE)
+  on.exit(options(old))
+  updates <- character()
+  withCallingHandlers(
+    progressr::with_progress(fit <- rff_ridge(data$x, data$y, n_features = 16, seed = 1), handlers = list()),
+    progression = function(p) if (length(p$message) > 0L) updates <<- c(updates, p$message))
+  candidates <- nrow(fit$selection$scales)
+  expect_gte(sum(startsWith(updates, "scale ")), candidates)
+  glm <- NULL
+  expect_no_warning(progressr::with_progress(
+    glm <- rff_glm(data$x, data$y > 0, n_features = 16, seed = 1, scale_by = "cv"), handlers = list()))
+  expect_s3_class(glm, "askrff_glm")
+})
