@@ -101,7 +101,7 @@ response_kinds <- function(traits) {
 # intercept-only model in the core, after checking that it exists: every
 # class occurs, or the counts are not all zero.
 glm_null_means <- function(family, setup, response) as_condition_class("data", {
-  if (setup$n < 2) fail("A model needs at least two rows of positive weight; the data have %d.", setup$n)
+  if (setup$n < 2) fail("A model needs at least two rows of positive weight (`weights`, or the chunks' `w`); the data have %d.", setup$n)
   traits <- model_family_traits(family)
   mean_y <- setup$y_sum / setup$weight
   if (traits$response == "counts") {

@@ -60,7 +60,8 @@ ridge_passes <- function(setup) {
       check_map_data(model$map, start$x, if (setup$streamed) sprintf("`x` of chunk %d", setup$first$index) else "x")
       shifts <- model_shifts(model, start, setup$n_threads)
       sums <- pass(ridge_chunk_work(model, shifts, threads), add_sums, model)
-      if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight; the data have %d.", sums$n, class = "data")
+      if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight (`weights`, or the chunks' `w`); the data have %d.",
+                           sums$n, class = "data")
       list(sums = sums, shifts = shifts)
     },
     loo = function(model, path) pass(ridge_loo_work(model, path, threads), add_sums, model))

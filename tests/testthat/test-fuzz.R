@@ -671,6 +671,76 @@ test_that("the second campaign's crashes, injections, overflows and late refusal
   expect_identical(labels[outcomes != "named"], succeeding)
 })
 
+test_that("the third campaign's classes end in a fit or a named error: scaled weights, extreme scales, duplicated penalties, edited terms", {
+  skip_on_cran()
+  x <- fixture_points(40, 3)
+  y <- x[, 1] + x[, 2]^2
+  frame <- data.frame(y = y, a = x[, 1], b = x[, 2], g = factor(rep(c("u", "v"), 20)))
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  w <- seq(0.2, 2, length.out = 40)
+  weights <- list(`w * 1e300` = w * 1e300, `w * 1e-300` = w * 1e-300, `1e-300 and 1e300` = rep(c(1e-300, 1e300), 20),
+                  `one positive` = replace(numeric(40), 3, 1e-300))
+  cases <- unlist(lapply(names(weights), function(name) list(
+    case(sprintf("rff_ridge(weights = <%s>)", name), function() rff_ridge(x, y, map, weights = weights[[name]]), "weights"),
+    case(sprintf("rff_glm(weights = <%s>)", name), function() rff_glm(x, y > 1, map, weights = weights[[name]]), "weights"))),
+    recursive = FALSE)
+  scales <- list(`1e-8 and 1e8` = c(1e-8, 1e8), `1e-300 and 1` = c(1e-300, 1), `1e300` = 1e300,
+                 `ARD 1e-8 to 1e8` = matrix(c(1e-8, 1, 1e8), 1))
+  cases <- c(cases, unlist(lapply(names(scales), function(name) {
+    ard <- is.matrix(scales[[name]])
+    list(case(sprintf("rff_ridge(scale = <%s>)", name), function() {
+      rff_ridge(x, y, kernel = gaussian_kernel(1), n_features = 8, scale = scales[[name]], ard = ard, seed = 1)
+    }, "scale"),
+    case(sprintf("rff_glm(scale = <%s>)", name), function() {
+      rff_glm(x, y > 1, kernel = gaussian_kernel(1), n_features = 8, scale = scales[[name]], ard = ard, seed = 1)
+    }, "scale"),
+    case(sprintf("rff_glm(scale = <%s>, scale_by = \"cv\")", name), function() {
+      rff_glm(x, y > 1, kernel = gaussian_kernel(1), n_features = 8, scale = scales[[name]], ard = ard, seed = 1,
+              scale_by = "cv")
+    }, "scale"))
+  }), recursive = FALSE))
+  cases <- c(cases, list(
+    case("rff_ridge(lambda = c(1, 1))", function() rff_ridge(x, y, map, lambda = c(1, 1)), "lambda"),
+    case("rff_glm(lambda = c(0.5, 2, 0.5))", function() rff_glm(x, y > 1, map, lambda = c(0.5, 2, 0.5)), "lambda")))
+  # a saved formula fit whose terms were edited: model.frame() evaluates
+  # them in new data, as predict.lm() does, and a failure names `newdata`
+  ridge <- rff_ridge(y ~ a + g, frame, n_features = 8, seed = 1)
+  glm <- rff_glm(g ~ a + b, frame, n_features = 8, seed = 1)
+  edits <- list(
+    `terms of another formula` = function(fit) {
+      fit$design$terms <- stats::terms(y ~ nonexistent)
+      fit
+    },
+    `predvars naming a missing variable` = function(fit) {
+      attr(fit$design$terms, "predvars") <- quote(list(nonexistent, g))
+      fit
+    },
+    `terms as a string` = function(fit) {
+      fit$design$terms <- "y ~ a"
+      fit
+    },
+    `terms in an empty environment` = function(fit) {
+      environment(fit$design$terms) <- emptyenv()
+      fit
+    },
+    `a number as the response` = function(fit) {
+      fit$design$response <- 42
+      fit
+    })
+  for (name in names(edits)) {
+    edited_ridge <- edits[[name]](ridge)
+    edited_glm <- edits[[name]](glm)
+    cases <- c(cases, list(
+      case(sprintf("predict(ridge with %s)", name), function() predict(edited_ridge, frame), c("newdata", "design")),
+      case(sprintf("augment(ridge with %s)", name), function() generics::augment(edited_ridge, newdata = frame),
+           c("newdata", "design")),
+      case(sprintf("predict(glm with %s)", name), function() predict(edited_glm, frame), c("newdata", "design")),
+      case(sprintf("augment(glm with %s)", name), function() generics::augment(edited_glm, data = frame),
+           c("data", "design"))))
+  }
+  fuzz_check(cases)
+})
+
 test_that("chunk sources, progress and future plans end in a fit or a named error", {
   skip_on_cran()
   map <- rff_map(rational_quadratic_kernel(c(1, 2, 1), 2), 3, 8, seed = 1)
