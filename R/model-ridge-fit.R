@@ -1,6 +1,7 @@
 # Ridge regression's fit from its passes (R/model-setup.R): the sums of a
 # pass, the core's path and its lambda by GCV, evidence or leave-one-out
-# (a second pass), and the fit object.
+# (a second pass), or for data in memory with fewer rows than feature
+# columns the dual form's path from the rows themselves; and the fit object.
 
 # Fits the ridge regression on the chunks of `data` (one chunk for data in
 # memory): the first chunk fixes the map (`map_of`, a function of the data's
@@ -23,20 +24,20 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   start <- setup$start
   passes <- ridge_passes(setup)
   # (ridge's fit is final at every candidate: `final` changes nothing)
-  solve <- function(model, final = TRUE) ridge_solution(model, passes, lambda, criterion, !is.null(search))
+  solve <- function(model, final = TRUE) ridge_solution(model, passes, lambda, criterion, !is.null(search), final)
   if (is.null(search)) {
     best <- solve(setup$model)
     selection <- NULL
   } else {
     solver_of <- function(problem) {
       problem_passes <- ridge_passes(problem)
-      function(model, final = TRUE) ridge_solution(model, problem_passes, lambda, criterion, TRUE)
+      function(model, final = TRUE) ridge_solution(model, problem_passes, lambda, criterion, TRUE, final)
     }
     found <- search_scale(setup, solve, solver_of, search, criterion, fun, ridge_chunk, memory = 4)
     best <- found$best
     selection <- found$selection
   }
-  fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion)
+  fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion, best$form)
   fit$selection <- selection
   if (!setup$streamed) {
     fit$fitted <- fit_scores(fit, start$x, setup$n_threads, "rff_ridge()", fit$response$names)
@@ -48,8 +49,9 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
 
 # Passes over the data for a model (its map): `sums(model)` returns the sums
 # of its features and the shifts they were taken from, `loo(model, path)`
-# the leave-one-out sums along the path. Chunks are checked against each
-# pass's map.
+# the leave-one-out sums along the path; for data in memory, `dual(...)`
+# solves on the rows themselves (ridge_dual()), `rows` of positive weight.
+# Chunks are checked against each pass's map.
 ridge_passes <- function(setup) {
   pass <- model_passes(setup, "rff_ridge()")
   start <- setup$start
@@ -60,32 +62,78 @@ ridge_passes <- function(setup) {
       check_map_data(model$map, start$x, if (setup$streamed) sprintf("`x` of chunk %d", setup$first$index) else "x")
       shifts <- model_shifts(model, start, setup$n_threads)
       sums <- pass(ridge_chunk_work(model, shifts, threads), add_sums, model)
-      if (sums$n < 2) fail("Ridge regression needs at least two rows of positive weight (`weights`, or the chunks' `w`); the data have %d.",
-                           sums$n, class = "data")
+      check_ridge_rows(sums$n)
       list(sums = sums, shifts = shifts)
     },
-    loo = function(model, path) pass(ridge_loo_work(model, path, threads), add_sums, model))
+    loo = function(model, path) pass(ridge_loo_work(model, path, threads), add_sums, model),
+    dual = if (!setup$streamed) function(model, ...) ridge_dual(model, start, threads, ...),
+    rows = sum(start$w > 0))
 }
 
-# The model's path from a pass's sums: every lambda's criteria, and the
-# coefficients at the lambda `criterion` prefers. Leave-one-out takes a
-# second pass, over the path the core refined for GCV, when it chooses
-# something: lambda, or the scale (`searching`).
-ridge_solution <- function(model, passes, lambda, criterion, searching) {
-  summed <- passes$sums(model)
-  # solved in the passes' unit weights (R/model-weight-units.R)
-  path <- core(.cpp_ridge_path(summed$sums, summed$shifts$z, summed$shifts$y,
-                               if (is.null(lambda)) numeric() else lambda / passes$unit,
-                               if (criterion == "loo") "gcv" else criterion, eigen_progress(model$columns)))
-  if (criterion == "loo" && (length(path$lambda) > 1L || searching)) {
-    path <- choose_by_loo(path, passes$loo(model, path), summed$sums$n)
+check_ridge_rows <- function(n) {
+  if (n < 2) {
+    fail("Ridge regression needs at least two rows of positive weight (`weights`, or the chunks' `w`); the data have %d.",
+         n, class = "data")
   }
-  given <- ridge_path_in_given_weights(path, summed$sums, passes$unit)
-  list(model = model, sums = given$sums, path = given$path, value = given$path[[criterion]][given$path$chosen])
+}
+
+# The form that solves a model's ridge regression: the dual on data in
+# memory with fewer rows of positive weight than feature columns, whose n x
+# D features and n x n matrices then take less memory than the primal's D x
+# D ones (checked by model_setup()), else the primal. Internal:
+# options(askrff.ridge_form = "primal") forces the primal, for the tests and
+# benchmarks that compare the two.
+ridge_form <- function(passes, model) {
+  forced <- check_choice(getOption("askrff.ridge_form", "auto"), c("auto", "primal"), "options(askrff.ridge_form)")
+  if (forced == "primal" || is.null(passes$dual) || passes$rows >= model$columns) "primal" else "dual"
+}
+
+# The model's path in the form ridge_form() picks: every lambda's criteria,
+# and the coefficients at the lambda `criterion` prefers. Leave-one-out
+# needs the leverages when it chooses something, lambda or the scale
+# (`searching`): a second pass in the primal form, over the path the core
+# refined for GCV. A candidate of a scale search (not `final`) skips the
+# dual's eigenvectors and coefficients, which only the fit needs.
+ridge_solution <- function(model, passes, lambda, criterion, searching, final = TRUE) {
+  loo <- criterion == "loo" && (is.null(lambda) || length(lambda) > 1L || searching)
+  form <- ridge_form(passes, model)
+  # solved in the passes' unit weights (R/model-weight-units.R)
+  unit_lambda <- if (is.null(lambda)) numeric() else lambda / passes$unit
+  if (form == "dual") {
+    dual <- passes$dual(model, unit_lambda, criterion, loo, final)
+    path <- dual$path
+    sums <- dual$sums
+    loo_sums <- dual$loo
+  } else {
+    summed <- passes$sums(model)
+    sums <- summed$sums
+    path <- core(.cpp_ridge_path(sums, summed$shifts$z, summed$shifts$y, unit_lambda,
+                                 if (criterion == "loo") "gcv" else criterion, eigen_progress(model$columns)))
+    loo_sums <- if (loo) passes$loo(model, path)
+  }
+  if (loo) path <- choose_by_loo(path, loo_sums, sums$n)
+  given <- ridge_path_in_given_weights(path, sums, passes$unit)
+  list(model = model, sums = given$sums, path = given$path, value = given$path[[criterion]][given$path$chosen],
+       form = form, final = form == "primal" || final)
+}
+
+# The dual form's path (src/core/models/ridge_dual.*) on the rows of data
+# in memory (`start`), with the leave-one-out sums when `loo`, and the sums
+# the fit keeps (n, log_weight); the eigenvectors and coefficients only
+# when `final`.
+ridge_dual <- function(model, start, threads, lambda, criterion, loo, final) {
+  check_ridge_rows(sum(start$w > 0))
+  check_map_data(model$map, start$x, "x")
+  input <- core_input(model$map, start$x, "left", threads)
+  path <- core(.cpp_ridge_dual(input$map, model$fun, input$x, start$y, start$w, lambda,
+                               if (criterion == "loo") "gcv" else criterion,
+                               loo, final, eigen_progress(nrow(start$x)), threads))
+  list(path = path, sums = list(n = path$n, log_weight = path$log_weight, weight = path$weight),
+       loo = if (loo) list(press = path$press, rss = path$rss_loo))
 }
 
 # The path at the lambda of least leave-one-out error, PRESS / (n q) (the
-# largest lambda among ties): its coefficients b = V (c / (s + lambda)),
+# largest lambda among ties): its coefficients (ridge_coefficients()),
 # the intercept and the residual sums. Penalties at which a row's leverage
 # rounds to 1 (the fit interpolates it, so its leave-one-out residual is
 # unbounded) leave the path.
@@ -98,17 +146,29 @@ choose_by_loo <- function(path, loo, n) {
   for (name in c("lambda", "df", "gcv", "evidence", "loo")) path[[name]] <- path[[name]][defined]
   loo$rss <- loo$rss[, defined, drop = FALSE]
   chosen <- which.min(path$loo)
-  rank <- ncol(path$vectors)
-  shrink <- 1 / (path$eigenvalues[seq_len(rank)] + path$lambda[chosen])
-  path$coefficients <- path$vectors %*% (path$projections * shrink)
-  path$intercept <- drop(path$y_mean - crossprod(path$coefficients, path$z_mean))
+  # (a dual path without its eigenvectors has no coefficients either)
+  if (!is.null(path$vectors)) {
+    path$coefficients <- ridge_coefficients(path, path$lambda[chosen])
+    path$intercept <- drop(path$y_mean - crossprod(path$coefficients, path$z_mean))
+  }
   path$rss <- pmax(loo$rss[, chosen], 0)
   path$chosen <- chosen
   path
 }
 
-# The fit object from the core's path.
-ridge_fit <- function(model, path, sums, response, criterion) {
+# b = V (c / (s + lambda)) of a path at `lambda`, with the part along the
+# directions the dual form leaves out of V (its remainder, ridge.h).
+ridge_coefficients <- function(path, lambda) {
+  rank <- ncol(path$vectors)
+  b <- path$vectors %*% (path$projections / (path$eigenvalues[seq_len(rank)] + lambda))
+  if (length(path$remainder_values) > 0L) {
+    b <- b + path$remainder_vectors %*% (path$remainder_projections / (path$remainder_values + lambda))
+  }
+  b
+}
+
+# The fit object from the core's path, solved in `form` ("primal" or "dual").
+ridge_fit <- function(model, path, sums, response, criterion, form) {
   coefficients <- path$coefficients
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
   chosen <- path$chosen
@@ -116,7 +176,7 @@ ridge_fit <- function(model, path, sums, response, criterion) {
   structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
     intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
-    criterion = criterion, path = ridge_path_frame(path),
+    criterion = criterion, form = form, path = ridge_path_frame(path),
     n = sums$n, log_weight = sums$log_weight, response = response, rss = stats::setNames(path$rss, response$names),
     posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
                      weight = path$weight)

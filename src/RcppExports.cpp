@@ -560,6 +560,27 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_ridge_dual
+Rcpp::List cpp_ridge_dual(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector lambda, std::string criterion, bool loo, bool solution, SEXP progress, int n_threads);
+RcppExport SEXP _askrff_cpp_ridge_dual(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP looSEXP, SEXP solutionSEXP, SEXP progressSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< std::string >::type criterion(criterionSEXP);
+    Rcpp::traits::input_parameter< bool >::type loo(looSEXP);
+    Rcpp::traits::input_parameter< bool >::type solution(solutionSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_dual(map, fun, x, y, w, lambda, criterion, loo, solution, progress, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_feature_products
 Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix coefficients_t, int n_threads);
 RcppExport SEXP _askrff_cpp_feature_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP coefficients_tSEXP, SEXP n_threadsSEXP) {
@@ -799,6 +820,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_model_family_mean", (DL_FUNC) &_askrff_cpp_model_family_mean, 2},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
     {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 6},
+    {"_askrff_cpp_ridge_dual", (DL_FUNC) &_askrff_cpp_ridge_dual, 11},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_ridge_posterior", (DL_FUNC) &_askrff_cpp_ridge_posterior, 8},
     {"_askrff_cpp_ridge_loo", (DL_FUNC) &_askrff_cpp_ridge_loo, 13},

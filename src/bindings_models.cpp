@@ -1,5 +1,6 @@
-// Models on features that are never stored: the sums of a ridge regression,
-// accumulated a block of rows at a time, its solution path, and predictions.
+// Models on features: the sums of a ridge regression, accumulated a block of
+// rows at a time without storing the features, its solution path, its dual
+// path on rows in memory, and predictions.
 #include <Rcpp.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "blocked_jobs.h"
 #include "core/models/model_passes.h"
 #include "core/models/ridge.h"
+#include "core/models/ridge_dual.h"
 #include "guards.h"
 #include "model_glue.h"
 #include "progress.h"
@@ -39,24 +41,10 @@ Rcpp::List cpp_cross_products(Rcpp::List map, std::string fun, Rcpp::NumericMatr
                                          as_vector(y_shift), askrff::thread_runner(n_threads)));
 }
 
-// The ridge path of ridge.h from sums of .cpp_cross_products (added over
-// chunks in R); `lambda` empty for the grid; `criterion` "gcv" or
-// "evidence". The eigendecomposition stops on a user interrupt and reports
-// its percents to `progress` (see progress.h).
-// [[Rcpp::export(.cpp_ridge_path)]]
-Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
-                          Rcpp::NumericVector lambda, std::string criterion, SEXP progress) {
-  askrff::require(criterion == "gcv" || criterion == "evidence", "criterion must be \"gcv\" or \"evidence\"");
-  const askrff::CrossProducts c = askrff::cross_products_from_r(sums);
-  const int columns = static_cast<int>(c.zz.cols()), responses = static_cast<int>(c.zy.cols());
-  askrff::require(z_shift.size() == columns && y_shift.size() == responses,
-                  "the shifts must have one value per feature column and response");
-  const askrff::RidgePath path =
-      askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
-                         Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
-                         Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()),
-                         criterion == "gcv" ? askrff::Criterion::gcv : askrff::Criterion::evidence,
-                         askrff::InterruptPoll(), askrff::RProgress(progress));
+namespace {
+
+// A path of ridge.h as an R list (`chosen` counted from 1).
+Rcpp::List path_to_r(const askrff::RidgePath& path) {
   return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("df") = to_r(path.df),
                             Rcpp::Named("gcv") = to_r(path.gcv), Rcpp::Named("evidence") = to_r(path.evidence),
                             Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),
@@ -65,7 +53,77 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
                             Rcpp::Named("intercept") = to_r(path.intercept), Rcpp::Named("rss") = to_r(path.rss),
                             Rcpp::Named("vectors") = to_r(path.vectors), Rcpp::Named("z_mean") = to_r(path.z_mean),
                             Rcpp::Named("weight") = path.weight, Rcpp::Named("projections") = to_r(path.projections),
-                            Rcpp::Named("y_mean") = to_r(path.y_mean));
+                            Rcpp::Named("y_mean") = to_r(path.y_mean),
+                            Rcpp::Named("remainder_vectors") = to_r(path.remainder_vectors),
+                            Rcpp::Named("remainder_projections") = to_r(path.remainder_projections),
+                            Rcpp::Named("remainder_values") = to_r(path.remainder_values));
+}
+
+askrff::Criterion criterion_named(const std::string& criterion) {
+  askrff::require(criterion == "gcv" || criterion == "evidence", "criterion must be \"gcv\" or \"evidence\"");
+  return criterion == "gcv" ? askrff::Criterion::gcv : askrff::Criterion::evidence;
+}
+
+void require_lambda(const Rcpp::NumericVector& lambda) {
+  for (const double l : lambda) askrff::require(std::isfinite(l) && l > 0.0, "lambda must be positive and finite");
+}
+
+}  // namespace
+
+// The ridge path of ridge.h from sums of .cpp_cross_products (added over
+// chunks in R); `lambda` empty for the grid; `criterion` "gcv" or
+// "evidence". The eigendecomposition stops on a user interrupt and reports
+// its percents to `progress` (see progress.h).
+// [[Rcpp::export(.cpp_ridge_path)]]
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
+                          Rcpp::NumericVector lambda, std::string criterion, SEXP progress) {
+  const askrff::Criterion chosen_by = criterion_named(criterion);
+  require_lambda(lambda);
+  const askrff::CrossProducts c = askrff::cross_products_from_r(sums);
+  const int columns = static_cast<int>(c.zz.cols()), responses = static_cast<int>(c.zy.cols());
+  askrff::require(z_shift.size() == columns && y_shift.size() == responses,
+                  "the shifts must have one value per feature column and response");
+  return path_to_r(askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
+                                      Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
+                                      Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()), chosen_by,
+                                      askrff::InterruptPoll(), askrff::RProgress(progress)));
+}
+
+// The dual ridge path of ridge_dual.h on the rows of x in memory, with
+// responses y (one column each) and weights w: the path as .cpp_ridge_path
+// gives it, with its eigenvectors and solution only when `solution`, plus
+// `n` and `log_weight` of the rows of positive weight and, with `loo`, the
+// leave-one-out sums as .cpp_ridge_loo gives them (`press`, `rss`).
+// [[Rcpp::export(.cpp_ridge_dual)]]
+Rcpp::List cpp_ridge_dual(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
+                          Rcpp::NumericVector w, Rcpp::NumericVector lambda, std::string criterion, bool loo,
+                          bool solution, SEXP progress, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::DualRequest request;
+  request.criterion = criterion_named(criterion);
+  request.loo = loo;
+  request.solution = solution;
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
+  askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
+  askrff::require(y.ncol() >= 1, "y must have at least one column");
+  for (const double wi : w) askrff::require(std::isfinite(wi) && wi >= 0.0, "the weights must be finite and nonnegative");
+  require_lambda(lambda);
+  const askrff::RidgeDual dual = askrff::ridge_dual_path(
+      *left, x.begin(), static_cast<std::size_t>(x.nrow()), as_matrix(y), as_vector(w),
+      Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()), request, askrff::thread_runner(n_threads),
+      askrff::InterruptPoll(), askrff::RProgress(progress));
+  Rcpp::List out = path_to_r(dual.path);
+  if (!solution) {
+    for (const char* name : {"vectors", "coefficients", "intercept", "remainder_vectors"}) out[name] = R_NilValue;
+  }
+  out["n"] = dual.n;
+  out["log_weight"] = dual.log_weight;
+  if (loo) {
+    out["press"] = to_r(dual.press);
+    out["rss_loo"] = to_r(dual.rss);
+  }
+  return out;
 }
 
 // Z(x) B for coefficients B (given as t(B), responses by columns), in blocks
@@ -133,7 +191,7 @@ Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
                       z_mean.size() == columns && y_mean.size() == responses,
                   "the path's eigenvectors, projections and means must match the features and responses");
   askrff::require(std::isfinite(weight) && weight > 0.0, "the sum of the weights must be positive and finite");
-  for (const double l : lambda) askrff::require(std::isfinite(l) && l > 0.0, "lambda must be positive and finite");
+  require_lambda(lambda);
   askrff::RidgeLoo model;
   model.vectors = Eigen::Map<const Eigen::MatrixXd>(vectors.begin(), columns, vectors.ncol());
   model.values = Eigen::Map<const Eigen::VectorXd>(values.begin(), values.size());

@@ -274,7 +274,8 @@ test_that("progress is signalled through progressr, a step per chunk and pass", 
 
 test_that("the eigendecomposition of a wide Z'Z reports its progress through progressr", {
   skip_if_not_installed("progressr")
-  data <- ridge_data(n = 100)
+  # more rows than columns: the primal form's D x D decomposition
+  data <- ridge_data(n = 600)
   old <- options(progressr.enable = TRUE)
   on.exit(options(old))
   progress <- function(map) {

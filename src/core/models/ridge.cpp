@@ -9,17 +9,28 @@
 
 namespace askrff {
 
+void require_ridge_rows(double n, double weight) {
+  if (!(n >= 2.0)) throw std::invalid_argument("ridge regression needs at least two rows of positive weight");
+  if (!(weight > 0.0) || !std::isfinite(weight)) throw std::invalid_argument("the weights must have a positive finite sum");
+}
+
+Eigen::Index resolved_eigenvalues(const Eigen::ArrayXd& s) {
+  const Eigen::Index columns = s.size();
+  const double floor = columns > 0 ? s(0) * columns * std::numeric_limits<double>::epsilon() : 0.0;
+  Eigen::Index resolved = 0;
+  while (resolved < columns && s(resolved) > floor) ++resolved;
+  return resolved;
+}
+
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
                      Eigen::VectorXd lambda, Criterion criterion, const Poll& poll, const Progress& progress) {
   const double n = sums.n, total = sums.weight;
-  if (!(n >= 2.0)) throw std::invalid_argument("ridge regression needs at least two rows of positive weight");
-  if (!(total > 0.0) || !std::isfinite(total)) throw std::invalid_argument("the weights must have a positive finite sum");
+  require_ridge_rows(n, total);
   // weighted means of the shifted values
   const Eigen::VectorXd z_mean = sums.z_sum / total, y_mean = sums.y_sum / total;
   Eigen::MatrixXd gram = sums.zz;
   gram.triangularView<Eigen::Lower>() -= total * z_mean * z_mean.transpose();
   const Eigen::MatrixXd zy = sums.zy - total * z_mean * y_mean.transpose();
-  const Eigen::VectorXd yy = (sums.y_squares - total * y_mean.cwiseProduct(y_mean)).cwiseMax(0.0);
 
   const Eigen::Index d = gram.cols();
   const SymmetricEigen eigen = symmetric_eigen(std::move(gram), true, poll, progress);
@@ -28,26 +39,39 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   // projections of Z'y on their vectors, are zeros, which rounding would
   // turn into noise divided by lambda. Only the first n - 1 are kept.
   const Eigen::Index rank = std::min<Eigen::Index>(d, static_cast<Eigen::Index>(n - 1.0));
-  const Eigen::ArrayXd s = eigen.values.reverse().head(rank).cwiseMax(0.0).array();
-  const Eigen::MatrixXd v = eigen.vectors.rowwise().reverse().leftCols(rank);
-  const Eigen::MatrixXd c = v.transpose() * zy;
+  RidgeSpectrum spectrum;
+  spectrum.values = eigen.values.reverse().head(rank).cwiseMax(0.0).array();
+  Eigen::MatrixXd v = eigen.vectors.rowwise().reverse().leftCols(rank);
+  spectrum.projections = v.transpose() * zy;
+  const Eigen::VectorXd yy = (sums.y_squares - total * y_mean.cwiseProduct(y_mean)).cwiseMax(0.0);
+  const Eigen::Index resolved = resolved_eigenvalues(spectrum.values);
+  const Eigen::ArrayXXd c2 = spectrum.projections.topRows(resolved).array().square();
+  spectrum.unexplained = yy - (c2.colwise() / spectrum.values.head(resolved)).colwise().sum().transpose().matrix();
+  spectrum.columns = d;
+  spectrum.n = n;
+  spectrum.weight = total;
+  spectrum.log_weight = sums.log_weight;
+  RidgePath path = ridge_path_of(spectrum, std::move(lambda), criterion);
+  set_ridge_solution(path, std::move(v), z_shift + z_mean, y_shift + y_mean, total);
+  return path;
+}
+
+RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, Criterion criterion) {
+  const double n = spectrum.n, total = spectrum.weight;
+  const Eigen::ArrayXd& s = spectrum.values;
+  const Eigen::MatrixXd& c = spectrum.projections;
+  const Eigen::Index d = spectrum.columns, rank = s.size();
   const Eigen::ArrayXXd c2 = c.array().square();
-  const Eigen::Index columns = s.size();
-  // Eigenvalues above D eps s_1 are resolved; what their directions cannot
-  // fit for any lambda, y'y - sum c^2 / s over them, is computed once.
-  const double resolved_floor = columns > 0 ? s(0) * columns * std::numeric_limits<double>::epsilon() : 0.0;
-  Eigen::Index resolved = 0;
-  while (resolved < columns && s(resolved) > resolved_floor) ++resolved;
-  const Eigen::ArrayXd sr = s.head(resolved), su = s.tail(columns - resolved);
-  const Eigen::VectorXd unexplained =
-      (yy.array() - (c2.topRows(resolved).colwise() / sr).colwise().sum().transpose()).matrix();
+  const Eigen::Index resolved = resolved_eigenvalues(s);
+  const Eigen::ArrayXd sr = s.head(resolved), su = s.tail(rank - resolved);
+  const Eigen::VectorXd& unexplained = spectrum.unexplained;
 
   RidgePath path;
   path.eigenvalues = Eigen::VectorXd::Zero(d);
   path.eigenvalues.head(rank) = s.matrix();
   const bool grid = lambda.size() == 0;
   if (grid) {
-    const double top = columns > 0 && s(0) > 0.0 ? s(0) : 1.0;
+    const double top = rank > 0 && s(0) > 0.0 ? s(0) : 1.0;
     lambda.resize(kGridSize);
     for (int i = 0; i < kGridSize; ++i) lambda(i) = top * std::pow(10.0, 1.0 - 11.0 * i / (kGridSize - 1));
   }
@@ -64,14 +88,14 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
     const Eigen::ArrayXd kept = penalized ? (l / (sr * (sr + l))).eval() : ((l / (sr + l)).square() / sr).eval();
     const Eigen::ArrayXd fitted = penalized ? (su + l).inverse().eval() : ((1.0 + l / (su + l)) / (su + l)).eval();
     return (unexplained.array() + (c2.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
-            (c2.bottomRows(columns - resolved).colwise() * fitted).colwise().sum().transpose())
+            (c2.bottomRows(rank - resolved).colwise() * fitted).colwise().sum().transpose())
         .cwiseMax(0.0)
         .matrix();
   };
-  const double q = static_cast<double>(zy.cols());
+  const double q = static_cast<double>(c.cols());
   const double pi = 3.141592653589793238462643383279502884;
   // the evidence's terms that depend on neither lambda nor y, per response
-  const double weight_term = 0.5 * (sums.log_weight - std::log(total)) - 0.5 * (n - 1.0);
+  const double weight_term = 0.5 * (spectrum.log_weight - std::log(total)) - 0.5 * (n - 1.0);
   struct Scores {
     double df, gcv, evidence;
   };
@@ -147,17 +171,26 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
     path.evidence(i) = x.evidence;
   }
   path.chosen = best_of(lambda);
-  const double l = lambda(path.chosen);
-  path.coefficients = v * (c.array().colwise() / (s + l)).matrix();
-  path.rss = rss_at(l, false);
-  path.vectors = v;
-  path.z_mean = z_shift + z_mean;
-  path.weight = total;
+  path.rss = rss_at(lambda(path.chosen), false);
   path.projections = c;
-  path.y_mean = y_shift + y_mean;
-  // b0 = mean(y) - mean(z)'b, with the means of the unshifted values.
-  path.intercept = (y_shift + y_mean) - path.coefficients.transpose() * path.z_mean;
   return path;
+}
+
+void set_ridge_solution(RidgePath& path, Eigen::MatrixXd vectors, const Eigen::VectorXd& z_mean,
+                        const Eigen::VectorXd& y_mean, double weight) {
+  const Eigen::ArrayXd s = path.eigenvalues.head(vectors.cols()).array();
+  const double l = path.lambda(path.chosen);
+  path.coefficients = vectors * (path.projections.array().colwise() / (s + l)).matrix();
+  if (path.remainder_values.size() > 0) {
+    path.coefficients += path.remainder_vectors *
+                         (path.remainder_projections.array().colwise() / (path.remainder_values.array() + l)).matrix();
+  }
+  path.vectors = std::move(vectors);
+  path.z_mean = z_mean;
+  path.weight = weight;
+  path.y_mean = y_mean;
+  // b0 = mean(y) - mean(z)'b, with the means of the unshifted values.
+  path.intercept = y_mean - path.coefficients.transpose() * z_mean;
 }
 
 }  // namespace askrff

@@ -52,6 +52,16 @@ struct RidgePath {
   // responses, and the weighted mean of the responses.
   Eigen::MatrixXd projections;
   Eigen::VectorXd y_mean;
+  // The coefficients' part along the directions whose eigenvalues rounding
+  // decides, which the dual form (ridge_dual.h) leaves out of `vectors`:
+  // b = V (c / (s + lambda)) + W (g / (u + lambda)), with W = A'U_u (D by
+  // their count, columns of norm sqrt(u), not normalized), g = U_u't and u
+  // their eigenvalues. Along them b is of order sqrt(u) / lambda, which
+  // lambda well above u does not make negligible. Empty in the primal,
+  // whose `vectors` keep those directions.
+  Eigen::MatrixXd remainder_vectors;
+  Eigen::MatrixXd remainder_projections;
+  Eigen::VectorXd remainder_values;
 };
 
 // Grid used when no lambda is given: kGridSize values, log-spaced from
@@ -61,9 +71,45 @@ struct RidgePath {
 // a smooth function of the data and of the kernel's scale.
 constexpr int kGridSize = 100;
 
-// `sums` of features shifted by z_shift and responses shifted by y_shift
-// (weighted: the means, the centering and the intercept are weighted; n in
-// GCV is the number of rows of positive weight);
+// What the path needs of the eigendecomposition of the centered weighted
+// cross-product matrix G, whichever form computed it: ridge_path() below
+// from G itself (the primal), ridge_dual.h from the rows' n x n Gram
+// matrix (the dual).
+struct RidgeSpectrum {
+  Eigen::ArrayXd values;        // the r largest eigenvalues of G, decreasing, nonnegative; r <= min(D, n - 1)
+  Eigen::MatrixXd projections;  // c = V' (centered weighted Z'y), r by responses
+  // Per response, what no resolved direction (resolved_eigenvalues())
+  // fits for any lambda: centered weighted y'y less sum c^2 / s over them.
+  Eigen::VectorXd unexplained;
+  Eigen::Index columns = 0;     // D, the feature columns
+  double n = 0.0;               // rows of positive weight
+  double weight = 0.0;          // sum w
+  double log_weight = 0.0;      // sum log w over w > 0
+};
+
+// Throws std::invalid_argument unless there are two rows of positive weight
+// and the weights have a positive finite sum.
+void require_ridge_rows(double n, double weight);
+
+// How many of the eigenvalues s (decreasing) are resolved: above r eps s_1
+// for the r = s.size() of them. Below, rounding decides their values.
+Eigen::Index resolved_eigenvalues(const Eigen::ArrayXd& s);
+
+// The path from a spectrum: lambda (the grid and its refinement when
+// `lambda` is empty, else sorted), df, gcv, evidence, the chosen lambda and
+// its rss, the eigenvalues (padded with zeros to D) and the projections.
+RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, Criterion criterion);
+
+// The path's coefficients b = V (c / (s + lambda)) (and its remainder's
+// part) and intercepts at its chosen lambda, from the eigenvectors V (D by
+// r) and the weighted means of the (unshifted) features and responses, all
+// kept in the path.
+void set_ridge_solution(RidgePath& path, Eigen::MatrixXd vectors, const Eigen::VectorXd& z_mean,
+                        const Eigen::VectorXd& y_mean, double weight);
+
+// The primal form: `sums` of features shifted by z_shift and responses
+// shifted by y_shift (weighted: the means, the centering and the intercept
+// are weighted; n in GCV is the number of rows of positive weight);
 // `lambda` positive (sorted here), or empty for the grid. n must be at least 2.
 // The eigendecomposition, O(D^3) for D columns, polls and reports its progress.
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
