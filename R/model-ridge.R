@@ -12,15 +12,9 @@
 #' feature columns, whatever the number of rows), in an order that does not
 #' depend on the thread count, so the fit is identical for any `n_threads`.
 #' One symmetric eigendecomposition of the centered \eqn{Z'Z} then gives
-#' every \eqn{\lambda}.
-#'
-#' **Cost.** The sums cost \eqn{O(n D^2)} for \eqn{n} rows and \eqn{D}
-#' feature columns (twice `n_features` for most maps of [rff_map()]); the
-#' eigendecomposition costs \eqn{O(D^3)} whatever \eqn{n}, on one thread:
-#' we measured about 1.2 s for \eqn{D = 2048} and 11 s for \eqn{D = 4096} on
-#' one core of an AMD EPYC server, so 8,000 columns take a minute and a half. It stops
-#' within a fraction of a second on a user interrupt (Ctrl-C), and from
-#' 512 columns on it reports its progress through progressr (see below).
+#' every \eqn{\lambda}. For data in memory with fewer rows than feature
+#' columns it takes the dual form instead, the same fit from the rows'
+#' Gram matrix; the section on the two forms says what each costs.
 #'
 #' **Choosing \eqn{\lambda}.** With `lambda = NULL` it is chosen on 100
 #' values log-spaced from \eqn{10 s_1} down to \eqn{10^{-10} s_1} (over the
@@ -160,6 +154,7 @@
 #' positive weights, so that weights as large as 1e300 or as small as
 #' 1e-300 neither overflow nor underflow.
 #'
+#' @template ridge-forms
 #' @template ridge-chunks
 #' @param x Numeric matrix or data frame of numeric columns, or a chunk
 #'   source (see Details); for the formula method, see `formula`.
@@ -217,7 +212,7 @@
 #'   `criterion`, the `method`, the `kernel` as given, the candidates'
 #'   `scales`, one row each, their `lambda` and criterion `value`, and the
 #'   `chosen` row), `n`, the `response`
-#'   kind, the residual sum of squares `rss`, the `posterior` of the
+#'   kind, the `form` that solved it (`"primal"` or `"dual"`), the residual sum of squares `rss`, the `posterior` of the
 #'   coefficients (see [predict.askrff_ridge()]), the `scaling` of the
 #'   predictors (`NULL` without standardization), and for data in memory the
 #'   `fitted` values and `residuals` (of every row, those of zero weight
