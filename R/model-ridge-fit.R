@@ -78,14 +78,24 @@ check_ridge_rows <- function(n) {
 }
 
 # The form that solves a model's ridge regression: the dual on data in
-# memory with fewer rows of positive weight than feature columns, whose n x
-# D features and n x n matrices then take less memory than the primal's D x
-# D ones (checked by model_setup()), else the primal. Internal:
+# memory with fewer rows of positive weight than feature columns, if its
+# features fit in memory, else the primal. Internal:
 # options(askrff.ridge_form = "primal") forces the primal, for the tests and
 # benchmarks that compare the two.
 ridge_form <- function(passes, model) {
   forced <- check_choice(getOption("askrff.ridge_form", "auto"), c("auto", "primal"), "options(askrff.ridge_form)")
-  if (forced == "primal" || is.null(passes$dual) || passes$rows >= model$columns) "primal" else "dual"
+  dual <- forced == "auto" && !is.null(passes$dual) && passes$rows < model$columns
+  if (dual && dual_fits(passes$rows, model$columns)) "dual" else "primal"
+}
+
+# Whether the dual's peak fits in the memory available: its n x D features
+# and the eigenvectors it returns, and three n x n matrices (assumed to
+# when the system does not tell).
+dual_fits <- function(rows, columns) {
+  bytes <- 8 * (2 * as.double(rows) * columns + 3 * as.double(rows)^2)
+  if (bytes < 2^26) return(TRUE)
+  available <- available_memory()
+  is.na(available) || bytes <= available
 }
 
 # The model's path in the form ridge_form() picks: every lambda's criteria,

@@ -11,7 +11,7 @@
 
 primal <- function(expr) {
   old <- options(askrff.ridge_form = "primal")
-  on.exit(options(old))
+  on.exit(options(old), add = TRUE)
   expr
 }
 
@@ -240,8 +240,17 @@ test_that("with as many rows as columns, or more, the fit stays primal", {
   # a chunk source is summed, never held
   chunks <- list(list(x = x[1:20, ], y = y[1:20]), list(x = x[21:40, ], y = y[21:40]))
   expect_identical(rff_ridge(chunks, map = map)$form, "primal")
+  # nor are features that do not fit in memory: 1,000 rows of 4,096
+  # columns and their n x n matrices take 90 MB
+  local_mocked_bindings(available_memory = function() 80e6)
+  expect_false(askrff:::dual_fits(1000, 4096))
+  expect_true(askrff:::dual_fits(1000, 2048))
+  local_mocked_bindings(available_memory = function() NA_real_)
+  expect_true(askrff:::dual_fits(1000, 4096))
+  local_mocked_bindings(dual_fits = function(rows, columns) FALSE)
+  expect_identical(rff_ridge(x[-1, ], y[-1], map)$form, "primal")
   old <- options(askrff.ridge_form = "dual")
-  on.exit(options(old))
+  on.exit(options(old), add = TRUE)
   expect_error(rff_ridge(x, y, map), "options\\(askrff.ridge_form\\)", class = "askrff_error")
 })
 
@@ -265,7 +274,7 @@ test_that("the dual's eigendecomposition of 512 rows or more reports its progres
   x <- matrix(rnorm(3 * 600), 600)
   y <- x[, 1] + rnorm(600)
   old <- options(progressr.enable = TRUE)
-  on.exit(options(old))
+  on.exit(options(old), add = TRUE)
   amounts <- numeric()
   fit <- withCallingHandlers(rff_ridge(x, y, rff_map(gaussian_kernel(1), 3, 512, seed = 1), lambda = 1),
                              progression = function(p) {

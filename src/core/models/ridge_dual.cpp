@@ -194,8 +194,8 @@ RidgeDual ridge_dual_path(const FeatureMap& map, const double* x, std::size_t n,
   const Eigen::ArrayXd top = eigen.values.reverse().head(rank).cwiseMax(0.0).array();
   const Index r = resolved_eigenvalues(top);
   // the eigenvectors of the resolved eigenvalues, decreasing, and the others
-  const Eigen::MatrixXd u = eigen.vectors.rightCols(r).rowwise().reverse(),
-                        u_other = eigen.vectors.leftCols(rows - 1 - r);
+  Eigen::MatrixXd u = eigen.vectors.rightCols(r).rowwise().reverse();
+  const Eigen::MatrixXd u_other = eigen.vectors.leftCols(rows - 1 - r);
   eigen.vectors.resize(0, 0);
   const Eigen::MatrixXd p = u.transpose() * tb, p_other = u_other.transpose() * tb;
   RidgeSpectrum spectrum;
@@ -213,15 +213,12 @@ RidgeDual ridge_dual_path(const FeatureMap& map, const double* x, std::size_t n,
     dual_loo(out, reflection.from_complement(u), spectrum.values, p, reflection.from_complement(u_other), p_other, run);
   }
   if (request.solution) {
-    // V = B' U diag(s)^(-1/2) and the remainder's W = B' U_u in one product
-    Eigen::MatrixXd scaled(rows - 1, rows - 1);
-    scaled << u * spectrum.values.rsqrt().matrix().asDiagonal(), u_other;
-    Eigen::MatrixXd vectors = transposed_product(b, scaled, run);
-    out.path.remainder_vectors = vectors.rightCols(rows - 1 - r);
+    // the remainder's W = B' U_u, and V = B' U diag(s)^(-1/2)
+    out.path.remainder_vectors = transposed_product(b, u_other, run);
     out.path.remainder_projections = p_other;
     out.path.remainder_values = eigen.values.head(rows - 1 - r).cwiseMax(0.0);
-    vectors.conservativeResize(Eigen::NoChange, r);
-    set_ridge_solution(out.path, std::move(vectors), z_mean, y_mean, total);
+    u.array().rowwise() *= spectrum.values.rsqrt().transpose();
+    set_ridge_solution(out.path, transposed_product(b, u, run), z_mean, y_mean, total);
   } else {
     out.path.z_mean = z_mean;
     out.path.y_mean = y_mean;
