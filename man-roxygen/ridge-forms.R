@@ -14,7 +14,8 @@
 #'   takes a second pass over the rows. It fits chunk sources, and data
 #'   with at least as many rows as columns.
 #' * The **dual** form fits data in memory with fewer rows than columns
-#'   (\eqn{n < D}), a scale search's candidates included. It computes the
+#'   (\eqn{n < D}), a scale search's candidates included, when what it
+#'   holds (below) fits in the memory available. It computes the
 #'   \eqn{n \times D} features once and holds them, forms the rows'
 #'   centered weighted Gram matrix, \eqn{O(n^2 D)} on `n_threads` threads,
 #'   and decomposes it, \eqn{O(n^3)} on one thread; the eigenvectors of
