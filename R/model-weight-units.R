@@ -21,8 +21,14 @@ weight_unit <- function(w) {
 # A ridge path (and its sums) solved in unit weights, in the given ones.
 ridge_path_in_given_weights <- function(path, sums, unit) {
   if (unit == 1) return(list(path = path, sums = sums))
-  for (name in intersect(c("lambda", "gcv", "loo", "rss", "eigenvalues", "projections", "weight"), names(path))) {
+  for (name in intersect(c("lambda", "gcv", "loo", "rss", "eigenvalues", "projections", "weight", "remainder_values"),
+                        names(path))) {
     path[[name]] <- path[[name]] * unit
+  }
+  # the dual form's remainder (ridge.h): W = B'U and g = U't, B and t
+  # scaled by the square roots of the weights
+  for (name in intersect(c("remainder_vectors", "remainder_projections"), names(path))) {
+    path[[name]] <- path[[name]] * sqrt(unit)
   }
   sums$weight <- sums$weight * unit
   sums$log_weight <- sums$log_weight + sums$n * log(unit)

@@ -193,6 +193,31 @@ test_that("near interpolation the dual's criteria keep their digits, against an 
   expect_equal(fit$path$df, reference["df", ], tolerance = 1e-10)
 })
 
+test_that("the dual takes weights times 1e200 or 1e-200 as the primal does", {
+  # the passes' unit weights (R/model-weight-units.R) hold for the dual's
+  # rows: the same minimiser at lambda times the constant; the weights
+  # differ from the reference's by rounding, amplified as for chunks
+  set.seed(20)
+  n <- 40
+  x <- matrix(rnorm(2 * n), n)
+  y <- sin(2 * x[, 1]) + rnorm(n, sd = 0.3)
+  w <- runif(n, 0.5, 2)
+  map <- rff_map(gaussian_kernel(0.3), 2, 64, seed = 10)
+  reference <- rff_ridge(x, y, map, weights = w)
+  for (constant in c(1e200, 1e-200)) {
+    fit <- rff_ridge(x, y, map, weights = w * constant)
+    label <- sprintf("weights times %g", constant)
+    expect_identical(fit$form, "dual")
+    expect_equal(predict(fit, x), predict(reference, x), tolerance = 1e-10, label = label)
+    expect_equal(fit$lambda, reference$lambda * constant, tolerance = 1e-10, label = label)
+    expect_equal(fit$path$loo, reference$path$loo * constant, tolerance = 1e-10, label = label)
+    expect_equal(fit$path$evidence, reference$path$evidence, tolerance = 1e-10, label = label)
+    expect_equal(predict(fit, x[1:5, ], interval = "confidence"), predict(reference, x[1:5, ], interval = "confidence"),
+                 tolerance = 1e-8, label = label)
+    expect_equal(coef(fit), coef(primal(rff_ridge(x, y, map, weights = w * constant))), tolerance = 1e-8, label = label)
+  }
+})
+
 test_that("a scale search takes the dual for its candidates and chooses what the primal chooses", {
   set.seed(14)
   n <- 60
