@@ -1,10 +1,10 @@
 # rff_ridge()'s dual form, taken for data in memory with fewer rows of
 # positive weight than feature columns: the same fit as the primal form
 # (forced by the internal options(askrff.ridge_form = "primal")). Both are
-# exact, so what separates them is rounding: on data whose Gram matrix
-# keeps its smallest eigenvalue above 1e-4 of its largest (a kernel narrow
-# for the rows' spacing), they agree within 1e-8 wherever the fit leaves a
-# residual degree of freedom (n - df >= 1). Nearer interpolation the
+# exact, so what separates them is rounding: on data whose Gram matrix is
+# far from singular (a kernel narrow for the rows' spacing: its smallest
+# eigenvalue 1e-4 of its largest in the first test), they agree within
+# 1e-8 wherever the fit leaves a residual degree of freedom (n - df >= 1). Nearer interpolation the
 # primal's residual sum of squares is a difference of nearly equal sums and
 # loses its digits; the dual sums it from nonnegative terms, which a test
 # below checks against an augmented QR and refits, independent of both.
@@ -75,7 +75,8 @@ test_that("with fewer rows than columns the dual fits what the primal fits, by e
     for (criterion in c("loo", "evidence", "gcv")) {
       label <- sprintf("%s, %s", criterion, if (is.null(weights)) "unweighted" else "weighted")
       # GCV on the grid: the primal's rounds to 0 where the fit interpolates
-      # and may choose it there (the next but one test); the dual's does not
+      # and may choose it there (see the test near interpolation); the
+      # dual's does not
       expect_same_fit(both_forms(rff_ridge(x, y, map, weights = weights, criterion = criterion)), x_new, label,
                       chosen = criterion != "gcv")
       expect_same_fit(both_forms(rff_ridge(x, y, map, weights = weights, criterion = criterion, lambda = c(0.01, 0.3, 3))),
@@ -109,7 +110,7 @@ test_that("with repeated rows the dual leaves their null directions out and keep
   # eigenvalues, the others zero up to rounding. The dual's posterior keeps
   # 29 eigenvectors; its coefficients keep their part along the others. The
   # closed form solves (X'WX + diag(0, lambda I)) b = X'Wy with X = [1, Z]
-  # directly, conditioned to 1e4 here: 1e-10 leaves room for both.
+  # directly, its condition number 3e4 at most here: 1e-10 leaves room.
   set.seed(19)
   n <- 40
   x <- matrix(rnorm(2 * n), n)
@@ -134,7 +135,7 @@ test_that("with repeated rows the dual leaves their null directions out and keep
 })
 
 test_that("the leverages of the dual are the brute-force refits without each row", {
-  # independent of both forms: n refits, each on one row fewer
+  # n refits, each on one row fewer (dual fits too, which use no leverage)
   set.seed(13)
   n <- 20
   x <- matrix(rnorm(2 * n), n)
