@@ -23,7 +23,8 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 4, encode = ridge_chunk)
   start <- setup$start
   passes <- ridge_passes(setup)
-  # (ridge's fit is final at every candidate: `final` changes nothing)
+  # a scale search's candidates (`final = FALSE`) skip what only the fit
+  # needs (ridge_solution())
   solve <- function(model, final = TRUE) ridge_solution(model, passes, lambda, criterion, !is.null(search), final)
   if (is.null(search)) {
     best <- solve(setup$model)
@@ -129,8 +130,8 @@ ridge_solution <- function(model, passes, lambda, criterion, searching, final = 
 
 # The dual form's path (src/core/models/ridge_dual.*) on the rows of data
 # in memory (`start`), with the leave-one-out sums when `loo`, and the sums
-# the fit keeps (n, log_weight); the eigenvectors and coefficients only
-# when `final`.
+# the fit keeps (n, log_weight, weight); the eigenvectors and coefficients
+# only when `final`.
 ridge_dual <- function(model, start, threads, lambda, criterion, loo, final) {
   check_ridge_rows(sum(start$w > 0))
   check_map_data(model$map, start$x, "x")
