@@ -104,6 +104,10 @@
 #' @param interval `"none"`, `"confidence"` or `"prediction"`, as in
 #'   [predict.askrff_ridge()].
 #' @param se_fit `TRUE` to add the standard errors `.se.fit`.
+#' @param offset For a fit of the default method whose rows carried an
+#'   offset, the offset of the rows of `newdata` or `data`, which are then
+#'   predicted, as `offset` in [predict.askrff_ridge()]; `NULL` otherwise (a
+#'   formula fit evaluates its own in the rows).
 #' @param ... Not used; an unknown argument is an error.
 #' @return A tibble: for `tidy()` one row per coefficient (and response or
 #'   class), for `glance()` one row, for `augment()` one row per row of the
@@ -126,7 +130,7 @@ NULL
 #' @exportS3Method generics::augment
 augment.askrff_ridge <- function(x, data = NULL, newdata = NULL, type.predict = c("response", "class"),
                                  interval = c("none", "confidence", "prediction"), conf.level = 0.95, se_fit = FALSE,
-                                 ...) {
+                                 offset = NULL, ...) {
   x <- validate_ridge(x, "x")
   check_no_dots(...)
   type.predict <- check_choice(type.predict, c("response", "class"), "type.predict")
@@ -142,13 +146,13 @@ augment.askrff_ridge <- function(x, data = NULL, newdata = NULL, type.predict = 
   if (type.predict == "class" && kind != "factor") fail("`type.predict = \"class\"` needs a fit to a factor response.")
   require_suggested("tibble", "`augment()` of a random-feature fit")
   kept <- if (is.null(x$fitted)) NULL else nrow(stats::naresid(x$design$na_action, x$fitted))
-  rows <- augment_rows(x, data, newdata, kept)
+  rows <- augment_rows(x, data, newdata, kept, offset)
   if (uncertain && is.null(rows$table)) {
     fail("`se_fit` and `interval` need `data` or `newdata`: the fit keeps no training rows.")
   }
   out <- augment_table(rows$table, kept)
   if (uncertain) {
-    predicted <- predict_rows(x, rows, se.fit = se_fit, interval = interval, level = conf.level)
+    predicted <- predict_rows(x, rows, se.fit = se_fit, interval = interval, level = conf.level, offset = offset)
     fit <- if (se_fit) predicted$fit else predicted
     if (interval == "none") {
       out$.fitted <- unname(fit)
@@ -159,7 +163,9 @@ augment.askrff_ridge <- function(x, data = NULL, newdata = NULL, type.predict = 
     }
     if (se_fit) out$.se.fit <- unname(predicted$se.fit)
   } else {
-    predicted <- if (rows$stored) stats::predict(x, type = type.predict) else predict_rows(x, rows, type = type.predict)
+    predicted <- if (rows$stored) stats::predict(x, type = type.predict) else {
+      predict_rows(x, rows, type = type.predict, offset = offset)
+    }
     out <- add_fitted(out, predicted, x$response$names)
   }
   if (kind == "factor") return(out)
@@ -174,15 +180,18 @@ augment.askrff_ridge <- function(x, data = NULL, newdata = NULL, type.predict = 
 
 #' @rdname askrff_tidiers
 #' @exportS3Method generics::augment
-augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c("link", "response", "class"), ...) {
+augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c("link", "response", "class"),
+                               offset = NULL, ...) {
   x <- validate_glm(x, "x")
   check_no_dots(...)
   type.predict <- check_choice(type.predict, c("link", "response", "class"), "type.predict")
   check_glm_prediction(x, type.predict, "type.predict")
   require_suggested("tibble", "`augment()` of a random-feature fit")
   kept <- if (is.null(x$linear_predictors)) NULL else nrow(stats::naresid(x$design$na_action, x$linear_predictors))
-  rows <- augment_rows(x, data, newdata, kept)
-  predict_glm <- function(type) if (rows$stored) stats::predict(x, type = type) else predict_rows(x, rows, type = type)
+  rows <- augment_rows(x, data, newdata, kept, offset)
+  predict_glm <- function(type) {
+    if (rows$stored) stats::predict(x, type = type) else predict_rows(x, rows, type = type, offset = offset)
+  }
   fitted <- predict_glm(type.predict)
   out <- add_fitted(augment_table(rows$table, kept), fitted, x$response$levels)
   if (ncol(x$coefficients) > 1L) return(out)
@@ -201,13 +210,14 @@ augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c(
 
 # The rows augment() describes: `newdata`, else `data`, else none (the fit's
 # own fitted values only). `stored` says whether the fit's fitted values
-# are theirs: no newdata, and data with as many rows as the fit kept
-# (`kept`, NULL for a streamed fit) and the fit's predictors (the
-# formula's variables, or the map's number of columns); other data are
-# predicted, and refused by predict() if they do not fit.
-augment_rows <- function(fit, data, newdata, kept) {
+# are theirs: no newdata and no `offset` given for them, and data with as
+# many rows as the fit kept (`kept`, NULL for a streamed fit) and the fit's
+# predictors (the formula's variables, or the map's number of columns);
+# other data are predicted, and refused by predict() if they do not fit.
+augment_rows <- function(fit, data, newdata, kept, offset = NULL) {
   source <- if (!is.null(newdata)) "newdata" else if (!is.null(data)) "data" else NULL
   if (is.null(source)) {
+    no_offset_without_rows(offset)
     if (is.null(kept)) {
       fail("`newdata` or `data` must be given: this fit streamed its data, so it keeps no fitted values.")
     }
@@ -219,7 +229,7 @@ augment_rows <- function(fit, data, newdata, kept) {
   predictors <- if (is.null(fit$design)) ncol(table) == fit$map$d else {
     is.data.frame(table) && all(all.vars(fit$design$terms) %in% names(table))
   }
-  stored <- source == "data" && !is.null(kept) && nrow(table) == kept && predictors
+  stored <- source == "data" && !is.null(kept) && nrow(table) == kept && predictors && is.null(offset)
   list(table = table, source = source, stored = stored)
 }
 

@@ -95,6 +95,20 @@ apply_scaling <- function(x, scaling) {
   x
 }
 
+# The data of a default method's fit: a chunk source as it is (each chunk
+# carries its own `y`, `w` and `offset`), or the one chunk of data in
+# memory.
+model_data <- function(x, y, weights, offset, streamed) {
+  if (!streamed) {
+    return(list(source = list(list(x = x, y = y, w = weights, offset = offset)), streamed = FALSE, what = "`x` has"))
+  }
+  given <- c(y = "y", weights = "w", offset = "offset")[c(!is.null(y), !is.null(weights), !is.null(offset))]
+  if (length(given) > 0L) {
+    fail("`%s` must be NULL when `x` is a chunk source; each chunk carries its own `%s`.", names(given)[1L], given[[1L]])
+  }
+  list(source = x, streamed = TRUE, what = "the chunks' `x` have")
+}
+
 # Observation weights: NULL for none, else one finite nonnegative number per
 # row, with at least two positive.
 check_weights <- function(w, n, where) as_condition_class("data", {
@@ -107,15 +121,18 @@ check_weights <- function(w, n, where) as_condition_class("data", {
 })
 
 # The formula interface: the model frame of `formula` in `data` with the
-# usual `subset`, `weights` and `na.action`, its predictors expanded into
-# numeric columns without an intercept (the models fit their own). Factors
-# get one indicator column per level (contrasts = FALSE) unless `contrasts`
-# says otherwise: a kernel on the indicators then treats every two levels
-# as equally far apart, where treatment contrasts would put the first level
-# nearer the others than they are to each other.
+# usual `subset`, `weights`, `offset` and `na.action`, its predictors
+# expanded into numeric columns without an intercept (the models fit their
+# own); its offset() terms are no predictors (model.matrix() leaves them
+# out) but are summed with `offset` into the rows' offset
+# (R/model-offset.R). Factors get one indicator column per level (contrasts
+# = FALSE) unless `contrasts` says otherwise: a kernel on the indicators
+# then treats every two levels as equally far apart, where treatment
+# contrasts would put the first level nearer the others than they are to
+# each other.
 formula_design <- function(call, env, formula, contrasts) as_condition_class("data", {
   if (!inherits(formula, "formula")) fail("`formula` must be a formula such as y ~ x1 + x2.")
-  frame_call <- call[c(1L, match(c("formula", "data", "subset", "weights", "na.action"), names(call), 0L))]
+  frame_call <- call[c(1L, match(c("formula", "data", "subset", "weights", "offset", "na.action"), names(call), 0L))]
   frame_call$drop.unused.levels <- TRUE
   frame_call[[1L]] <- quote(stats::model.frame)
   frame_call$formula <- formula
@@ -123,7 +140,7 @@ formula_design <- function(call, env, formula, contrasts) as_condition_class("da
   # R's message says what failed; which of these arguments caused it, it
   # cannot always say
   mf <- tryCatch(eval(frame_call, env), error = function(e) {
-    fail("The model frame of `formula` in `data` (with `subset`, `weights`, `na.action`) could not be built: %s",
+    fail("The model frame of `formula` in `data` (with `subset`, `weights`, `offset`, `na.action`) could not be built: %s",
          conditionMessage(e))
   })
   terms <- attr(mf, "terms")
@@ -139,12 +156,16 @@ formula_design <- function(call, env, formula, contrasts) as_condition_class("da
                                           paste0("`", sparse, "`", collapse = ", "), if (length(sparse) > 1L) "have" else "has") else "")
   }
   x <- design_columns(terms, mf, contrasts)
-  # the response's expression, as the formula gives it, for augment(): a
-  # language object, never a string to parse
+  what <- "The offset of `formula` (its offset() terms and `offset`)"
+  offset <- check_offset(frame_offset(mf, what), nrow(mf), 1L, what)
+  # the response's expression, as the formula gives it, for augment(), and
+  # the `offset` argument's, for predict(): language objects, never strings
+  # to parse
   response <- attr(terms, "variables")[[attr(terms, "response") + 1L]]
-  list(x = x$x, y = stats::model.response(mf), weights = stats::model.weights(mf),
+  list(x = x$x, y = stats::model.response(mf), weights = stats::model.weights(mf), offset = offset,
        design = list(terms = stats::delete.response(terms), xlevels = stats::.getXlevels(terms, mf),
-                     contrasts = x$contrasts, na_action = attr(mf, "na.action"), response = response))
+                     contrasts = x$contrasts, na_action = attr(mf, "na.action"), response = response,
+                     offset = call$offset))
 })
 
 # The data frame the model frame is built from, or NULL.
@@ -188,21 +209,26 @@ check_na_action <- function(na.action) {
   na.action
 }
 
-# The columns of a formula fit for new data: rows with a missing predictor
-# give NA (their positions in `missing`). A factor level unseen in the fit is
-# an error.
+# The columns of a formula fit for new data and their offset (one column,
+# NULL for a fit without one): rows with a missing predictor or offset give
+# NA (`complete` is FALSE there). A factor level unseen in the fit is an
+# error.
 design_rows <- function(design, newdata, arg) {
   if (!is.data.frame(newdata) && !is.list(newdata)) {
     fail("`%s` must be a data frame with the variables of the fit's formula.", arg)
   }
-  x <- tryCatch({
+  unfit <- function(e) fail("`%s` does not fit the model's formula: %s", arg, conditionMessage(e))
+  mf <- tryCatch({
     mf <- stats::model.frame(design$terms, newdata, na.action = stats::na.pass, xlev = design$xlevels)
     classes <- attr(design$terms, "dataClasses")
     if (!is.null(classes)) stats::.checkMFClasses(classes, mf)
-    complete <- stats::complete.cases(mf)
-    list(x = design_columns(design$terms, mf[complete, , drop = FALSE], design$contrasts)$x, complete = complete)
-  }, error = function(e) fail("`%s` does not fit the model's formula: %s", arg, conditionMessage(e)))
-  x
+    mf
+  }, error = unfit)
+  offset <- design_offset(design, mf, newdata, arg)
+  complete <- stats::complete.cases(mf) & !is.na(if (is.null(offset)) 0 else offset)
+  offset <- check_offset(offset[complete], sum(complete), 1L, sprintf("The offset of `%s`", arg))
+  x <- tryCatch(design_columns(design$terms, mf[complete, , drop = FALSE], design$contrasts)$x, error = unfit)
+  list(x = x, complete = complete, offset = offset)
 }
 
 # Values for the complete rows, with NA rows where a predictor was missing.

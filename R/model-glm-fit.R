@@ -43,7 +43,8 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
                  best$passes)
   fit$selection <- selection
   if (!setup$streamed) {
-    fit$linear_predictors <- fit_scores(fit, setup$start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
+    scores <- fit_scores(fit, setup$start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
+    fit$linear_predictors <- add_offset(scores, setup$start$offset)
   }
   fit
 }
@@ -59,12 +60,17 @@ glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_
   sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads), add_sums, model)
   mean_y <- glm_null_means(family, sums, start$response)
   passes <- 1L
+  # with an offset, the intercept-only model takes passes of its own
+  null <- if (isTRUE(start$response$offset)) glm_null_model(family, mean_y, function(work) {
+    passes <<- passes + 1L
+    run_pass(work, add_sums, model)
+  })
   pass <- function(coefficients, model_fold, references) {
     passes <<- passes + 1L
     run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads),
              add_glm_sums, model)
   }
-  solved <- glm_solve_path(pass, family, sums, mean_y, lambda, nfolds, model$columns, hessian = final,
+  solved <- glm_solve_path(pass, family, sums, mean_y, null, lambda, nfolds, model$columns, hessian = final,
                            unit = problem$weight_unit)
   sums$weight <- sums$weight * problem$weight_unit
   cv <- solved$path$cv
@@ -75,22 +81,27 @@ glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_
 
 # A chunk's data, checked and standardized, its response encoded for the
 # family (`response` NULL for the first chunk, which sets the kind and
-# levels the others must match) and its weights.
+# levels the others must match, and whether they carry an offset), its
+# weights and its offset (a column per predictor, or NULL).
 glm_chunk <- function(chunk, index, arg, model, response, family) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     where <- "`y`"
     w_where <- "`weights`"
+    o_where <- "`offset`"
   } else {
     checked <- check_chunk(chunk, index, arg, model$d)
     x <- checked$x
     where <- sprintf("`y` of %s", checked$where)
     w_where <- sprintf("`w` of %s", checked$where)
+    o_where <- sprintf("`offset` of %s", checked$where)
   }
   x <- apply_scaling(x, model$scaling)
   check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
   encoded <- glm_response(chunk$y, nrow(x), where, response, family)
-  list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
+  offset <- check_offset(chunk$offset, nrow(x), ncol(encoded$y), o_where)
+  encoded$response$offset <- check_offset_presence(offset, response$offset, o_where)
+  list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), offset = offset, response = encoded$response,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 })
 
@@ -103,10 +114,13 @@ glm_pass_work <- function(model, shift, family, nfolds, fold_seed, coefficients,
   force(references)
   function(chunk) {
     input <- core_input(model$map, chunk$x, "left", n_threads)
-    core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, chunk$first_row, nfolds, fold_seed, shift,
-                       family, coefficients, model_fold, references, n_threads))
+    core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, glm_offset_columns(chunk), chunk$first_row,
+                       nfolds, fold_seed, shift, family, coefficients, model_fold, references, n_threads))
   }
 }
+
+# A chunk's offset as the core reads it: no columns for none.
+glm_offset_columns <- function(chunk) if (is.null(chunk$offset)) matrix(0, nrow(chunk$x), 0L) else chunk$offset
 
 add_glm_sums <- function(total, sums) {
   if (is.null(total)) return(sums)
@@ -116,8 +130,11 @@ add_glm_sums <- function(total, sums) {
 }
 
 # The fit object from the solver's result, with the intercepts of the
-# unshifted features.
+# unshifted features; `offset` says whether its rows carried one, which
+# predictions for new rows then need.
 glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_seed, passes) {
+  offset <- isTRUE(response$offset)
+  response$offset <- NULL
   classes <- if (model_family_traits(family)$response == "classes") response$levels else "y"
   coefficients <- solved$coefficients[-1L, , drop = FALSE]
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
@@ -126,6 +143,6 @@ glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_
     map = model$map, fun = model$fun, scaling = model$scaling, family = family, response = response,
     coefficients = coefficients, intercept = intercept, lambda = solved$lambda, path = solved$path,
     deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
-    nfolds = nfolds, fold_seed = fold_seed, passes = passes, likelihood = glm_likelihood(solved, shift)
+    nfolds = nfolds, fold_seed = fold_seed, passes = passes, offset = offset, likelihood = glm_likelihood(solved, shift)
   ), class = "askrff_glm")
 }

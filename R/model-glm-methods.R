@@ -77,6 +77,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
     fail("`%s` must be the number of passes over the data, a positive whole number.", field(arg, "passes"))
   }
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
+  validate_offset_flag(fit$offset, field(arg, "offset"))
   validate_glm_likelihood(fit$likelihood, classes, model$columns, field(arg, "likelihood"))
   if (!is.null(fit$selection)) {
     # a scale search compares the cross-validated deviance, or a ridge
@@ -122,9 +123,16 @@ coef.askrff_glm <- function(object, ...) {
 #' Predictions of a penalized GLM on random features
 #'
 #' The linear predictors \eqn{b_0 + z(x)'b} of a fit of [rff_glm()] for new
-#' data, computed a block of rows at a time without storing the features,
-#' or their means (probabilities, or the Poisson rate), or the most probable
-#' class.
+#' data (plus their offset when the fit has one), computed a block of rows
+#' at a time without storing the features, or their means (probabilities,
+#' or the Poisson mean), or the most probable class.
+#'
+#' **Offsets.** As for [predict.askrff_ridge()]: a formula fit evaluates its
+#' offset in `newdata` (its formula's `offset()` terms and its `offset`
+#' argument's expression), as [predict.lm()] and [predict.glm()] do, so a
+#' rate model fitted with `offset(log(exposure))` predicts the mean count
+#' for each new row's exposure; a fit of the default method whose rows
+#' carried an offset needs `offset` for the new rows.
 #'
 #' @param object A fit of [rff_glm()].
 #' @param newdata For a formula fit, a data frame with the predictors of the
@@ -135,6 +143,10 @@ coef.askrff_glm <- function(object, ...) {
 #'   probability of the second level (binomial), the probabilities of every
 #'   class (multinomial: a matrix whose rows sum to 1) or the mean count
 #'   (Poisson), `"class"` for the most probable level (a factor).
+#' @param offset For a fit of the default method, the offset of each row of
+#'   `newdata` (a matrix of one column per class for the multinomial
+#'   family), added to its linear predictors; required when the fit's rows
+#'   carried one. `NULL` otherwise; a formula fit takes none.
 #' @param ... Not used: an argument given here is refused, `interval` and
 #'   `se.fit` (of [predict.lm()]) among them, since these predictions have no
 #'   standard errors (see [vcov.askrff_glm()] for the coefficients'
@@ -150,7 +162,8 @@ coef.askrff_glm <- function(object, ...) {
 #'                n_features = 32, standardize = TRUE, seed = 1)
 #' predict(fit, x[c(1, 51, 101), ], type = "response")
 #' @export
-predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class"), n_threads = NULL, ...) {
+predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class"), n_threads = NULL, offset = NULL,
+                               ...) {
   object <- validate_glm(object, "object")
   uncertain <- intersect(c("interval", "se.fit"), ...names())
   if (length(uncertain) > 0L) {
@@ -161,14 +174,16 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
   type <- check_choice(type, c("link", "response", "class"), "type")
   check_glm_prediction(object, type, "type")
   if (missing(newdata) || is.null(newdata)) {
+    no_offset_without_rows(offset)
     if (is.null(object$linear_predictors)) {
       fail("This fit streamed its data, so it keeps no fitted values; use predict(fit, newdata) on the data instead.")
     }
     eta <- stats::naresid(object$design$na_action, object$linear_predictors)
   } else {
-    rows <- ridge_newdata(object, newdata)
+    rows <- ridge_newdata(object, newdata, offset, ncol(object$coefficients))
     eta <- if (nrow(rows$x) > 0L) {
-      fit_scores(object, rows$x, resolve_threads(n_threads), "rff_glm()", colnames(object$coefficients))
+      scores <- fit_scores(object, rows$x, resolve_threads(n_threads), "rff_glm()", colnames(object$coefficients))
+      add_offset(scores, rows$offset)
     } else {
       matrix(numeric(), 0L, ncol(object$coefficients))
     }

@@ -9,17 +9,20 @@
 # (whole_hessian_fits(); a fit that only compares candidates, as a scale
 # search's, needs none). `pass(coefficients, model_fold, references)` runs
 # one pass of .cpp_glm_pass over the data; `setup` holds the first pass's
-# sums and `mean_y` the responses' weighted means (glm_null_means()). The
-# result has the saturated model's log-likelihood (the passes' `saturated`)
-# beside the core's. The passes sum weights divided by `unit`; `lambda` and
-# the result are in the given weights.
-glm_solve_path <- function(pass, family, setup, mean_y, lambda, nfolds, columns, hessian = TRUE, unit = 1) {
+# sums, `mean_y` the responses' weighted means (glm_null_means()), which
+# give the intercept-only model the path starts from, and `null` that model
+# when an offset moves it (glm_null_model(); NULL for none). The result has
+# the saturated model's log-likelihood (the passes' `saturated`) beside the
+# core's. The passes sum weights divided by `unit`; `lambda` and the result
+# are in the given weights.
+glm_solve_path <- function(pass, family, setup, mean_y, null, lambda, nfolds, columns, hessian = TRUE, unit = 1) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
   hessian <- hessian && whole_hessian_fits(length(mean_y), columns)
   # solved in the passes' unit weights (R/model-weight-units.R)
-  solver <- core(.cpp_glm_path(family, setup, mean_y, if (is.null(lambda)) numeric() else lambda / unit, nfolds, hessian,
+  solver <- core(.cpp_glm_path(family, setup, mean_y, null$intercept, null$curvature,
+                               if (is.null(lambda)) numeric() else lambda / unit, nfolds, hessian,
                                eigen_progress(columns)))
   sums <- NULL
   repeat {

@@ -84,7 +84,8 @@
 #'
 #' **Data larger than memory.** As for [rff_ridge()], `x` may be a chunk
 #' source with `y = NULL`, each chunk `list(x = , y = )` (and `w` for
-#' weights); chunks may be processed on the workers of a future plan. The
+#' weights, `offset` for an offset: every chunk's, or none); chunks may be
+#' processed on the workers of a future plan. The
 #' data are read once per pass (about 30 to 100 passes), so a function source
 #' must start again from its first chunk after it has returned `NULL`, and
 #' give the same rows every time.
@@ -105,13 +106,30 @@
 #' this took a fifth of the time of `scale_by = "cv"` for a test log-loss
 #' within 1 % of it. `scale_by = "cv"` compares the candidates' own
 #' cross-validated deviance, a full fit of the \eqn{\lambda} path each
-#' (some 25 such fits), so it needs `lambda` `NULL` or several values.
-#' `ard = TRUE` searches one scale per coordinate.
+#' (some 25 such fits), so it needs `lambda` `NULL` or several values; it
+#' is the default when the rows carry an offset, which the surrogate cannot
+#' take. `ard = TRUE` searches one scale per coordinate.
 #'
 #' **Formula and data frame.** As for [rff_ridge()]: `rff_glm(y ~ ., data,
-#' family = )` with `subset`, `weights`,
+#' family = )` with `subset`, `weights`, `offset`,
 #' `na.action` and `contrasts`; `predict()` rebuilds the columns from a data
-#' frame and gives NA for rows with a missing predictor.
+#' frame and gives NA for rows with a missing predictor. `offset()` terms of
+#' the formula are no predictors but part of every row's linear predictor,
+#' as in [glm()]: `rff_glm(count ~ age + offset(log(exposure)), data,
+#' family = "poisson")` models the rate per unit of exposure, and
+#' `predict()` evaluates the offset in `newdata`.
+#'
+#' **Offsets.** An offset \eqn{o_i} is a known part of row \eqn{i}'s
+#' linear predictor, \eqn{\eta_i = o_i + b_0 + z_i'b}, in every pass, fold
+#' and prediction. The intercept-only model the path starts from is then no
+#' longer given by the responses' means: it is fitted first by Newton's
+#' method on the intercepts (a few passes over the data that compute no
+#' features), so the null deviance is that of `glm(y ~ 1 + offset(o))`.
+#' The first reference Hessian takes the mean of that model's curvatures
+#' over the rows, which is exact without an offset. For the multinomial
+#' family one offset added to every class would cancel in the softmax: its
+#' offset is a matrix of one column per class (the default method's; a
+#' formula's is refused).
 #'
 #' @param x Numeric matrix or data frame of numeric columns, or a chunk
 #'   source; for the formula method, see `formula`.
@@ -135,10 +153,15 @@
 #'   with the scale searched as `scale_by` says.
 #' @param scale_by What a scale search compares: `"evidence"`, ridge
 #'   regression's evidence on the response's encoding (fast), or `"cv"`,
-#'   the GLM's own cross-validated deviance (about five times slower); see
-#'   "The kernel and its scale".
+#'   the GLM's own cross-validated deviance (about five times slower, and
+#'   the default with an `offset`); see "The kernel and its scale".
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
+#' @param offset A known part of each row's linear predictor: `NULL`, one
+#'   finite number per row, or for the `"multinomial"` family a matrix of
+#'   one column per class (for the formula method, evaluated in `data` like
+#'   `weights`, added to the formula's `offset()` terms, and refused for the
+#'   multinomial family).
 #' @inheritParams rff_ridge
 #' @return An object of class `"askrff_glm"`: the `map`, `family`,
 #'   `response` (its kind and levels), `coefficients` (feature columns by
@@ -146,7 +169,8 @@
 #'   `lambda`, the `path` (a data frame of `lambda`, the full-data fit's
 #'   `deviance`, whether every fit at that `lambda` `converged`, and when
 #'   `lambda` was cross-validated the deviance `cv` per unit weight and its
-#'   standard error `cv_se` across folds), `deviance` and `null_deviance` of the fit, `n`,
+#'   standard error `cv_se` across folds), `deviance` and `null_deviance` of
+#'   the fit, whether the rows carried an `offset`, `n`,
 #'   `weight` (the sum of the weights), `nfolds`, `passes` over the data, the
 #'   `scaling` of the predictors, and for data in memory the
 #'   `linear_predictors` of the rows fitted, with a scale search its
@@ -176,27 +200,20 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = NULL, scale = NULL, ard = FALSE, scale_by = c("evidence", "cv"), fun = NULL,
-                            n_threads = NULL, ...) {
+                            n_threads = NULL, offset = NULL, ...) {
   check_no_dots(...)
   streamed <- is_chunk_source(x)
-  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
-  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)) &&
-                                 (scale_by == "evidence" || is.null(lambda) || length(lambda) > 1L))
+  data <- model_data(x, y, weights, offset, streamed)
+  offset_given <- !is.null(offset) || (streamed && is.list(x) && is.list(x[[1L]]) && !is.null(x[[1L]]$offset))
+  searching <- glm_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)), scale_by,
+                          !missing(scale_by), offset_given, lambda)
   standardize <- resolve_standardize(standardize, map, kernel, streamed)
-  if (streamed) {
-    if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
-    if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
-    data <- list(source = x, streamed = TRUE, what = "the chunks' `x` have")
-    if (is.null(family)) {
-      if (is.function(x)) fail("`family` must be given for a function chunk source, whose chunks are read once per pass.")
-      family <- infer_family(x[[1L]]$y, "`y` of chunk 1")
-    }
-  } else {
-    data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
-    if (is.null(family)) family <- infer_family(y, "`y`")
+  if (is.null(family)) {
+    if (is.function(x)) fail("`family` must be given for a function chunk source, whose chunks are read once per pass.")
+    family <- if (streamed) infer_family(x[[1L]]$y, "`y` of chunk 1") else infer_family(y, "`y`")
   }
   fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
-          n_threads, search, scale_by)
+          n_threads, searching$search, searching$scale_by)
 }
 
 #' @rdname rff_glm
@@ -205,19 +222,41 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE,
                             scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
-                            ...) {
+                            offset, ...) {
   check_no_dots(...)
-  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
-  search <- check_scale_search(scale, ard, scale_from_data(map, kernel) &&
-                                 (scale_by == "evidence" || is.null(lambda) || length(lambda) > 1L))
-  standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
+  searching <- glm_search(scale, ard, scale_from_data(map, kernel), scale_by, !missing(scale_by), !is.null(frame$offset),
+                          lambda)
+  standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")
-  source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
+  if (!is.null(frame$offset) && model_family_traits(family)$response == "classes") {
+    fail("The \"%s\" family takes no offset from a formula (its offset() terms or `offset`): one offset added to every class's linear predictor cancels in the softmax, so it would change nothing; the default method takes a matrix of one column per class.",
+         family)
+  }
+  source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
   fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
-                 standardize, lambda, nfolds, seed, fun, n_threads, search, scale_by)
+                 standardize, lambda, nfolds, seed, fun, n_threads, searching$search, searching$scale_by)
   fit$call <- call
   fit$design <- frame$design
   fit
+}
+
+# The scale search (check_scale_search(); `by_data` for a kernel whose
+# scale comes from the data, searched by default) and what it compares,
+# `scale_by` (`given` when the call chose it). The evidence's surrogate,
+# ridge regression on the response's encoding (R/model-glm-scale.R),
+# cannot take an offset, so rows that carry one are compared by the
+# cross-validated deviance, which does and needs a path of lambdas.
+glm_search <- function(scale, ard, by_data, scale_by, given, offset, lambda) {
+  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
+  path <- is.null(lambda) || length(lambda) > 1L
+  search <- check_scale_search(scale, ard, by_data && ((scale_by == "evidence" && !offset) || path))
+  if (offset && !is.null(search)) {
+    if (given && scale_by == "evidence") {
+      fail("`scale_by = \"evidence\"` compares ridge regression on the response's encoding, which cannot take the rows' offset; use `scale_by = \"cv\"`, the default with an offset.")
+    }
+    scale_by <- "cv"
+  }
+  list(search = search, scale_by = scale_by)
 }

@@ -41,8 +41,11 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion, best$form)
   fit$selection <- selection
   if (!setup$streamed) {
-    fit$fitted <- fit_scores(fit, start$x, setup$n_threads, "rff_ridge()", fit$response$names)
-    fit$residuals <- start$y - fit$fitted
+    scores <- fit_scores(fit, start$x, setup$n_threads, "rff_ridge()", fit$response$names)
+    # start$y is y less the offset, which the fitted values get back
+    fit$fitted <- add_offset(scores, start$offset)
+    fit$residuals <- start$y - scores
+    if (!is.null(start$offset)) fit$offset_values <- drop(start$offset)
     if (any(start$given_w != 1)) fit$weights <- start$given_w
   }
   fit
@@ -178,8 +181,12 @@ ridge_coefficients <- function(path, lambda) {
   b
 }
 
-# The fit object from the core's path, solved in `form` ("primal" or "dual").
+# The fit object from the core's path, solved in `form` ("primal" or
+# "dual"); `offset` says whether its rows carried one, which predictions
+# for new rows then need.
 ridge_fit <- function(model, path, sums, response, criterion, form) {
+  offset <- isTRUE(response$offset)
+  response$offset <- NULL
   coefficients <- path$coefficients
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
   chosen <- path$chosen
@@ -187,7 +194,7 @@ ridge_fit <- function(model, path, sums, response, criterion, form) {
   structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
     intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
-    criterion = criterion, form = form, path = ridge_path_frame(path),
+    criterion = criterion, form = form, path = ridge_path_frame(path), offset = offset,
     n = sums$n, log_weight = sums$log_weight, response = response, rss = stats::setNames(path$rss, response$names),
     posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
                      weight = path$weight)

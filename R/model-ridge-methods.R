@@ -63,10 +63,21 @@ coef.askrff_ridge <- function(object, ...) {
 
 #' Predictions of a ridge fit on random features, with standard errors and intervals
 #'
-#' The fit's scores \eqn{b_0 + z(x)'b} for new data, computed a block of rows
-#' at a time without storing the features, or for a factor response the
-#' level whose indicator has the largest score; optionally with standard
-#' errors and confidence or prediction intervals.
+#' The fit's scores \eqn{b_0 + z(x)'b} for new data (plus their offset when
+#' the fit has one), computed a block of rows at a time without storing the
+#' features, or for a factor response the level whose indicator has the
+#' largest score; optionally with standard errors and confidence or
+#' prediction intervals.
+#'
+#' **Offsets.** A formula fit evaluates its offset in `newdata`, as
+#' [predict.lm()] does: its formula's `offset()` terms and the expression
+#' given as its `offset` argument, so `newdata` must hold their variables; a
+#' row whose offset is NA predicts NA. A fit of the default method whose
+#' rows carried an offset needs `offset` for new rows, one number per row
+#' (it was fitted around the offset, so leaving it out would shift every
+#' prediction by an unknown amount; give 0 for rows without one); without
+#' `newdata`, the fitted values hold the fit's own offset. The intervals
+#' move with the offset, which is known, not estimated.
 #'
 #' **Uncertainty.** The ridge fit is the posterior mean of the Bayesian
 #' linear model \eqn{y_i = b_0 + z_i'b + e_i}, \eqn{e_i \sim N(0,
@@ -99,6 +110,9 @@ coef.askrff_ridge <- function(object, ...) {
 #' @param interval `"none"`, `"confidence"` (for the mean) or `"prediction"`
 #'   (for a new observation), for numeric responses.
 #' @param level The intervals' coverage probability.
+#' @param offset For a fit of the default method, the offset of each row of
+#'   `newdata` (see Offsets), added to its score; required when the fit's
+#'   rows carried one. `NULL` otherwise; a formula fit takes none.
 #' @param ... Not used.
 #' @inheritParams kernel_matrix
 #' @return Without `se.fit` and `interval`, the predictions, one per row of
@@ -114,7 +128,7 @@ coef.askrff_ridge <- function(object, ...) {
 #' @export
 predict.askrff_ridge <- function(object, newdata, type = c("response", "class"), se.fit = FALSE,
                                  interval = c("none", "confidence", "prediction"), level = 0.95, n_threads = NULL,
-                                 ...) {
+                                 offset = NULL, ...) {
   object <- validate_ridge(object, "object")
   type <- check_choice(type, c("response", "class"), "type")
   check_flag(se.fit, "se.fit")
@@ -131,10 +145,11 @@ predict.askrff_ridge <- function(object, newdata, type = c("response", "class"),
   if (type == "class" && object$response$kind != "factor") fail("`type = \"class\"` needs a fit to a factor response.")
   if (missing(newdata) || is.null(newdata)) {
     if (uncertain) fail("`se.fit` and `interval` need `newdata`: the fit keeps no training rows.")
+    no_offset_without_rows(offset)
     in_memory_only(object, "fitted")
     scores <- stats::naresid(object$design$na_action, object$fitted)
   } else {
-    rows <- ridge_newdata(object, newdata)
+    rows <- ridge_newdata(object, newdata, offset, 1L)
     n_threads <- resolve_threads(n_threads)
     scores <- ridge_row_scores(object, rows, n_threads)
     if (nrow(scores) == NROW(newdata)) rownames(scores) <- rownames(newdata)
@@ -148,16 +163,22 @@ predict.askrff_ridge <- function(object, newdata, type = c("response", "class"),
   simplify_response(object, scores)
 }
 
-# The rows of newdata the fit can score, standardized as the fit was, and
-# which rows were complete (the others predict NA).
-ridge_newdata <- function(object, newdata) {
+# The rows of newdata the fit can score, standardized as the fit was, which
+# rows were complete (the others predict NA) and their offset (NULL for
+# none; `classes` columns): a formula fit's from newdata, else `offset`.
+ridge_newdata <- function(object, newdata, offset, classes) {
   if (!is.null(object$design)) {
+    if (!is.null(offset)) {
+      fail("`offset` is for fits of the default method: a formula fit takes its offset from `newdata` (its formula's offset() terms and its `offset` argument, evaluated there), as predict.lm() does.")
+    }
     rows <- design_rows(object$design, newdata, "newdata")
   } else {
     if (isS4(newdata) && methods::is(newdata, "Matrix")) newdata <- as.matrix(newdata)
     if (!is.data.frame(newdata) && !is_matrix(newdata)) fail("`newdata` must be a numeric matrix or data frame.")
-    complete <- stats::complete.cases(newdata)
-    rows <- list(x = newdata[complete, , drop = FALSE], complete = complete)
+    offset <- given_offset(object, offset, nrow(newdata), classes)
+    complete <- stats::complete.cases(newdata) & (if (is.null(offset)) TRUE else stats::complete.cases(offset))
+    rows <- list(x = newdata[complete, , drop = FALSE], complete = complete,
+                 offset = if (!is.null(offset)) offset[complete, , drop = FALSE])
   }
   if (nrow(rows$x) == 0L) return(rows)
   rows$x <- apply_scaling(check_data(rows$x, "newdata", object$map$d), object$scaling)
@@ -165,10 +186,10 @@ ridge_newdata <- function(object, newdata) {
   rows
 }
 
-# The scores of the complete rows, NA for the others.
+# The scores of the complete rows with their offset, NA for the others.
 ridge_row_scores <- function(object, rows, n_threads) {
   scores <- if (nrow(rows$x) > 0L) {
-    fit_scores(object, rows$x, n_threads, "rff_ridge()", object$response$names)
+    add_offset(fit_scores(object, rows$x, n_threads, "rff_ridge()", object$response$names), rows$offset)
   } else {
     matrix(numeric(), 0L, length(object$response$names), dimnames = list(NULL, object$response$names))
   }

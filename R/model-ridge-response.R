@@ -2,25 +2,33 @@
 # encoded as a matrix of numeric columns (a factor's levels as indicators).
 
 # A chunk's data, checked and standardized, with its response as a matrix (a
-# factor becomes its levels' indicator columns) and its weights. `response` is NULL for the first chunk,
-# which sets the kind the others must match.
+# factor becomes its levels' indicator columns) less its offset, and its
+# weights. `response` is NULL for the first chunk, which sets the kind the
+# others must match and whether they carry an offset (`response$offset`).
 ridge_chunk <- function(chunk, index, arg, model, response) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     y <- chunk$y
     where <- "`y`"
     w_where <- "`weights`"
+    o_where <- "`offset`"
   } else {
     checked <- check_chunk(chunk, index, arg, model$d)
     x <- checked$x
     y <- checked$y
     where <- sprintf("`y` of %s", checked$where)
     w_where <- sprintf("`w` of %s", checked$where)
+    o_where <- sprintf("`offset` of %s", checked$where)
   }
   x <- apply_scaling(x, model$scaling)
   check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
+  offset <- check_offset(chunk$offset, nrow(x), 1L, o_where)
   encoded <- encode_response(y, nrow(x), where, response)
-  list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
+  encoded$response$offset <- check_offset_presence(offset, response$offset, o_where)
+  # the fit is of y - offset (every response column's), whose predictions
+  # get the offset back
+  list(x = x, y = if (is.null(offset)) encoded$y else encoded$y - drop(offset), offset = offset,
+       w = check_weights(chunk$w, nrow(x), w_where), response = encoded$response,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 })
 

@@ -66,6 +66,11 @@ validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
            field(arg, name), format_count(rows))
     }
   }
+  offsets <- fit$offset_values
+  if (!is.null(offsets) && (!is.double(offsets) || !is.null(dim(offsets)) || length(offsets) != rows ||
+                            any(!is.finite(offsets)))) {
+    fail("`%s` must be NULL or the finite offsets of the %s rows fitted.", field(arg, "offset_values"), format_count(rows))
+  }
   if (!is.null(fit$scaling)) {
     fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) {
       fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
@@ -80,6 +85,7 @@ validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
     fail("`%s` must be the finite sum of the logarithms of the positive weights.", field(arg, "log_weight"))
   }
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
+  validate_offset_flag(fit$offset, field(arg, "offset"))
   fit$fun <- model$fun
   fit$map <- model$map
   fit
@@ -148,5 +154,18 @@ validate_design <- function(design, where) {
   }
   if (!is.null(design$response) && !is.symbol(design$response) && !is.call(design$response)) {
     fail("`%s` must be the response's expression (a name or a call), as the formula gives it.", field(where, "response"))
+  }
+  offset <- design$offset
+  if (!is.null(offset) && !is.symbol(offset) && !is.call(offset) && !(is.numeric(offset) && !is.object(offset))) {
+    fail("`%s` must be NULL or the `offset` argument's expression (a name, a call or numbers), as the call gives it.",
+         field(where, "offset"))
+  }
+}
+
+# Whether a fit's rows carried an offset: NULL (a fit made before offsets
+# were kept: none), TRUE or FALSE.
+validate_offset_flag <- function(offset, where) {
+  if (!is.null(offset) && !isTRUE(offset) && !isFALSE(offset)) {
+    fail("`%s` must be TRUE or FALSE: whether the rows fitted carried an offset.", where)
   }
 }

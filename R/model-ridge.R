@@ -122,14 +122,16 @@
 #' kernel ridge regression with that kernel. The kernel \eqn{k} enters
 #' through \eqn{L R'}, as in [rff_kernel_matrix()]. A Nyström map's left
 #' features \eqn{K(x, Z) V |\Lambda|^{-1/2}} likewise give the kernel with
-#' \eqn{|\Lambda|} in place of \eqn{\Lambda}. Random periodic maps
-#' ([rpf_map()]) use the features of `fun`, by default the one-bit square
-#' wave.
+#' \eqn{|\Lambda|} in place of \eqn{\Lambda}. Random periodic maps ([rpf_map()])
+#' use the features of `fun`, by default the one-bit square wave.
 #'
 #' **Formula and data frame.** `rff_ridge(y ~ ., data, kernel = ,
 #' n_features = )` builds the model frame as [lm()] does, with `subset`,
-#' `weights` and `na.action` ([na.omit()] by default; with [na.exclude()]
-#' `fitted()`, `residuals()` and `predict()` give NA for the rows left out).
+#' `weights`, `offset` and `na.action` ([na.omit()] by default; with
+#' [na.exclude()] `fitted()`, `residuals()` and `predict()` give NA for the
+#' rows left out). `offset()` terms of the formula are no predictors: they
+#' are summed with `offset` into the rows' offset, which `predict()`
+#' evaluates in `newdata` as [predict.lm()] does.
 #' Factors, characters and logicals become indicator columns, one per level
 #' (`contrasts = FALSE` in [model.matrix()] terms), so that the kernel puts
 #' every two levels equally far apart; `contrasts` names others. The fit
@@ -139,20 +141,22 @@
 #' the map is drawn for as many columns as the data have; the drawn map is
 #' `fit$map`. A fit is a plain list: [saveRDS()] keeps it, and it predicts in
 #' a new session once askrff is loaded. It keeps its formula's terms and
-#' the response's expression, which `predict()` and `augment()` evaluate in
-#' new data as [model.frame()] and [predict.lm()] do: like a saved `lm()`
-#' fit, a fit from an untrusted source whose terms or response were edited
-#' can run code through them.
+#' the expressions of the response and `offset`, which `predict()` and
+#' `augment()` evaluate in new data as [model.frame()] and [predict.lm()]
+#' do: like a saved `lm()` fit, a fit from an untrusted source whose terms
+#' or expressions were edited can run code through them.
 #'
-#' **Weights.** Observation weights \eqn{w_i} make the criterion
-#' \eqn{\sum_i w_i (y_i - b_0 - z_i'b)^2 + \lambda \|b\|^2}, as in [lm()]
-#' (whole weights are repeated rows); a chunk carries its own as `w`. The
-#' `n` of GCV counts the rows of positive weight. Multiplying every weight
-#' by a constant multiplies the best \eqn{\lambda}, the RSS and GCV by it
-#' and leaves the chosen fit, the evidence and the likelihood as they are:
-#' the sums are taken in weights divided by the mean of the first chunk's
-#' positive weights, so that weights as large as 1e300 or as small as
-#' 1e-300 neither overflow nor underflow.
+#' **Weights and offsets.** Observation weights \eqn{w_i} and offsets
+#' \eqn{o_i} make the criterion \eqn{\sum_i w_i (y_i - o_i - b_0 -
+#' z_i'b)^2 + \lambda \|b\|^2}, as in [lm()] (whole weights are repeated
+#' rows): the fit is of \eqn{y - o}, and fitted values, predictions and
+#' intervals add \eqn{o} back. A chunk carries its own as `w` and `offset`.
+#' The `n` of GCV counts the rows of positive weight. Multiplying every
+#' weight by a constant multiplies the best \eqn{\lambda}, the RSS and GCV
+#' by it and leaves the chosen fit, the evidence and the likelihood as they
+#' are: the sums are taken in weights divided by the mean of the first
+#' chunk's positive weights, so that weights as large as 1e300 or as small
+#' as 1e-300 neither overflow nor underflow.
 #'
 #' @template ridge-forms
 #' @template ridge-chunks
@@ -168,6 +172,8 @@
 #'   with rows with a missing value ([na.omit()] by default).
 #' @param weights Observation weights: `NULL`, or one finite nonnegative
 #'   number per row (for the formula method, a variable of `data`).
+#' @param offset `NULL`, or one finite number per row, a known part of its
+#'   prediction (formula method: evaluated in `data`, like `weights`).
 #' @param contrasts `NULL` for one indicator column per factor level, or a
 #'   named list of contrasts as for [model.matrix()].
 #' @param map A map from [rff_map()], [rpf_map()], [nystrom_map()],
@@ -201,25 +207,25 @@
 #'   "optimize"`, or a matrix of candidates with one column per coordinate).
 #' @param fun For a map of [rpf_map()], the periodic function of its
 #'   features (default `"square"`); not used with other maps.
-#' @param ... Arguments passed to the methods; the default method takes no
-#'   others.
+#' @param ... Arguments passed to the methods; the default method takes no others.
 #' @inheritParams kernel_matrix
 #' @return An object of class `"askrff_ridge"`: the `map`, `coefficients`
 #'   (feature columns by responses), `intercept`, the chosen `lambda`, the
 #'   `criterion` that chose it, the `path` (a data frame of `lambda`, `df`,
 #'   `gcv`, `evidence`, and for `criterion = "loo"` the leave-one-out error
-#'   `loo`), with a scale search the `selection` (the
-#'   `criterion`, the `method`, the `kernel` as given, the candidates'
-#'   `scales`, one row each, their `lambda` and criterion `value`, and the
-#'   `chosen` row), `n`, the `response`
-#'   kind, the `form` that solved it (`"primal"` or `"dual"`), the residual sum of squares `rss`, the `posterior` of the
-#'   coefficients (see [predict.askrff_ridge()]), the `scaling` of the
-#'   predictors (`NULL` without standardization), and for data in memory the
-#'   `fitted` values and `residuals` (of every row, those of zero weight
-#'   included) and the `weights` if given; formula fits also keep the `call`
-#'   and their `design` (terms, factor levels, contrasts, rows left out).
-#'   Methods: `print`, `coef`, `predict`, `plot` (the criterion's curve and
-#'   the scale search), `fitted` and `residuals`.
+#'   `loo`), with a scale search the `selection` (the `criterion`, the
+#'   `method`, the `kernel` as given, the candidates' `scales`, one row each,
+#'   their `lambda` and criterion `value`, and the `chosen` row), `n`, the
+#'   `response` kind, the `form` that solved it (`"primal"` or `"dual"`),
+#'   whether the rows carried an `offset`, the residual sum of squares `rss`,
+#'   the `posterior` of the coefficients (see [predict.askrff_ridge()]), the
+#'   `scaling` of the predictors (`NULL` without standardization), for data in
+#'   memory the `fitted` values and `residuals` (of every row, those of zero
+#'   weight included), the `weights` and `offset_values` if given; formula fits
+#'   also keep the `call` and their `design` (terms, factor levels, contrasts,
+#'   rows left out, the `offset` argument's expression). Methods: `print`,
+#'   `coef`, `predict`, `plot` (the criterion's curve and the scale search),
+#'   `fitted` and `residuals`.
 #' @references MacKay, D. J. C. (1992). Bayesian interpolation. Neural
 #'   Computation 4, 415-447. Rasmussen, C. E. and Williams, C. K. I. (2006).
 #'   Gaussian Processes for Machine Learning. MIT Press.
@@ -255,7 +261,7 @@ rff_ridge <- function(x, ...) UseMethod("rff_ridge")
 rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
                               n_features = NULL, method = "iid", seed = NULL, standardize = NULL,
                               criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, fun = NULL,
-                              n_threads = NULL, ...) {
+                              n_threads = NULL, offset = NULL, ...) {
   check_no_dots(...)
   # a function chunk source is read once, and leave-one-out needs a second pass
   if (missing(criterion) && is.function(x)) criterion <- "evidence"
@@ -263,16 +269,10 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
   streamed <- is_chunk_source(x)
   search <- check_scale_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)))
   standardize <- resolve_standardize(standardize, map, kernel, streamed)
-  if (streamed) {
-    if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
-    if (!is.null(weights)) fail("`weights` must be NULL when `x` is a chunk source; each chunk carries its own `w`.")
-    data <- list(source = x, streamed = TRUE, what = "the chunks' `x` have")
-  } else {
-    if (is.data.frame(x) && !all(vapply(x, is.numeric, logical(1)))) {
-      fail("`x` has a column that is not numeric (%s); the formula method, rff_ridge(y ~ ., data, kernel = , n_features = ), turns factors into indicator columns.",
-           names(x)[!vapply(x, is.numeric, logical(1))][1L])
-    }
-    data <- list(source = list(list(x = x, y = y, w = weights)), streamed = FALSE, what = "`x` has")
+  data <- model_data(x, y, weights, offset, streamed)
+  if (!streamed && is.data.frame(x) && !all(vapply(x, is.numeric, logical(1)))) {
+    fail("`x` has a column that is not numeric (%s); the formula method, rff_ridge(y ~ ., data, kernel = , n_features = ), turns factors into indicator columns.",
+         names(x)[!vapply(x, is.numeric, logical(1))][1L])
   }
   fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads, criterion,
             search)
@@ -283,14 +283,14 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
 rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
                               na.action, contrasts = NULL, standardize = NULL, lambda = NULL,
                               criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, method = "iid",
-                              seed = NULL, fun = NULL, n_threads = NULL, ...) {
+                              seed = NULL, fun = NULL, n_threads = NULL, offset, ...) {
   check_no_dots(...)
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
   search <- check_scale_search(scale, ard, scale_from_data(map, kernel))
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
-  source <- list(list(x = frame$x, y = frame$y, w = frame$weights))
+  source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
   data <- list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to")
   fit <- fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads,
                    criterion, search)

@@ -59,9 +59,8 @@ search_setup <- function(setup, fun, encode, memory, frequencies) {
   if (!fewer_rows && identical(thinned, setup$model$map)) return(NULL)
   if (fewer_rows) {
     rows <- unique(round(seq(1, n, length.out = search_rows)))
-    y <- chunk$y
-    data$source <- list(list(x = chunk$x[rows, , drop = FALSE], y = if (is.null(dim(y))) y[rows] else y[rows, , drop = FALSE],
-                             w = chunk$w[rows]))
+    take <- function(v) if (is.null(dim(v))) v[rows] else v[rows, , drop = FALSE]
+    data$source <- list(list(x = take(chunk$x), y = take(chunk$y), w = take(chunk$w), offset = take(chunk$offset)))
   }
   scaling <- if (is.null(setup$model$scaling)) FALSE else setup$model$scaling
   model_setup(data, function(x, what) thinned, scaling, fun, setup$n_threads, memory, encode)

@@ -1,7 +1,10 @@
 #' @section Data larger than memory:
 #' `x` may be a *chunk source*, with `y = NULL`:
 #' a function of no arguments that returns the next chunk, `list(x = , y =
-#' )`, and `NULL` at the end, or a list of such chunks. The fit is the same as
+#' )`, and `NULL` at the end, or a list of such chunks. A chunk may also carry
+#' its rows' weights `w` and their `offset` (as the arguments `weights` and
+#' `offset` give them for data in memory, which must then be `NULL`); every
+#' chunk carries an offset, or none. The fit is the same as
 #' with all rows in memory up to rounding: chunks change only the order of the
 #' sums, which the solve amplifies by the condition number of \eqn{Z'Z +
 #' \lambda I} (coefficients agree to about 1e-12 at a moderate \eqn{\lambda},

@@ -86,8 +86,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_pass
-Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, int n_threads);
-RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, int n_threads);
+RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -96,6 +96,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type offset(offsetSEXP);
     Rcpp::traits::input_parameter< double >::type first_row(first_rowSEXP);
     Rcpp::traits::input_parameter< int >::type n_folds(n_foldsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type fold_seed(fold_seedSEXP);
@@ -105,7 +106,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type model_fold(model_foldSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type references(referencesSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, first_row, n_folds, fold_seed, z_shift, family, coefficients, model_fold, references, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, coefficients, model_fold, references, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -124,19 +125,21 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_path
-SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP progressSEXP) {
+SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type gram(gramSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type intercept(interceptSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type curvature(curvatureSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type nfolds(nfoldsSEXP);
     Rcpp::traits::input_parameter< bool >::type hessian(hessianSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, gram, mean, lambda, nfolds, hessian, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, gram, mean, intercept, curvature, lambda, nfolds, hessian, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -161,6 +164,34 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< SEXP >::type solver(solverSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_glm_path_result(solver));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_glm_null_sums
+Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericMatrix offset, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector intercept);
+RcppExport SEXP _askrff_cpp_glm_null_sums(SEXP familySEXP, SEXP offsetSEXP, SEXP ySEXP, SEXP wSEXP, SEXP interceptSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type offset(offsetSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type intercept(interceptSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_null_sums(family, offset, y, w, intercept));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_glm_null_start
+Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean);
+RcppExport SEXP _askrff_cpp_glm_null_start(SEXP familySEXP, SEXP meanSEXP, SEXP offset_meanSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mean(meanSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type offset_mean(offset_meanSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_null_start(family, mean, offset_mean));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -784,11 +815,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
-    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 14},
+    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 15},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
-    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 7},
+    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 9},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
     {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},
+    {"_askrff_cpp_glm_null_sums", (DL_FUNC) &_askrff_cpp_glm_null_sums, 5},
+    {"_askrff_cpp_glm_null_start", (DL_FUNC) &_askrff_cpp_glm_null_start, 3},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},

@@ -11,6 +11,7 @@
 
 #include "adapters.h"
 #include "core/models/cv_folds.h"
+#include "core/models/glm_null.h"
 #include "core/models/glm_path.h"
 #include "core/models/glm_path_hessian.h"
 #include "core/models/model_passes.h"
@@ -29,8 +30,9 @@ bool all_finite(const Rcpp::NumericVector& v) {
 
 // The sums of glm_pass.h (model_passes.h) over the rows of x (whose first row is row
 // `first_row` of the data, counted from 0, which fixes its fold), with
-// responses y (one column per class), weights w and the models'
-// coefficients (one column per model and class) and model_fold, and the
+// responses y (one column per class), weights w, offsets (as y, or no
+// columns for none) and the models' coefficients (one column per model and
+// class) and model_fold, and the
 // Hessians at the columns of `references`. Folds need n_folds >= 2 (0: no
 // folds, every model_fold 0). A pass of no models for several classes is the
 // whole Hessian's (glm_path_hessian.h): its Hessians are the blocks of the
@@ -39,13 +41,15 @@ bool all_finite(const Rcpp::NumericVector& v) {
 // likelihood).
 // [[Rcpp::export(.cpp_glm_pass)]]
 Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
-                        Rcpp::NumericVector w, double first_row, int n_folds, Rcpp::NumericVector fold_seed,
+                        Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds,
+                        Rcpp::NumericVector fold_seed,
                         Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericMatrix coefficients,
                         Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
   askrff::require_whole(y, "y");
+  askrff::require_whole(offset, "the offsets");
   askrff::require_whole(coefficients, "the coefficients");
   askrff::require_whole(references, "the references");
   const int columns = left->n_columns(), classes = y.ncol();
@@ -61,6 +65,8 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
   askrff::require(all_finite(y) && all_finite(w) && std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
                   "y and w must be finite and w nonnegative");
+  askrff::require(offset.ncol() == 0 || (offset.nrow() == x.nrow() && offset.ncol() == classes && all_finite(offset)),
+                  "the offsets must be finite, with one row per row of x and one column per column of y");
   askrff::require(std::isfinite(first_row) && first_row >= 0.0 && first_row == std::floor(first_row) && first_row < 9e15,
                   "first_row must be a whole number");
   askrff::require(n_folds == 0 || (n_folds >= 2 && n_folds <= 1000), "n_folds must be 0 or between 2 and 1000");
@@ -75,9 +81,11 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   models.coefficients = Eigen::Map<const Eigen::MatrixXd>(coefficients.begin(), 1 + columns, coefficients.ncol());
   models.references = Eigen::Map<const Eigen::MatrixXd>(references.begin(), 1 + columns, references.ncol());
   models.fold.assign(model_fold.begin(), model_fold.end());
+  models.rotated_references = whole_hessian;
   const askrff::RowFolds folds{static_cast<std::uint64_t>(first_row), n_folds, askrff::seed_from_words(fold_seed)};
   const askrff::GlmSums sums = askrff::glm_pass(*left, x.begin(), x.nrow(), models, askrff::as_matrix(y),
-                                                askrff::as_vector(w), folds, askrff::as_vector(z_shift),
+                                                askrff::as_vector(w), askrff::as_matrix(offset), folds,
+                                                askrff::as_vector(z_shift),
                                                 askrff::thread_runner(n_threads));
   Rcpp::List hessians(sums.hessians.size());
   for (std::size_t i = 0; i < sums.hessians.size(); ++i) hessians[i] = askrff::to_r(sums.hessians[i]);
@@ -127,18 +135,27 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 }  // namespace
 
 // A path solver (glm_path.h) for `family` from the first pass's sums `gram`
-// (of .cpp_cross_products, weights w), the responses' weighted means, the
-// lambdas (empty: chosen), the number of folds and whether to end with the
-// Laplace covariance and degrees of freedom at the fit (glm_path_hessian.h).
-// The eigendecomposition stops on a user interrupt and reports its percents
-// to `progress`.
+// (of .cpp_cross_products, weights w), the responses' weighted means, with
+// an offset the intercept-only fit's `intercept` and `curvature` (NULL
+// without; glm_null.h), the lambdas (empty: chosen), the number of folds
+// and whether to end with the Laplace covariance and degrees of freedom at
+// the fit (glm_path_hessian.h). The eigendecomposition stops on a user
+// interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
-SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, Rcpp::NumericVector lambda, int nfolds,
-                  bool hessian, SEXP progress) {
+SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature,
+                  Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
-  const askrff::GlmPathSetup setup{askrff::model_family(family), sums,
-                                   Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
-                                   std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
+  askrff::GlmPathSetup setup{askrff::model_family(family), sums,
+                             Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
+                             std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
+  askrff::require(Rf_isNull(intercept) == Rf_isNull(curvature), "the intercept-only fit needs its intercepts and curvature");
+  if (!Rf_isNull(intercept)) {
+    const Rcpp::NumericVector b(intercept);
+    const Rcpp::NumericMatrix a(curvature);
+    askrff::require_whole(a, "the curvature");
+    setup.intercept = askrff::as_vector(b);
+    setup.curvature = askrff::as_matrix(a);
+  }
   return Rcpp::XPtr<askrff::GlmPath>(new askrff::GlmPath(setup, askrff::InterruptPoll(), askrff::RProgress(progress)),
                                      true);
 }
@@ -194,4 +211,35 @@ Rcpp::List cpp_glm_path_result(SEXP solver) {
                             Rcpp::Named("max_passes") = askrff::GlmPath::kMaxPasses,
                             Rcpp::Named("covariance") = covariance,
                             Rcpp::Named("df") = std::isnan(r.df) ? NA_REAL : r.df);
+}
+
+// The sums of glm_null.h at the intercepts b over rows of offsets (one
+// column per predictor), encoded responses y and weights w: list(half,
+// residual, hessian, mean, weight).
+// [[Rcpp::export(.cpp_glm_null_sums)]]
+Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericMatrix offset, Rcpp::NumericMatrix y,
+                             Rcpp::NumericVector w, Rcpp::NumericVector intercept) {
+  askrff::require_whole(offset, "the offsets");
+  askrff::require_whole(y, "y");
+  askrff::require(all_finite(offset) && all_finite(y) && all_finite(w) && all_finite(intercept) &&
+                      std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
+                  "the offsets, y, w and the intercepts must be finite and w nonnegative");
+  const askrff::ModelFamily& model_family = askrff::model_family(family);
+  askrff::require(model_family.response == askrff::ResponseKind::classes ? intercept.size() >= 2 : intercept.size() == 1,
+                  "a family of several classes needs an intercept per class, the others one");
+  const askrff::GlmNullSums sums = askrff::glm_null_sums(model_family, askrff::as_matrix(offset),
+                                                         askrff::as_matrix(y), askrff::as_vector(w),
+                                                         Eigen::VectorXd(askrff::as_vector(intercept)));
+  return Rcpp::List::create(Rcpp::Named("half") = sums.half, Rcpp::Named("residual") = askrff::to_r(sums.residual),
+                            Rcpp::Named("hessian") = askrff::to_r(sums.hessian), Rcpp::Named("mean") = askrff::to_r(sums.mean),
+                            Rcpp::Named("weight") = sums.weight);
+}
+
+// Where the intercept-only fit with an offset starts (glm_null.h), from the
+// responses' and the offsets' weighted means.
+// [[Rcpp::export(.cpp_glm_null_start)]]
+Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean) {
+  askrff::require(all_finite(mean) && all_finite(offset_mean), "the means must be finite");
+  return askrff::to_r(askrff::glm_null_start(askrff::model_family(family), askrff::as_vector(mean),
+                                             askrff::as_vector(offset_mean)));
 }

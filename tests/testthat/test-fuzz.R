@@ -835,13 +835,14 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
     rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", lambda = 1, nfolds = 2,
                                              weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
                                              standardize = FALSE, scale = NULL, ard = FALSE, scale_by = "evidence",
-                                             fun = NULL, n_threads = 1)),
+                                             fun = NULL, n_threads = 1,
+                                             offset = NULL)),
     rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
                            args = list(formula = y ~ u + v + g, data = frame, family = "binomial",
                                        kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
                                        contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, scale = NULL,
                                        ard = FALSE, scale_by = "cv", method = "iid", seed = 1, fun = NULL,
-                                       n_threads = 1)),
+                                       n_threads = 1, offset = rep(0.5, 5))),
     predict = list(fun = getS3method("predict", "askrff_glm"),
                    args = list(object = fit, newdata = x3, type = "response", n_threads = 1)))
   # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
@@ -890,6 +891,84 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   cases <- c(cases, object_cases(fit, consumers, "fit",
                                  c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance",
                                    "n", "weight", "nfolds", "fun", "linear_predictors", "fold_seed", "passes")))
+  fuzz_check(cases)
+})
+
+test_that("offsets in arguments, formulas, chunks and predictions, and fits that carry one, end in a result or a named error", {
+  skip_on_cran()
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  o <- c(0.1, -0.2, 0.3, 0, 0.5)
+  responses <- list(two_classes = c(0, 1, 0, 1, 1), counts = c(0, 2, 1, 1, 3), classes = factor(c("a", "b", "c", "a", "b")))
+  # beside the usual bad values, offsets of the wrong shape or with a bad
+  # entry, and legal ones the intercept-only model cannot fit
+  values <- c(bad_values, list(column = matrix(o), two_columns = cbind(o, o), three_columns = cbind(o, o, o),
+                               short = o[-1], na_entry = replace(o, 2, NA), nan_entry = replace(o, 2, NaN),
+                               inf_entry = replace(o, 2, Inf), above_limit = replace(o, 2, 1e101), all_large = rep(1e100, 5),
+                               spread = c(0, 2000, 0, 2000, 0), strings = as.character(o), listed = as.list(o),
+                               frame = data.frame(o = o), integers = 1:5))
+  # A ridge fit is checked by its coefficients and predictions: an offset
+  # so large that y - offset rounds to a constant leaves an exact fit, whose
+  # log evidence is -Inf by design (as for a constant response)
+  ridge_result <- function(fit) list(coef(fit), predict(fit, x3, offset = o))
+  fits <- list(ridge = function(offset) ridge_result(rff_ridge(x3, x3[, 1], map, lambda = 0.5, offset = offset)),
+               ridge_chunk = function(offset) {
+                 chunks <- list(list(x = x3, y = x3[, 1], offset = o), list(x = x3, y = x3[, 1], offset = offset))
+                 ridge_result(rff_ridge(chunks, map = map, lambda = 0.5))
+               })
+  # every family of the core's table, on a response of its kind
+  for (traits in askrff:::model_families()) {
+    fits[[traits$name]] <- local({
+      family <- traits$name
+      y <- responses[[traits$response]]
+      function(offset) rff_glm(x3, y, map, family = family, lambda = 1, offset = offset)
+    })
+  }
+  fits$glm_chunk <- function(offset) {
+    rff_glm(list(list(x = x3, y = responses$counts, offset = o), list(x = x3, y = responses$counts, offset = offset)),
+            map = map, family = "poisson", lambda = 1)
+  }
+  frame <- data.frame(y = responses$counts, u = x3[, 1], v = x3[, 2], w = x3[, 3], e = exp(o))
+  fits$formula_argument <- function(offset) {
+    rff_glm(y ~ u + v + w, frame, family = "poisson", map = map, lambda = 1, offset = offset)
+  }
+  # (a list of variables: a data frame cannot hold a column of another length)
+  fits$formula_term <- function(offset) {
+    fit <- rff_ridge(y ~ u + v + w + offset(o), c(as.list(frame), list(o = offset)), map = map, lambda = 0.5)
+    list(coef(fit), fitted(fit))
+  }
+  cases <- unlist(lapply(names(fits), function(name) {
+    lapply(names(values), function(value) {
+      case(sprintf("%s with offset <%s>", name, value), function() fits[[name]](values[[value]]), c("offset", "chunk 2"))
+    })
+  }), recursive = FALSE)
+  # predictions of fits that carry an offset: a bad offset for new rows, or
+  # new rows whose own offset is bad (NA predicts NA, by design)
+  ridge <- rff_ridge(x3, x3[, 1], map, lambda = 0.5, offset = o)
+  multinomial <- rff_glm(x3, responses$classes, map, family = "multinomial", lambda = 1, offset = cbind(o, -o, 2 * o))
+  term <- rff_glm(y ~ u + v + w + offset(log(e)), frame, family = "poisson", map = map, lambda = 1)
+  argument <- rff_ridge(y ~ u + v + w, frame, map = map, lambda = 0.5, offset = log(e))
+  predictions <- list(ridge = function(offset) predict(ridge, x3, offset = offset, interval = "prediction"),
+                      multinomial = function(offset) predict(multinomial, x3, offset = offset, type = "response"),
+                      formula = function(offset) predict(term, frame, offset = offset))
+  cases <- c(cases, unlist(lapply(names(predictions), function(name) {
+    lapply(setdiff(names(values), c("na_entry", "nan_entry")), function(value) {
+      case(sprintf("predict(%s, offset = <%s>)", name, value), function() predictions[[name]](values[[value]]), "offset")
+    })
+  }), recursive = FALSE))
+  new_frames <- list(no_exposure = frame[, 1:4], character = transform(frame, e = letters[1:5]),
+                     infinite = transform(frame, e = c(1, Inf, 1, 1, 1)), zero = transform(frame, e = c(1, 0, 1, 1, 1)),
+                     factor = transform(frame, e = factor(1:5)))
+  cases <- c(cases, unlist(lapply(names(new_frames), function(name) {
+    list(case(sprintf("predict(offset() term, <%s>)", name), function() predict(term, new_frames[[name]]),
+              c("newdata", "offset")),
+         case(sprintf("predict(offset argument, <%s>)", name), function() predict(argument, new_frames[[name]]),
+              c("newdata", "offset")))
+  }), recursive = FALSE))
+  consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, x3, offset = o),
+                    fitted = function(f) fitted(f), residuals = function(f) residuals(f))
+  cases <- c(cases, object_cases(ridge, consumers, "fit", "offset"))
+  glm_consumers <- list(predict = function(f) predict(f, frame, type = "response"), fitted = function(f) fitted(f))
+  cases <- c(cases, object_cases(term, glm_consumers, "fit", c("design", "offset")))
   fuzz_check(cases)
 })
 

@@ -10,16 +10,6 @@ glm_data <- function(n = 240, d = 3, seed = 1) {
        classes = cut(f + rnorm(n, sd = 0.3), c(-Inf, -0.8, 0.2, 1, Inf), labels = c("a", "b", "c", "d")))
 }
 
-# glmnet with its convergence threshold tightened far below the default
-# (1e-7), so that its coefficients are exact to about 1e-9.
-tight_glmnet <- function(...) {
-  if ("control" %in% names(formals(glmnet::glmnet))) {
-    glmnet::glmnet(..., alpha = 0, standardize = FALSE, control = list(thresh = 1e-16, maxit = 1e7))
-  } else {
-    glmnet::glmnet(..., alpha = 0, standardize = FALSE, thresh = 1e-16, maxit = 1e7)
-  }
-}
-
 # Multinomial intercepts are defined up to a common constant: compare them centered.
 centered_intercepts <- function(b) {
   b[1L, ] <- b[1L, ] - mean(b[1L, ])

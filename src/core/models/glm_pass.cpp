@@ -16,6 +16,11 @@ GlmSums::GlmSums(const GlmModels& models, int n_columns)
   for (int i = 0; i < n_hessians; ++i) hessians.emplace_back(n_columns, 0);
 }
 
+int GlmModels::reference_class(Eigen::Index c) const {
+  const int j = static_cast<int>(c % classes), r = static_cast<int>(c / classes);
+  return rotated_references ? (j + r) % classes : j;
+}
+
 void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index begin, Eigen::Index end,
                     Eigen::MatrixXd& eta) {
   const Eigen::Index rows = end - begin, d = block.z.cols();
@@ -26,6 +31,12 @@ void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index
   if (r > 0) {
     gemm(1.0, z, strided(models.references.bottomRows(d)), 0.0, eta.data() + begin + c * eta.rows(), eta.rows());
     eta.block(begin, c, rows, r).rowwise() += models.references.row(0);
+  }
+  if (block.offset.cols() == 0) return;
+  const int k = models.classes;
+  for (Eigen::Index j = 0; j < c; ++j) eta.col(j).segment(begin, rows) += block.offset.col(j % k).segment(begin, rows);
+  for (Eigen::Index j = 0; j < r; ++j) {
+    eta.col(c + j).segment(begin, rows) += block.offset.col(models.reference_class(j)).segment(begin, rows);
   }
 }
 

@@ -7,8 +7,8 @@
 // (by the caller) and shared by everything the pass sums.
 //
 // Coefficients are columns of (1 + D) rows, the intercept first, on features
-// shifted by fixed values s (eta = b0 + (z - s)'b); a model of K classes has K
-// consecutive columns. Each block is added in row order, and the parallel
+// shifted by fixed values s (eta = o + b0 + (z - s)'b, with the row's offset
+// o, 0 without one); a model of K classes has K consecutive columns. Each block is added in row order, and the parallel
 // parts own disjoint outputs (rows of eta, models, panels of columns), so
 // the sums do not depend on the thread count.
 #pragma once
@@ -27,8 +27,13 @@ struct GlmModels {
   Eigen::MatrixXd coefficients;   // (1 + D) x (models * classes)
   std::vector<int> fold;          // per model: 0 for all rows, f to leave fold f out
   Eigen::MatrixXd references;     // (1 + D) x (references * classes): where the Hessians are taken
+  // whether the references are class_hessian_references()' (glm_path_hessian.h),
+  // reference r's column j that of class (j + r) mod K, whose offset moves with it
+  bool rotated_references = false;
   int n_models() const { return static_cast<int>(fold.size()); }
   int n_references() const { return static_cast<int>(references.cols()) / classes; }
+  // the class (offset column) of predictor column c of the references
+  int reference_class(Eigen::Index c) const;
 };
 
 struct GlmSums {
@@ -46,15 +51,18 @@ struct GlmSums {
 };
 
 // A block of rows: shifted features z (rows x D), responses y (rows x
-// classes), weights w and 1-based folds.
+// classes), weights w, 1-based folds and offsets (rows x classes, or no
+// columns for none).
 struct GlmBlock {
   const Eigen::MatrixXd& z;
   const Eigen::MatrixXd& y;
   const Eigen::VectorXd& w;
   const std::vector<int>& fold;
+  const Eigen::MatrixXd& offset;
 };
 
-// eta (rows x (models + references) * classes) for rows [begin, end) of the block.
+// eta (rows x (models + references) * classes) for rows [begin, end) of
+// the block, offsets included.
 void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index begin, Eigen::Index end,
                     Eigen::MatrixXd& eta);
 

@@ -33,6 +33,14 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   Eigen::VectorXd intercept(classes_);
   Eigen::MatrixXd a_matrix(classes_, classes_);
   setup.family.null_model(setup.mean.data(), classes_, intercept.data(), a_matrix.data());
+  if (setup.intercept.size() > 0) {
+    if (setup.intercept.size() != classes_ || setup.curvature.rows() != classes_ || setup.curvature.cols() != classes_ ||
+        !setup.intercept.allFinite() || !setup.curvature.allFinite()) {
+      throw std::invalid_argument("the offset's intercept-only fit must have one finite intercept and curvature row per class");
+    }
+    intercept = setup.intercept;
+    a_matrix = (setup.curvature + setup.curvature.transpose()) / 2.0;
+  }
   auto gram = std::make_shared<const GlmReference>(glm_reference(setup.gram, poll, progress));
   const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> a(a_matrix);
   Reference null;

@@ -43,7 +43,9 @@ namespace askrff {
 // What the path starts from: the family, the first pass's sums of the
 // weighted shifted features (the intercept-only model's Hessian is A (x)
 // their Z'Z) and the responses' weighted means, which give that model
-// (model_family.h).
+// (model_family.h), unless the rows carry an offset: then its intercepts
+// and A (the mean of its rows' Hessians in eta, with which A (x) Z'Z is
+// the first reference) come fitted (glm_null.h).
 struct GlmPathSetup {
   const ModelFamily& family;
   const CrossProducts& gram;
@@ -51,6 +53,8 @@ struct GlmPathSetup {
   std::vector<double> lambda;  // empty: chosen from the data
   int nfolds = 5;
   bool hessian = false;        // the Laplace covariance at the fit, and its df
+  Eigen::VectorXd intercept;   // with an offset: the intercept-only fit (K); empty otherwise
+  Eigen::MatrixXd curvature;   // with an offset: its A (K x K); empty otherwise
 };
 
 // A request with no models is the whole Hessian's pass: for several classes

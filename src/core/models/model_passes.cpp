@@ -51,14 +51,14 @@ CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::si
 }
 
 GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
-                 const ConstMatrixRef& y, const ConstVectorRef& w, const RowFolds& folds,
+                 const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset, const RowFolds& folds,
                  const ConstVectorRef& z_shift, const BlockRunner& run) {
   const int columns = map.n_columns(), classes = models.classes;
   const int n_models = models.n_models(), n_references = models.n_references();
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols();
   const std::size_t block = std::min(pass_rows(columns), pass_rows(static_cast<int>(predictors)));
   GlmSums sums(models, columns);
-  Eigen::MatrixXd z, y_block, eta, residual, weighted_z;
+  Eigen::MatrixXd z, y_block, offset_block, eta, residual, weighted_z;
   Eigen::VectorXd w_block;
   std::vector<int> fold;
   const std::size_t panels = to_size(n_panels(columns));
@@ -68,11 +68,12 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
     shifted_features(map, x, n, begin, rows, z_shift, run, z);
     y_block = y.middleRows(first, r);
     w_block = w.segment(first, r);
+    offset_block = offset.middleRows(first, r);
     fold.assign(rows, 0);
     if (folds.n_folds >= 2) {
       for (std::size_t i = 0; i < rows; ++i) fold[i] = cv_fold(folds.seed, folds.first_row + begin + i, folds.n_folds);
     }
-    const GlmBlock rows_of{z, y_block, w_block, fold};
+    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block};
     const Eigen::MatrixXd no_response(r, 0);  // the Hessians' sums carry no response
     eta.resize(r, predictors);
     const std::size_t sub = kFeatureBlockRows;

@@ -36,9 +36,9 @@ struct RowFolds {
 };
 
 // The sums of glm_pass.h over the rows, with responses y (one column per
-// class, or one) and weights w.
+// class, or one), weights w and offsets (as y, or no columns for none).
 GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
-                 const ConstMatrixRef& y, const ConstVectorRef& w, const RowFolds& folds,
+                 const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset, const RowFolds& folds,
                  const ConstVectorRef& z_shift, const BlockRunner& run);
 
 // The sums of ridge_loo.h's terms over the rows: press per lambda, and rss
