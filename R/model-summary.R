@@ -54,7 +54,7 @@ summary.askrff_ridge <- function(object, ...) {
               logLik = NA_real_, aic = NA_real_, covariance = object$response$kind == "numeric")
   if (!is.null(object$residuals)) {
     w <- if (is.null(object$weights)) rep(1, nrow(object$residuals)) else object$weights
-    # the variation beyond the offset, as summary.lm() takes it
+    # the variation beyond the offset, as summary.lm() takes it (since R 4.3.0)
     y <- object$fitted + object$residuals - (if (is.null(object$offset_values)) 0 else object$offset_values)
     total <- colSums(w * sweep(y, 2L, colSums(w * y) / sum(w))^2)
     out$residuals <- sqrt(w[w > 0]) * object$residuals[w > 0, , drop = FALSE]

@@ -320,6 +320,22 @@ test_that("augment() takes the offset as predict() does: from the rows for a for
   expect_error(generics::augment(ridge, newdata = x[1:4, ]), "`offset` must be given", class = "askrff_invalid_argument")
 })
 
+test_that("a GLM's scale search with an offset compares the cross-validated deviance, which takes it", {
+  skip_on_cran()
+  d <- rate_data(n = 80, seed = 13)
+  fit <- rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", kernel = gaussian_kernel(1), n_features = 8,
+                 scale = c(0.5, 2), nfolds = 3, seed = 1)
+  expect_identical(fit$selection$criterion, "cv")
+  expect_null(fit$selection$surrogate)
+  # the evidence's surrogate, ridge on the counts' square roots, would ignore the exposure
+  expect_error(rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", kernel = gaussian_kernel(1),
+                       n_features = 8, scale = c(0.5, 2), scale_by = "evidence", seed = 1),
+               "`scale_by = \"evidence\"`.*cannot take the rows' offset", class = "askrff_invalid_argument")
+  # without a search, scale_by changes nothing
+  expect_s3_class(rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", kernel = gaussian_kernel(1),
+                          n_features = 8, lambda = 1, scale_by = "evidence", seed = 1), "askrff_glm")
+})
+
 test_that("a missing offset is handled by na.action, and a row whose offset is NA predicts NA", {
   d <- rate_data(n = 100, seed = 3)
   d$exposure[c(4, 9)] <- NA
