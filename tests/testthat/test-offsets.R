@@ -139,6 +139,13 @@ test_that("ridge with an offset is ridge on y - offset with the offset added bac
   expect_equal(logLik(fit), logLik(shifted))
   expect_equal(deviance(fit), deviance(shifted))
   expect_equal(summary(fit)$r.squared, summary(shifted)$r.squared, tolerance = 1e-12)
+  # with fewer rows than feature columns, the dual form solves it likewise
+  few <- 1:30
+  dual <- rff_ridge(x[few, ], y[few], map, lambda = 0.1, offset = o[few])
+  expect_identical(dual$form, "dual")
+  expect_equal(coef(dual), coef(rff_ridge(x[few, ], y[few] - o[few], map, lambda = 0.1)), tolerance = 1e-12)
+  expect_equal(predict(dual, new, offset = new_offset),
+               predict(rff_ridge(x[few, ], y[few] - o[few], map, lambda = 0.1), new) + new_offset, tolerance = 1e-12)
   # chunks carry their offset as they carry w
   pieces <- split(seq_len(n), rep(1:3, c(40, 60, 50)))
   chunked <- rff_ridge(lapply(pieces, function(i) list(x = x[i, ], y = y[i], offset = o[i])), map = map)
