@@ -11,6 +11,8 @@
 # recorded in bench/RESULTS.md.
 
 library(askrff)
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "holdout.R"))
 
 data_sets <- function() {
   credit <- stats::na.omit(as.data.frame(modeldata::credit_data))
@@ -21,28 +23,12 @@ data_sets <- function() {
        mlc_churn = data.frame(y = churn$churn, churn[, names(churn) != "churn"]))
 }
 
-split_rows <- function(data, seed = 1) {
-  set.seed(seed)
-  test <- sample(nrow(data), round(nrow(data) / 4))
-  train <- data[-test, ]
-  holdout <- data[test, ]
-  for (v in names(data)) {
-    if (is.factor(data[[v]]) && v != "y") {
-      train[[v]] <- droplevels(train[[v]])
-      holdout <- holdout[holdout[[v]] %in% levels(train[[v]]), ]
-      holdout[[v]] <- factor(holdout[[v]], levels = levels(train[[v]]))
-    }
-  }
-  list(train = train, test = holdout)
-}
-
 # the mean negative log-likelihood of the event (the second level)
 log_loss <- function(p, y) {
   p <- pmin(pmax(p, 1e-15), 1 - 1e-15)
   event <- y == levels(y)[2L]
   -mean(ifelse(event, log(p), log(1 - p)))
 }
-seconds <- function(expr) system.time(expr)[["elapsed"]]
 
 rows <- list()
 for (name in names(data_sets())) {

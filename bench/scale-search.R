@@ -9,6 +9,8 @@
 # Results are recorded in bench/RESULTS.md.
 
 library(askrff)
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "holdout.R"))
 
 data_sets <- function() {
   ames <- as.data.frame(modeldata::ames)
@@ -30,21 +32,6 @@ data_sets <- function() {
   list(ames = ames, deliveries = deliveries, hotel_rates = hotels, diamonds = diamonds)
 }
 
-split_rows <- function(data, seed = 1) {
-  set.seed(seed)
-  test <- sample(nrow(data), round(nrow(data) / 4))
-  train <- data[-test, ]
-  holdout <- data[test, ]
-  for (v in names(data)) {
-    if (is.factor(data[[v]])) {
-      train[[v]] <- droplevels(train[[v]])
-      holdout <- holdout[holdout[[v]] %in% levels(train[[v]]), ]
-      holdout[[v]] <- factor(holdout[[v]], levels = levels(train[[v]]))
-    }
-  }
-  list(train = train, test = holdout)
-}
-
 bam_formula <- function(train) {
   terms <- vapply(setdiff(names(train), "y"), function(v) {
     x <- train[[v]]
@@ -54,7 +41,6 @@ bam_formula <- function(train) {
 }
 
 rmse <- function(prediction, y) sqrt(mean((prediction - y)^2))
-seconds <- function(expr) system.time(expr)[["elapsed"]]
 
 rows <- list()
 for (name in names(data_sets())) {
