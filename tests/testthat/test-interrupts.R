@@ -97,9 +97,10 @@ test_that("eigendecompositions stop soon after SIGINT: ridge, Nystrom, the spect
   skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "timings mean nothing under the sanitizers")
   expect_prompt_stops(list(
     # Z'Z of 4096 feature columns from 100 rows (its tridiagonalization alone
-    # takes seconds)
+    # takes seconds): the rows as a chunk source, which the dual form (the
+    # 100 x 100 Gram matrix of rows in memory) does not take
     ridge = c("set.seed(1)", "x <- matrix(rnorm(2000), 100)", "map <- rff_map(gaussian_kernel(2), 20, 2048, seed = 1)",
-              "rff_ridge(x, x[, 1], map, n_threads = 1)"),
+              "rff_ridge(list(list(x = x, y = x[, 1])), map = map, n_threads = 1)"),
     nystrom = c("set.seed(1)", "x <- matrix(rnorm(3000 * 5), 3000)", "nystrom_map(gaussian_kernel(3), x, n_threads = 1)"),
     # the largest singular value of the 2000 x 2000 kernel matrix, and of the errors
     spectral_metric = c("set.seed(1)", "x <- matrix(rnorm(2000 * 5), 2000)",
