@@ -138,6 +138,8 @@ Eigen::MatrixXd transposed_product(const Eigen::Ref<const Eigen::MatrixXd>& b, c
                                    const BlockRunner& run) {
   const Index d = b.cols();
   Eigen::MatrixXd out(d, m.cols());
+  // no column to write (no direction of that kind): out(0, 0) does not exist
+  if (out.size() == 0) return out;
   run(static_cast<std::size_t>(tile_count(d)), [&](std::size_t block) {
     const Tile columns = tile(static_cast<Index>(block), d);
     gemm(1.0, strided(b.middleCols(columns.begin, columns.size)).transpose(), strided(m), 0.0, &out(columns.begin, 0),
