@@ -237,3 +237,15 @@
     .Call(`_askrff_cpp_rpf_gram`, x_data, x_packed, y_data, y_packed, omega, dither, left_fun, right_fun, scale, n_threads)
 }
 
+.cpp_joint_cross_products <- function(parts, x, w, shift, n_threads) {
+    .Call(`_askrff_cpp_joint_cross_products`, parts, x, w, shift, n_threads)
+}
+
+.cpp_permuted_cross_norms <- function(a, b, seed_words, n_permutations, n_threads) {
+    .Call(`_askrff_cpp_permuted_cross_norms`, a, b, seed_words, n_permutations, n_threads)
+}
+
+.cpp_permuted_mean_distances <- function(z, n1, seed_words, n_permutations, n_threads) {
+    .Call(`_askrff_cpp_permuted_mean_distances`, z, n1, seed_words, n_permutations, n_threads)
+}
+

@@ -807,6 +807,51 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_joint_cross_products
+Rcpp::List cpp_joint_cross_products(Rcpp::List parts, Rcpp::NumericMatrix x, Rcpp::NumericVector w, Rcpp::NumericVector shift, int n_threads);
+RcppExport SEXP _askrff_cpp_joint_cross_products(SEXP partsSEXP, SEXP xSEXP, SEXP wSEXP, SEXP shiftSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type parts(partsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type shift(shiftSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_joint_cross_products(parts, x, w, shift, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_permuted_cross_norms
+Rcpp::NumericVector cpp_permuted_cross_norms(Rcpp::NumericMatrix a, Rcpp::NumericMatrix b, Rcpp::NumericVector seed_words, int n_permutations, int n_threads);
+RcppExport SEXP _askrff_cpp_permuted_cross_norms(SEXP aSEXP, SEXP bSEXP, SEXP seed_wordsSEXP, SEXP n_permutationsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type b(bSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_permutations(n_permutationsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_permuted_cross_norms(a, b, seed_words, n_permutations, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_permuted_mean_distances
+Rcpp::NumericVector cpp_permuted_mean_distances(Rcpp::NumericMatrix z, int n1, Rcpp::NumericVector seed_words, int n_permutations, int n_threads);
+RcppExport SEXP _askrff_cpp_permuted_mean_distances(SEXP zSEXP, SEXP n1SEXP, SEXP seed_wordsSEXP, SEXP n_permutationsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type z(zSEXP);
+    Rcpp::traits::input_parameter< int >::type n1(n1SEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_permutations(n_permutationsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_permuted_mean_distances(z, n1, seed_words, n_permutations, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_map_kinds", (DL_FUNC) &_askrff_cpp_map_kinds, 0},
@@ -868,6 +913,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_pack_signs", (DL_FUNC) &_askrff_cpp_pack_signs, 2},
     {"_askrff_cpp_unpack_signs", (DL_FUNC) &_askrff_cpp_unpack_signs, 4},
     {"_askrff_cpp_rpf_gram", (DL_FUNC) &_askrff_cpp_rpf_gram, 10},
+    {"_askrff_cpp_joint_cross_products", (DL_FUNC) &_askrff_cpp_joint_cross_products, 5},
+    {"_askrff_cpp_permuted_cross_norms", (DL_FUNC) &_askrff_cpp_permuted_cross_norms, 5},
+    {"_askrff_cpp_permuted_mean_distances", (DL_FUNC) &_askrff_cpp_permuted_mean_distances, 5},
     {NULL, NULL, 0}
 };
 

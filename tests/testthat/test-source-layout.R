@@ -15,7 +15,7 @@ test_that("no R file is longer than 300 lines", {
 test_that("the core's folders include only from their own layer and those below", {
   root <- package_source()
   skip_if(is.null(root), "the package source is not reachable")
-  layers <- c("numerics", "laws", "kernels", "periodic", "features", "sampling", "models")
+  layers <- c("numerics", "laws", "kernels", "periodic", "features", "sampling", "models", "statistics")
   upward <- unlist(lapply(layers, function(layer) {
     files <- list.files(file.path(root, "src", "core", layer), pattern = "\\.(h|cpp)$", full.names = TRUE)
     unlist(lapply(files, function(f) {
