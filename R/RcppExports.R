@@ -249,3 +249,7 @@
     .Call(`_askrff_cpp_permuted_mean_distances`, z, n1, seed_words, n_permutations, n_threads)
 }
 
+.cpp_permuted_joint_distances <- function(features, seed_words, n_permutations, n_threads) {
+    .Call(`_askrff_cpp_permuted_joint_distances`, features, seed_words, n_permutations, n_threads)
+}
+

@@ -27,11 +27,23 @@
 #'   (Gretton et al. 2008), which needs no eigendecomposition;
 #' * `"chi2_mixture"`: the mixture's upper tail by Davies' (1980) algorithm
 #'   (its 500 largest weights; the others by their mean and variance),
-#'   from the covariances' eigenvalues (needs the CompQuadForm package);
+#'   from the covariances' eigenvalues (CompQuadForm's implementation);
 #' * `"permutation"`: \eqn{(1 + \#\{T_b \ge T\}) / (1 + B)} over `B`
 #'   permutations of the rows of `y`, each costing \eqn{O(n D_x D_y)} on
 #'   the threads, from the features held in memory (\eqn{n (D_x + D_y)}
 #'   doubles); exact in size for any `B`, for data in memory only.
+#'
+#' **Joint independence** of three or more variables, given as a list `x`
+#' (and `y = NULL`), is tested by dHSIC (Pfister et al. 2018): with \eqn{F}
+#' frequencies drawn for each variable's kernel, the products of the
+#' variables' complex features \eqn{\prod_j e^{i w_{jf}'x_j}} are the
+#' features of the product kernel at \eqn{F} joint frequencies, and
+#' \eqn{F^{d-1} \sum_f |\overline{\prod_j \zeta_j} - \prod_j
+#' \bar\zeta_j|^2} estimates dHSIC; its null is taken from `B`
+#' permutations of every variable's rows but the first (each \eqn{O(n F d)}),
+#' so `method` must be `"permutation"` (the default for a list), and each
+#' kernel must have one spectral part. A list of two variables is the test
+#' of `x[[1]]` and `x[[2]]`.
 #'
 #' A kernel given by name (the default `"gaussian"`) gets its length scale
 #' from the data: the median distance between rows of the variable, after
@@ -47,8 +59,10 @@
 #'   and `NULL` at the end, as in [rff_ridge()]) whose chunks are
 #'   `list(x = , y = )` of numeric matrices, and `y` `NULL`: the sums are
 #'   then accumulated a chunk at a time (the kernels' scales come from the
-#'   first chunk, unstandardized).
-#' @param kernel_x,kernel_y Each variable's kernel: a name (`"gaussian"`,
+#'   first chunk, unstandardized). Or `x` a list of three or more
+#'   variables (and `y` `NULL`) for a test of their joint independence.
+#' @param kernel_x,kernel_y Each variable's kernel (for a list `x`,
+#'   `kernel_x` is one kernel for all or a list of one per variable): a name (`"gaussian"`,
 #'   `"laplace"`, `"exponential"`; `NULL` is `"gaussian"`), whose length
 #'   scale is the median distance; a kernel object with a positive spectral
 #'   measure, used as given; or a map of [rff_map()] for the variable's
@@ -80,6 +94,10 @@
 #'   Large-scale kernel methods for independence testing. Statistics and
 #'   Computing 28, 113-130.
 #'
+#'   Pfister, N., Bühlmann, P., Schölkopf, B. and Peters, J. (2018). Kernel-based
+#'   tests for joint independence. Journal of the Royal Statistical Society
+#'   B 80, 5-31.
+#'
 #'   Davies, R. B. (1980). Algorithm AS 155: the distribution of a linear
 #'   combination of chi-squared random variables. Applied Statistics 29,
 #'   323-333.
@@ -95,10 +113,24 @@ rff_independence_test <- function(x, y = NULL, kernel_x = NULL, kernel_y = NULL,
                                   method = c("gamma", "chi2_mixture", "permutation"), B = 1000, seed = NULL,
                                   standardize = NULL, n_threads = NULL) {
   data_name <- paste(deparse1(substitute(x)), "and", deparse1(substitute(y)))
+  method_given <- !missing(method)
   method <- check_test_method(method)
   n_features <- check_count(n_features, "n_features", max = 1e5)
   B <- check_permutations(B)
   n_threads <- resolve_threads(n_threads)
+  if (is.null(y) && is_variable_list(x)) {
+    if (length(x) < 2L) fail("`x` must hold at least two variables when `y` is NULL.")
+    if (length(x) == 2L) {
+      return(rff_independence_test(x[[1L]], x[[2L]], kernel_x, kernel_y, n_features, method, B, seed, standardize,
+                                   n_threads))
+    }
+    if (method_given && method != "permutation") {
+      fail("`method` must be \"permutation\" for three or more variables: dHSIC's null is taken from permutations.")
+    }
+    if (!is.null(kernel_y)) fail("`kernel_y` must be NULL for three or more variables; give their kernels in `kernel_x`.")
+    return(joint_independence_test(x, kernel_x, n_features, B, test_seeds(seed, length(x) + 1L), standardize,
+                                   n_threads, deparse1(substitute(x))))
+  }
   seeds <- test_seeds(seed, 3L)
   streamed <- is_test_chunk_source(x)
   if (streamed) {

@@ -10,7 +10,8 @@ test_methods <- c("gamma", "chi2_mixture", "permutation")
 
 # The p-value of `statistic` under sum_k weights[k] chi2_1 by `method`:
 # "gamma" matches the mixture's mean and variance (Gretton et al. 2008),
-# "chi2_mixture" computes its upper tail by Davies' (1980) algorithm with
+# "chi2_mixture" computes its upper tail by Davies' (1980) algorithm
+# (CompQuadForm) with
 # the largest weights and the others' sum as its mean and a normal term of
 # their variance. `power_sums` (sum w, sum w^2) may replace `weights` for
 # the gamma approximation, whose moments they are.
@@ -34,7 +35,6 @@ mixture_p_value <- function(statistic, method, weights = NULL, power_sums = c(su
 mixture_terms <- 500L
 
 chi2_mixture_tail <- function(q, weights, sigma) {
-  require_suggested("CompQuadForm", "the chi-square mixture's tail (method = \"chi2_mixture\")")
   # Davies' accuracy is absolute: 1e-9 resolves p-values far below any level.
   result <- CompQuadForm::davies(q, weights, sigma = sigma, lim = 1e6, acc = 1e-9)
   if (result$ifault != 0L) {

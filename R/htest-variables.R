@@ -77,6 +77,17 @@ test_map <- function(kernel, x, n_features, seed, standardize, arg) {
   list(map = map, x = x, scaling = scaling, by_name = kernel_by_name(kernel))
 }
 
+# A test's kernel before the data are read: NULL, a name, a kernel object
+# with a positive measure, or a map of rff_map().
+check_test_kernel <- function(kernel, arg) {
+  if (inherits(kernel, "askrff_map")) {
+    check_positive_kernel(validate_map(kernel, arg, kinds = "rff_map")$kernel, arg)
+  } else {
+    check_positive_kernel(tidy_kernel(kernel, arg), arg)
+  }
+  kernel
+}
+
 # The tests need K = Z Z' (a positive definite kernel, one positive part):
 # for a signed or complex measure the statistic is no squared norm.
 check_positive_kernel <- function(kernel, arg) {

@@ -852,6 +852,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_permuted_joint_distances
+Rcpp::NumericVector cpp_permuted_joint_distances(Rcpp::List features, Rcpp::NumericVector seed_words, int n_permutations, int n_threads);
+RcppExport SEXP _askrff_cpp_permuted_joint_distances(SEXP featuresSEXP, SEXP seed_wordsSEXP, SEXP n_permutationsSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type features(featuresSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type seed_words(seed_wordsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_permutations(n_permutationsSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_permuted_joint_distances(features, seed_words, n_permutations, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_map_kinds", (DL_FUNC) &_askrff_cpp_map_kinds, 0},
@@ -916,6 +930,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_joint_cross_products", (DL_FUNC) &_askrff_cpp_joint_cross_products, 5},
     {"_askrff_cpp_permuted_cross_norms", (DL_FUNC) &_askrff_cpp_permuted_cross_norms, 5},
     {"_askrff_cpp_permuted_mean_distances", (DL_FUNC) &_askrff_cpp_permuted_mean_distances, 5},
+    {"_askrff_cpp_permuted_joint_distances", (DL_FUNC) &_askrff_cpp_permuted_joint_distances, 4},
     {NULL, NULL, 0}
 };
 

@@ -76,3 +76,22 @@ Rcpp::NumericVector cpp_permuted_mean_distances(Rcpp::NumericMatrix z, int n1, R
   return to_r(askrff::permuted_mean_distances(as_matrix(z), n1, askrff::seed_from_words(seed_words),
                                               n_permutations, askrff::thread_runner(n_threads)));
 }
+
+// The joint statistic of permuted_joint_distances() for each permutation of
+// the rows of every variable but the first; `features` holds each
+// variable's n by 2F features.
+// [[Rcpp::export(.cpp_permuted_joint_distances)]]
+Rcpp::NumericVector cpp_permuted_joint_distances(Rcpp::List features, Rcpp::NumericVector seed_words,
+                                                 int n_permutations, int n_threads) {
+  askrff::require_threads(n_threads);
+  askrff::require(n_permutations >= 1, "n_permutations must be at least 1");
+  std::vector<Rcpp::NumericMatrix> kept;
+  std::vector<askrff::ConstMatrixView> parts;
+  for (R_xlen_t j = 0; j < features.size(); ++j) {
+    kept.emplace_back(features[j]);
+    askrff::require_whole(kept.back(), "features");
+  }
+  for (const Rcpp::NumericMatrix& m : kept) parts.emplace_back(as_matrix(m));
+  return to_r(askrff::permuted_joint_distances(parts, askrff::seed_from_words(seed_words), n_permutations,
+                                               askrff::thread_runner(n_threads)));
+}

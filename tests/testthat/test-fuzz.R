@@ -1115,3 +1115,56 @@ test_that("askrff_cpu() and options(askrff.cpu) take a path or end in a named er
   fuzz_check(c(cases, option_cases))
   expect_identical(askrff_cpu(), before)
 })
+
+test_that("the kernel tests, their arguments, chunks and pcalg's suffStat end in a result or a named error", {
+  skip_on_cran()
+  set.seed(11)
+  a <- matrix(rnorm(60), 20)
+  b <- rnorm(20)
+  z <- rnorm(20)
+  calls <- list(
+    rff_independence_test = list(fun = rff_independence_test, args = list(x = a, y = b, kernel_x = "gaussian",
+      kernel_y = gaussian_kernel(1), n_features = 4, method = "permutation", B = 9, seed = 1, standardize = TRUE,
+      n_threads = 1)),
+    joint = list(fun = rff_independence_test, args = list(x = list(a = a[, 1], b = b, z = z), y = NULL,
+      kernel_x = list("gaussian", gaussian_kernel(1), "laplace"), n_features = 4, B = 9, seed = 1, standardize = NULL,
+      n_threads = 1)),
+    rff_two_sample_test = list(fun = rff_two_sample_test, args = list(x = a, y = a + 1, kernel = "gaussian",
+      n_features = 4, method = "chi2_mixture", B = 9, seed = 1, standardize = TRUE, n_threads = 1)),
+    rff_ci_test = list(fun = rff_ci_test, args = list(x = b, y = a, z = z, kernel_x = "gaussian", kernel_y = "laplace",
+      kernel_z = gaussian_kernel(1), n_features = 2, n_features_z = 4, method = "gamma", seed = 1,
+      standardize = NULL, n_threads = 1)),
+    rff_ci_suff_stat = list(fun = rff_ci_suff_stat, args = list(data = cbind(a, b), n_features = 2,
+      n_features_z = 4, method = "gamma", kernel_x = NULL, kernel_y = NULL, kernel_z = NULL, seed = 1,
+      standardize = NULL, n_threads = 1)),
+    rff_ci_test_pcalg = list(fun = rff_ci_test_pcalg, args = list(x = 1, y = 2, S = 3,
+      suffStat = rff_ci_suff_stat(cbind(a, b), n_features = 2, n_features_z = 4, n_threads = 1))))
+  data_args <- c("x", "y", "z", "data")
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% data_args) c(bad_values, bad_data(NCOL(spec$args[[arg]]))) else bad_values
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  suff <- calls$rff_ci_test_pcalg$args$suffStat
+  consumers <- list(rff_ci_test_pcalg = function(edited) {
+    rff_ci_test_pcalg(1, 2, 3, structure(edited, class = "rff_ci_suff_stat"))
+  })
+  cases <- c(cases, object_cases(unclass(suff), consumers, "suffStat",
+                                 c("data", "kernel", "n_features", "method", "seed", "standardize", "n_threads",
+                                   "x", "y", "z")))
+  chunk_values <- list(empty = list(), bare = list(list(a)), no_y = list(list(x = a)), mismatched = list(list(x = a, y = b[1:5])),
+                       wide_later = list(list(x = a, y = b), list(x = cbind(a, 1), y = b)),
+                       failing = function() stop("disk gone"), nan = list(list(x = replace(a, 3, NaN), y = b)))
+  for (value in names(chunk_values)) {
+    cases <- c(cases, list(
+      case(sprintf("rff_independence_test(<%s chunks>)", value),
+           function() rff_independence_test(chunk_values[[value]], seed = 1, n_threads = 1), c("x", "y", "chunk")),
+      case(sprintf("rff_two_sample_test(<%s chunks>)", value),
+           function() rff_two_sample_test(chunk_values[[value]], seed = 1, n_threads = 1), c("x", "y", "chunk")),
+      case(sprintf("rff_ci_test(<%s chunks>)", value),
+           function() rff_ci_test(chunk_values[[value]], seed = 1, n_threads = 1), c("x", "y", "z", "chunk"))))
+  }
+  fuzz_check(cases)
+})

@@ -127,3 +127,39 @@ test_that("bad input is refused with the argument named", {
   expect_error(rff_two_sample_test(x, x[1]), "at least 2")
   expect_error(rff_independence_test(x, rep(1, 50)), "constant")
 })
+
+test_that("the joint statistic estimates dHSIC without bias, over maps", {
+  # dHSIC's V-statistic from the Gram matrices (Pfister et al. 2018, eq. 5)
+  set.seed(8)
+  n <- 30
+  values <- list(a = rnorm(n), b = rnorm(n), c = rnorm(n))
+  values$c <- values$c + values$a * values$b
+  grams <- lapply(values, function(v) exp(-outer(v, v, "-")^2 / 2))
+  exact <- mean(Reduce(`*`, grams)) + prod(vapply(grams, mean, 0)) - 2 * mean(Reduce(`*`, lapply(grams, rowMeans)))
+  estimates <- vapply(1:200, function(seed) {
+    unname(rff_independence_test(values, kernel_x = gaussian_kernel(1), n_features = 50, B = 1, seed = seed,
+                                 standardize = FALSE)$estimate)
+  }, 0)
+  # 200 independent maps: the mean is within 4 standard errors of dHSIC
+  expect_lt(abs(mean(estimates) - exact), 4 * sd(estimates) / sqrt(200))
+})
+
+test_that("the joint test keeps its size, finds a dependence of three, and its permutations ignore the threads", {
+  skip_on_cran()
+  # 200 replicates: 3.5 standard errors of the rate are 0.054 around 0.05
+  set.seed(9)
+  p <- replicate(200, rff_independence_test(list(rnorm(100), rnorm(100), rnorm(100)), n_features = 20, B = 99)$p.value)
+  expect_lt(abs(mean(p < 0.05) - 0.05), 3.5 * sqrt(0.05 * 0.95 / 200))
+  a <- rnorm(300)
+  b <- rnorm(300)
+  c <- a * b + rnorm(300, sd = 0.3)
+  result <- rff_independence_test(list(a = a, b = b, c = c), B = 199, seed = 1)
+  expect_lt(result$p.value, 0.01)
+  expect_match(result$method, "dHSIC.*a: Gaussian")
+  features <- lapply(1:3, function(i) matrix(runif(200), 50))
+  expect_identical(askrff:::.cpp_permuted_joint_distances(features, c(0, 3), 20L, 1L),
+                   askrff:::.cpp_permuted_joint_distances(features, c(0, 3), 20L, 2L))
+  expect_error(rff_independence_test(list(a, b, c), method = "gamma"), "permutation", class = "askrff_invalid_argument")
+  expect_error(rff_independence_test(list(a, b, c), kernel_x = list(gaussian_kernel(1))), "one per variable")
+  expect_error(rff_independence_test(list(a, b, c), kernel_x = gaussian_kernel(1) + laplace_kernel(1)), "one part")
+})

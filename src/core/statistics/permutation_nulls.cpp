@@ -1,6 +1,7 @@
 #include "core/statistics/permutation_nulls.h"
 
 #include <algorithm>
+#include <complex>
 #include <numeric>
 #include <stdexcept>
 
@@ -57,6 +58,54 @@ Eigen::VectorXd permuted_mean_distances(const ConstMatrixView& z, int n1, std::u
     for (int i = 0; i < n1; ++i) first += z.row(order[static_cast<std::size_t>(i)]);
     const Eigen::RowVectorXd difference = first / n1 - (total - first) / static_cast<double>(n - n1);
     out[static_cast<Eigen::Index>(draw)] = difference.squaredNorm();
+  });
+  return out;
+}
+
+Eigen::VectorXd permuted_joint_distances(const std::vector<ConstMatrixView>& parts, std::uint64_t seed,
+                                         int n_permutations, const BlockRunner& run) {
+  if (parts.size() < 2) throw std::invalid_argument("a joint test needs at least two variables");
+  const Eigen::Index n = parts[0].rows(), frequencies = parts[0].cols() / 2;
+  for (const ConstMatrixView& part : parts) {
+    if (part.rows() != n || part.cols() != 2 * frequencies || frequencies < 1) {
+      throw std::invalid_argument("the variables' features must have the same rows and frequencies");
+    }
+  }
+  // the product of the means, which no permutation changes
+  Eigen::ArrayXcd product_of_means = Eigen::ArrayXcd::Ones(frequencies);
+  for (const ConstMatrixView& part : parts) {
+    const Eigen::ArrayXd c = part.leftCols(frequencies).colwise().mean().transpose();
+    const Eigen::ArrayXd s = part.rightCols(frequencies).colwise().mean().transpose();
+    product_of_means *= c.cast<std::complex<double>>() + std::complex<double>(0.0, 1.0) * s.cast<std::complex<double>>();
+  }
+  const std::size_t d = parts.size();
+  // each variable's rows as contiguous columns: a row's F cosines, then its F sines
+  std::vector<Eigen::MatrixXd> rows(d);
+  for (std::size_t j = 0; j < d; ++j) rows[j] = parts[j].transpose();
+  Eigen::VectorXd out(n_permutations);
+  run(static_cast<std::size_t>(n_permutations), [&](std::size_t draw) {
+    std::vector<std::vector<int>> orders(d, std::vector<int>(static_cast<std::size_t>(n)));
+    std::iota(orders[0].begin(), orders[0].end(), 0);
+    for (std::size_t j = 1; j < d; ++j) random_permutation(seed, draw * d + j, orders[j]);
+    Eigen::ArrayXd sum_re = Eigen::ArrayXd::Zero(frequencies), sum_im = Eigen::ArrayXd::Zero(frequencies);
+    Eigen::ArrayXd re(frequencies), im(frequencies), next_re(frequencies);
+    for (Eigen::Index a = 0; a < n; ++a) {
+      const auto first = rows[0].col(a).array();
+      re = first.head(frequencies);
+      im = first.tail(frequencies);
+      for (std::size_t j = 1; j < d; ++j) {
+        const auto other = rows[j].col(orders[j][static_cast<std::size_t>(a)]).array();
+        next_re = re * other.head(frequencies) - im * other.tail(frequencies);
+        im = re * other.tail(frequencies) + im * other.head(frequencies);
+        re = next_re;
+      }
+      sum_re += re;
+      sum_im += im;
+    }
+    const Eigen::ArrayXcd mean = (sum_re.cast<std::complex<double>>() +
+                                  std::complex<double>(0.0, 1.0) * sum_im.cast<std::complex<double>>()) /
+                                 static_cast<double>(n);
+    out[static_cast<Eigen::Index>(draw)] = (mean - product_of_means).abs2().sum();
   });
   return out;
 }

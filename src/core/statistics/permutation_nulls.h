@@ -29,4 +29,14 @@ Eigen::VectorXd permuted_cross_norms(const ConstMatrixView& a, const ConstMatrix
 Eigen::VectorXd permuted_mean_distances(const ConstMatrixView& z, int n1, std::uint64_t seed, int n_permutations,
                                         const BlockRunner& run);
 
+// For each draw, the rows of parts 1.. permuted independently (part 0
+// kept), the squared distance sum_f |mean_a prod_j zeta_j(a, f) -
+// prod_j mean_a zeta_j(a, f)|^2 between the mean of the product features and
+// the product of their means, zeta_j = cos + i sin the complex features of
+// part j (n by 2F: F cosine columns, then F sine columns, the same F for all).
+// With independent rows of the parts it is the dHSIC of the product kernel
+// (Pfister et al. 2018) on F joint frequencies, times F^(1 - d).
+Eigen::VectorXd permuted_joint_distances(const std::vector<ConstMatrixView>& parts, std::uint64_t seed,
+                                         int n_permutations, const BlockRunner& run);
+
 }  // namespace askrff
