@@ -96,7 +96,8 @@
 #' its scale searched, a kernel object is used as given unless `scale` asks
 #' for a search. The search runs as [rff_ridge()]'s does (on at most 2,000
 #' evenly spaced rows, first on 64 frequencies, then refined by a common
-#' factor on all of them) and compares, with `scale_by = "evidence"` (the
+#' factor on all of them, on an eighth of the rows if that is more) and
+#' compares, with `scale_by = "evidence"` (the
 #' default), the evidence of ridge regression on the response's encoding:
 #' the classes' 0/1 indicators (least-squares classification), or the
 #' counts' square roots \eqn{\sqrt{y + 3/8}}, whose variance is nearly

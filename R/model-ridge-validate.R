@@ -124,12 +124,13 @@ validate_selection <- function(selection, fit, map, where) {
   chosen <- tryCatch(scale_kernel(kernel, scales[selection$chosen, ], map$d), askrff_error = function(e) {
     fail("`%s` must hold scales the kernel takes: %s", where, conditionMessage(e))
   })
-  # a search on fewer rows records them, and every candidate's frequencies;
-  # their lambdas are that problem's
+  # a search on fewer rows records each candidate's (one number in fits made
+  # before the refinement took more rows), and every candidate's
+  # frequencies; their lambdas are that problem's
   whole <- function(v) is.numeric(v) && !anyNA(v) && all(is.finite(v) & v >= 1 & v == round(v))
-  if (!is.null(selection$rows) && !(whole(selection$rows) && length(selection$rows) == 1L) ||
+  if (!is.null(selection$rows) && !(whole(selection$rows) && length(selection$rows) %in% c(1L, tried)) ||
       !is.null(selection$frequencies) && !(whole(selection$frequencies) && length(selection$frequencies) == tried)) {
-    fail("`%s` must record the search's `rows` and each candidate's `frequencies` as positive whole numbers, as rff_ridge() makes.",
+    fail("`%s` must record each candidate's `rows` and `frequencies` as positive whole numbers, as rff_ridge() makes.",
          where)
   }
   # a surrogate's lambdas are another model's

@@ -79,35 +79,35 @@
 #' scales, in the units of the predictors, unless `scale` asks for a search
 #' ([kernel_scale] states the convention, which the other functions share).
 #'
-#' **Choosing the kernel's scale.** `scale` searches the kernel's length
-#' scales by the same criterion, each candidate at its own best
-#' \eqn{\lambda}: a vector of candidate factors multiplying the kernel's own
-#' length scales (one factor is used as it is), or `"optimize"` (the default
-#' for a kernel by name), which tries the factors \eqn{4^{-2},
-#' \dots, 4^2} (extended while the best is at an end, within \eqn{10^{-3}}
-#' to \eqn{10^3}) and refines the best by [stats::optimize()] on the log
-#' scale. The search runs on a smaller problem than the fit: at most 2,000
-#' evenly spaced rows of data in memory (all rows of a chunk source) and,
-#' with `"optimize"`, first 64 frequencies of the map's design, whose best
-#' scale is then refined on all the map's frequencies by a common factor
-#' (steps of \eqn{\sqrt 2}, then a parabola), since fewer frequencies favour
-#' larger scales; the fit takes the chosen scales on all rows. With `ard = TRUE` it then optimizes one scale per coordinate
-#' ([stats::optim()], L-BFGS-B on the log scales from the common one, with
-#' gradients by differences); a matrix `scale` with one column per coordinate
-#' gives per-coordinate candidates instead. The map is drawn once, for the
-#' kernel as given, and each candidate divides its frequencies by the
-#' scales (common random numbers: the criterion is then a smooth function of
-#' the scales, not blurred by fresh draws). Which parameters of a kernel are
-#' length scales is declared by its family (expressions scale all their
-#' terms; kernels without one, such as those on the sphere, are refused); a
-#' kernel whose length scale is a single number takes no `ard`. Each
-#' candidate costs a pass over the search's rows and an eigendecomposition
-#' (leave-one-out a second pass), so `"optimize"` costs some 15 fits on 64
-#' frequencies and 5 on all of them, plus the fit, and with ARD about
-#' \eqn{2d + 1} more per step of L-BFGS-B. Chunk sources must then be lists, which can be read
-#' again. The chosen kernel is `fit$map$kernel`, the fit's map is the
-#' rescaled one, and `fit$selection` records every candidate; `plot()`
-#' shows the criterion against the scale.
+#' **Choosing the kernel's scale.** `scale` searches the kernel's length scales
+#' by the same criterion, each candidate at its own best \eqn{\lambda}: a vector
+#' of candidate factors multiplying the kernel's own length scales (one factor is
+#' used as it is), or `"optimize"` (the default for a kernel by name), which
+#' tries the factors \eqn{4^{-2}, \dots, 4^2} (extended while the best is at an
+#' end, within \eqn{10^{-3}} to \eqn{10^3}) and refines the best by
+#' [stats::optimize()] on the log scale. The search runs on a smaller problem
+#' than the fit: at most 2,000 evenly spaced rows of data in memory (all rows of
+#' a chunk source) and, with `"optimize"`, first 64 frequencies of the map's
+#' design, whose best scale is then refined on all the map's frequencies by a
+#' common factor (steps of \eqn{\sqrt 2}, then a parabola), since fewer
+#' frequencies favour larger scales, on an eighth of the rows if that is more (on
+#' 2,000 rows the criterion can be flat where on all it is not); the fit takes
+#' the chosen scales on all rows. With `ard = TRUE` it then optimizes one scale
+#' per coordinate ([stats::optim()], L-BFGS-B on the log scales from the common
+#' one, with gradients by differences); a matrix `scale` with one column per
+#' coordinate gives per-coordinate candidates instead. The map is drawn once, for
+#' the kernel as given, and each candidate divides its frequencies by the scales
+#' (common random numbers: the criterion is then a smooth function of the scales,
+#' not blurred by fresh draws). Which parameters of a kernel are length scales is
+#' declared by its family (expressions scale all their terms; kernels without
+#' one, such as those on the sphere, are refused); a kernel whose length scale is
+#' a single number takes no `ard`. Each candidate costs a pass over the search's
+#' rows and an eigendecomposition (leave-one-out a second pass), so `"optimize"`
+#' costs some 15 fits on 64 frequencies and 5 on all of them, plus the fit, and
+#' with ARD about \eqn{2d + 1} more per step of L-BFGS-B. Chunk sources must then
+#' be lists, which can be read again. The chosen kernel is `fit$map$kernel`, the
+#' fit's map is the rescaled one, and `fit$selection` records every candidate;
+#' `plot()` shows the criterion against the scale.
 #'
 #' **Responses.** A numeric vector, a numeric matrix (one fit per column, one
 #' \eqn{\lambda}) or a factor: least squares on the indicator columns of its

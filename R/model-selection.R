@@ -40,25 +40,32 @@ check_scale_search <- function(scale, ard, by_name = FALSE) {
 # A search runs on a smaller problem than the fit's: at most search_rows of
 # data in memory and, for a map drawn from a kernel, first on
 # search_frequencies frequencies, then refined by a common factor on all of
-# them (fewer frequencies favour larger scales); the fit then takes the
-# chosen scales. bench/scale-search.R measures what this loses.
+# them (fewer frequencies favour larger scales) and on an eighth of the rows
+# if that is more (refine_rows()); the fit then takes the chosen scales.
+# bench/scale-search.R measures what this loses.
 search_rows <- 2000L
 search_frequencies <- 64L
 
-# The setup of a search's problem: evenly spaced rows of data in memory (a
-# response sorted by time or size is still covered) with the fit's
-# standardization, and the fit's map thinned to `frequencies`
+# The rows of the refinement on all frequencies, for n rows: a criterion on
+# 2,000 rows can be flat over scales between which one on all rows still
+# chooses (its best scale moves with n), so the refinement grows with the
+# data; its 5 to 8 candidates on an eighth of the rows cost about one fit.
+refine_rows <- function(n) max(search_rows, as.integer(ceiling(n / 8)))
+
+# The setup of a search's problem: at most `rows` evenly spaced rows of data
+# in memory (a response sorted by time or size is still covered) with the
+# fit's standardization, and the fit's map thinned to `frequencies`
 # (thin_map()). `encode` and `memory` as for model_setup(); NULL when the
 # problem is the fit's own.
-search_setup <- function(setup, fun, encode, memory, frequencies) {
+search_setup <- function(setup, fun, encode, memory, frequencies, rows = search_rows) {
   data <- setup$data
   chunk <- setup$first$chunk
   n <- nrow(chunk$x)
   thinned <- thin_map(setup$model$map, frequencies)
-  fewer_rows <- !setup$streamed && n > search_rows
+  fewer_rows <- !setup$streamed && n > rows
   if (!fewer_rows && identical(thinned, setup$model$map)) return(NULL)
   if (fewer_rows) {
-    rows <- unique(round(seq(1, n, length.out = search_rows)))
+    rows <- unique(round(seq(1, n, length.out = rows)))
     take <- function(v) if (is.null(dim(v))) v[rows] else v[rows, , drop = FALSE]
     data$source <- list(list(x = take(chunk$x), y = take(chunk$y), w = take(chunk$w), offset = take(chunk$offset)))
   }
@@ -100,12 +107,14 @@ find_scale <- function(setup, solve, solver_of, search, criterion, fun, encode, 
     found <- select_scale(setup$model, solve, search, criterion)
   } else {
     thinned <- n_frequencies(coarse$model$map) < n_frequencies(setup$model$map)
-    fine <- if (thinned) search_setup(setup, fun, encode, memory, Inf) else NULL
-    refine <- if (!thinned) NULL else if (is.null(fine)) list(model = setup$model, solve = solve) else {
-      list(model = fine$model, solve = solver_of(fine))
+    fine <- if (thinned) search_setup(setup, fun, encode, memory, Inf, refine_rows(nrow(setup$first$chunk$x))) else NULL
+    problem_rows <- function(problem) nrow((if (is.null(problem)) setup else problem)$first$chunk$x)
+    refine <- if (!thinned) NULL else if (is.null(fine)) {
+      list(model = setup$model, solve = solve, rows = problem_rows(NULL))
+    } else {
+      list(model = fine$model, solve = solver_of(fine), rows = problem_rows(fine))
     }
-    found <- select_scale(coarse$model, solver_of(coarse), search, criterion, refine)
-    found$selection$rows <- nrow(coarse$first$chunk$x)
+    found <- select_scale(coarse$model, solver_of(coarse), search, criterion, refine, problem_rows(coarse))
     own <- thinned && is.null(fine)
   }
   found$own <- own
@@ -131,10 +140,12 @@ unname_rows <- function(x) {
 # data and returns the path with the criterion's `value` at its lambda.
 # Returns the `best` solution and the `selection` record of the fit.
 #
-# With `refine` (list(model, solve) of a problem with more frequencies), the
-# scales found are then refined there by a common factor
+# With `refine` (list(model, solve, rows) of a problem with more frequencies),
+# the scales found are then refined there by a common factor
 # (refine_common_factor()), and the chosen candidate is the best of those.
-select_scale <- function(model, solve, search, criterion, refine = NULL) {
+# `rows`, of a search on fewer rows than the fit's, are recorded with each
+# candidate.
+select_scale <- function(model, solve, search, criterion, refine = NULL, rows = NULL) {
   d <- model$d
   width <- if (search$ard) d else 1L
   # kernels and maps that cannot be rescaled are refused before any pass
@@ -153,7 +164,7 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
     if (search$ard) names(scales) <- model$coordinates
     solution <- solve(scaled_model(model, scales), final = FALSE)
     tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
-                                         value = solution$value, frequencies = n_frequencies(model$map))
+                                         value = solution$value, frequencies = n_frequencies(model$map), rows = rows)
     if (is.null(best) || better(solution$value, best$value)) {
       best <<- solution
       chosen <<- length(tried)
@@ -174,17 +185,19 @@ select_scale <- function(model, solve, search, criterion, refine = NULL) {
     start <- tried[[chosen]]$scales
     model <- refine$model
     solve <- refine$solve
+    rows <- refine$rows
     best <- NULL
     objective <- scale_objective(evaluate, criterion)
     refine_common_factor(function(t) objective(log(start) + t))
   }
   progress$done()
   scales <- do.call(rbind, lapply(tried, `[[`, "scales"))
-  list(best = best,
-       selection = list(criterion = criterion, method = search$method, kernel = model$map$kernel,
-                        scales = unname_rows(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
-                        value = vapply(tried, `[[`, 1, "value"), chosen = chosen,
-                        frequencies = vapply(tried, `[[`, 1L, "frequencies")))
+  selection <- list(criterion = criterion, method = search$method, kernel = model$map$kernel,
+                    scales = unname_rows(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
+                    value = vapply(tried, `[[`, 1, "value"), chosen = chosen,
+                    frequencies = vapply(tried, `[[`, 1L, "frequencies"))
+  if (!is.null(rows)) selection$rows <- vapply(tried, `[[`, 1L, "rows")
+  list(best = best, selection = selection)
 }
 
 # Refines scales found on fewer frequencies by a common factor exp(t): t =

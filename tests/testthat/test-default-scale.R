@@ -64,7 +64,7 @@ test_that("a search on more rows than its sample runs on evenly spaced rows, and
   x <- matrix(rnorm(n * 2), n, 2)
   y <- sin(2 * x[, 1]) + rnorm(n, sd = 0.2)
   fit <- rff_ridge(x, y, n_features = 32, criterion = "evidence", seed = 1)
-  expect_identical(fit$selection$rows, 2000L)
+  expect_true(all(fit$selection$rows == 2000L))
   # 32 frequencies need no refinement: every candidate is on them
   expect_true(all(fit$selection$frequencies == 32L))
   expect_identical(fit$n, n)
@@ -72,6 +72,25 @@ test_that("a search on more rows than its sample runs on evenly spaced rows, and
   kernel <- fit$map$kernel
   again <- rff_ridge(x, y, kernel = kernel, n_features = 32, criterion = "evidence", seed = 1, standardize = fit$scaling)
   expect_equal(coef(again), coef(fit), tolerance = 1e-10)
+})
+
+test_that("the refinement on all frequencies takes an eighth of the rows when that is more than the search's", {
+  set.seed(4)
+  n <- 17000
+  x <- matrix(rnorm(n * 2), n, 2)
+  y <- sin(2 * x[, 1]) + x[, 2]^2 / 2 + rnorm(n, sd = 0.3)
+  fit <- rff_ridge(x, y, n_features = 128, seed = 1, n_threads = 1)
+  coarse <- fit$selection$frequencies == 64L
+  expect_true(all(fit$selection$rows[coarse] == 2000L))
+  expect_true(all(fit$selection$rows[!coarse] == 2125L))
+  expect_false(coarse[fit$selection$chosen])
+  # the chosen candidate's leave-one-out error is that of a fit on 2,125
+  # evenly spaced rows at its scale (the same map and standardization)
+  rows <- unique(round(seq(1, n, length.out = 2125L)))
+  again <- rff_ridge(x[rows, ], y[rows], kernel = fit$map$kernel, n_features = 128, seed = 1,
+                     standardize = fit$scaling, n_threads = 1)
+  expect_equal(min(again$path$loo), fit$selection$value[fit$selection$chosen], tolerance = 1e-10)
+  expect_identical(fit$n, n)
 })
 
 test_that("rff_glm() searches the scale by a ridge surrogate's evidence, or by its cross-validated deviance", {
