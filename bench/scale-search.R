@@ -1,7 +1,8 @@
 # The one-call default of rff_ridge() (a Gaussian kernel whose scale the
 # fit searches by leave-one-out, 256 frequencies) on real regression data
 # with factors, against the best test error over a grid of scales and
-# penalties in hindsight, and against what a user would fit instead: lm()
+# penalties in hindsight (each scale's penalties around its own
+# leave-one-out choice), and against what a user would fit instead: lm()
 # and mgcv's bam() (fREML, a default smooth per numeric predictor with 10 or
 # more values, factors as parametric terms). One thread, 75 % of the rows to
 # fit and 25 % to test (test rows with a level the fit did not see are
@@ -27,6 +28,13 @@ data_sets <- function() {
                                   "meal", "market_segment", "arrival_date_num", "near_christmas", "assigned_room_type",
                                   "customer_type")])
   diamonds <- as.data.frame(ggplot2::diamonds)
+  # 47 of 53,940 records contradict themselves: a dimension of 0 mm, or a
+  # depth (2 z / (x + y), ?ggplot2::diamonds) more than 5 points from the
+  # recorded one (y = 58.9 mm, z = 31.8 mm, ...). A dozen of them in the
+  # test rows, predicted far from any fitted row, decided which scale of
+  # the grid won and took the default from 0.117 to 0.134.
+  consistent <- with(diamonds, x > 0 & y > 0 & z > 0 & abs(200 * z / (x + y) - depth) <= 5)
+  diamonds <- diamonds[consistent, ]
   for (v in c("cut", "color", "clarity")) diamonds[[v]] <- factor(as.character(diamonds[[v]]))
   diamonds <- data.frame(y = log(diamonds$price), diamonds[, setdiff(names(diamonds), "price")])
   list(ames = ames, deliveries = deliveries, hotel_rates = hotels, diamonds = diamonds)
@@ -50,12 +58,15 @@ for (name in names(data_sets())) {
   fit <- NULL
   default_seconds <- seconds(fit <- rff_ridge(y ~ ., train, seed = 1, n_threads = 1))
   default_rmse <- rmse(predict(fit, test), test$y)
-  # the grid in hindsight: factors of the median distance around the
-  # default's, penalties around its lambda
+  # the grid in hindsight: factors of the median distance, and at each the
+  # penalties from 1/1000 to 10 times its own leave-one-out choice (the best
+  # penalty moves by decades with the scale)
   factors <- 2^seq(-2, 6, by = 0.5)
   tuned <- Inf
   for (factor in factors) {
-    for (lambda in fit$lambda * 10^c(-1, 0, 1)) {
+    own <- rff_ridge(y ~ ., train, kernel = "gaussian", scale = factor, seed = 1, n_threads = 1)
+    tuned <- min(tuned, rmse(predict(own, test), test$y))
+    for (lambda in own$lambda * 10^setdiff(seq(-3, 1, by = 0.5), 0)) {
       candidate <- rff_ridge(y ~ ., train, kernel = "gaussian", scale = factor, lambda = lambda, seed = 1, n_threads = 1)
       tuned <- min(tuned, rmse(predict(candidate, test), test$y))
     }
