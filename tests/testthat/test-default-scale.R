@@ -91,6 +91,12 @@ test_that("the refinement on all frequencies takes an eighth of the rows when th
                      standardize = fit$scaling, n_threads = 1)
   expect_equal(min(again$path$loo), fit$selection$value[fit$selection$chosen], tolerance = 1e-10)
   expect_identical(fit$n, n)
+  # a fit saved before the refinement took more rows recorded one number
+  older <- fit
+  older$selection$rows <- 2000L
+  expect_output(print(older))
+  older$selection$rows <- c(2000L, 2125L)
+  expect_error(print(older), "must record each candidate's `rows`", class = "askrff_error")
 })
 
 test_that("rff_glm() searches the scale by a ridge surrogate's evidence, or by its cross-validated deviance", {
