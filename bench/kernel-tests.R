@@ -10,9 +10,10 @@
 #          method (permutation with B = 200), n = 200 and 2,000, one thread;
 #   power  at n = 500, 200 replicates, one thread: the rejection rate on a
 #          sinusoid, a ring and a Gaussian copula with nonlinear marginals,
-#          of the default n_features = 100 (gamma and chi2_mixture) and of
-#          n_features = 250 (gamma), against dhsic.test (Gaussian kernel at
-#          the median heuristic, gamma null) and Pearson's test.
+#          of the default n_features = 100 (gamma and chi2_mixture), of
+#          n_features = 250 (gamma) and of the default with dHSIC's length
+#          scale (gamma), against dhsic.test (Gaussian kernel at the median
+#          heuristic, gamma null) and Pearson's test.
 # Usage: Rscript bench/kernel-tests.R scale|size|power [replicates]
 # (after `make install`; dHSIC and kernlab for the peers). `replicates`
 # overrides the size part's 1,000 for the costly permutation runs of the
@@ -86,10 +87,11 @@ scale_part <- function() {
     test
   }, bytes = function(n) 8 * (2 * n)^2, start = 125)
 
-  # askrff at the peers' largest n, and the peers' times extrapolated to
-  # n = 1e5 by their n^2 cost (from the largest n timed).
+  # askrff at the largest n the peer took at most 10 s for (kmmd grows
+  # faster than n^2, so the last doubling may overshoot), and the peer's
+  # time there extrapolated to n = 1e5 by an n^2 cost.
   peer_row <- function(name, peer, ours_at) {
-    last <- peer[nrow(peer), ]
+    last <- peer[max(1L, which(peer$seconds <= 10)), ]
     at_peer <- timed(function() ours_at(last$n))$seconds
     data.frame(peer = name, n = last$n, peer_seconds = last$seconds, peer_gram_gb = last$gram_gb,
                askrff_seconds = at_peer, ratio = last$seconds / at_peer,
@@ -165,6 +167,11 @@ alternatives <- list(
     list(x = exp(u), y = v^3)
   })
 
+# dHSIC's median heuristic: its Gaussian kernel's sigma is the root of half
+# the median squared distance, about the median distance over sqrt(2),
+# where askrff's kernels by name take the median distance itself.
+dhsic_kernel <- function(v) gaussian_kernel(stats::median(stats::dist(scale(v))) / sqrt(2))
+
 power_part <- function() {
   n <- 500L; replicates <- 200L
   cat(sprintf("power: n = %d, %d replicates, alpha = %.2f, one thread, n_features = 100 (D = 200) unless named\n",
@@ -177,12 +184,16 @@ power_part <- function() {
       c(gamma = rff_independence_test(data$x, data$y, seed = r, n_threads = 1)$p.value,
         chi2_mixture = rff_independence_test(data$x, data$y, method = "chi2_mixture", seed = r, n_threads = 1)$p.value,
         gamma_250 = rff_independence_test(data$x, data$y, n_features = 250, seed = r, n_threads = 1)$p.value,
+        gamma_dhsic_scale = rff_independence_test(data$x, data$y, kernel_x = dhsic_kernel(data$x),
+                                                  kernel_y = dhsic_kernel(data$y), standardize = TRUE, seed = r,
+                                                  n_threads = 1)$p.value,
         dhsic = dHSIC::dhsic.test(data$x, data$y, method = "gamma", kernel = "gaussian")$p.value,
         pearson = stats::cor.test(data$x, data$y)$p.value)
-    }, numeric(5)))
+    }, numeric(6)))
     power <- colMeans(p <= alpha)
     rows[[name]] <- data.frame(alternative = name, askrff_gamma = power[["gamma"]],
                                askrff_chi2_mixture = power[["chi2_mixture"]], askrff_gamma_250 = power[["gamma_250"]],
+                               askrff_gamma_dhsic_scale = power[["gamma_dhsic_scale"]],
                                dhsic_gamma = power[["dhsic"]], pearson = power[["pearson"]],
                                ratio_gamma = power[["gamma"]] / power[["dhsic"]],
                                ratio_gamma_250 = power[["gamma_250"]] / power[["dhsic"]])
