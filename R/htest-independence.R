@@ -46,8 +46,11 @@
 #' of `x[[1]]` and `x[[2]]`.
 #'
 #' A kernel given by name (the default `"gaussian"`) gets its length scale
-#' from the data: the median distance between rows of the variable, after
-#' standardizing its columns (see [kernel_scale]); the kernels used are in
+#' from the data by the median heuristic of the kernel tests (Gretton et
+#' al. 2008, Pfister et al. 2018): the median distance between rows of the
+#' variable, after standardizing its columns, over \eqn{\sqrt 2}, so that
+#' the Gaussian is \eqn{\exp(-d^2 / \mathrm{median}(d^2))} (in the units
+#' of [kernel_scale], a scale of \eqn{1/\sqrt 2}); the kernels used are in
 #' the result. Factors and logicals enter as one indicator column per level,
 #' as in the models' formulas; rows with a missing value in either variable
 #' are dropped.
@@ -64,7 +67,7 @@
 #' @param kernel_x,kernel_y Each variable's kernel (for a list `x`,
 #'   `kernel_x` is one kernel for all or a list of one per variable): a name (`"gaussian"`,
 #'   `"laplace"`, `"exponential"`; `NULL` is `"gaussian"`), whose length
-#'   scale is the median distance; a kernel object with a positive spectral
+#'   scale is the median heuristic above; a kernel object with a positive spectral
 #'   measure, used as given; or a map of [rff_map()] for the variable's
 #'   columns.
 #' @param n_features Frequencies of each variable's map (each gives two

@@ -28,7 +28,7 @@
 #'   `list(x = , y = )`, either of which may be `NULL` (rows of the first
 #'   sample, of the second), and `y` `NULL`.
 #' @param kernel The kernel of both samples (see `kernel_x` of
-#'   [rff_independence_test()]); a kernel by name gets the median distance
+#'   [rff_independence_test()]); a kernel by name gets the median heuristic
 #'   of the pooled rows.
 #' @inheritParams rff_independence_test
 #' @return An object of class `"htest"`: `statistic`, `parameter` (the two

@@ -2,7 +2,7 @@
 # matrix or data frame, factors, characters and logicals included) as the
 # numeric columns a map reads, on the rows complete in every variable; and
 # each variable's map, drawn for its kernel (by name: a Gaussian at the
-# median distance of its standardized rows).
+# tests' median heuristic on its standardized rows).
 
 # The variables (a named list, the names those of the arguments) as numeric
 # matrices on their common complete rows: factors as one indicator column
@@ -71,11 +71,17 @@ test_map <- function(kernel, x, n_features, seed, standardize, arg) {
   scaling <- column_scaling(standardize, x, "standardize")
   x <- apply_scaling(x, scaling)
   if (!inherits(kernel, "askrff_map")) {
-    chosen <- check_positive_kernel(kernel_for_data(kernel, 1, x, seed, arg), arg)
+    scale <- if (kernel_by_name(kernel)) test_scale else 1
+    chosen <- check_positive_kernel(kernel_for_data(kernel, scale, x, seed, arg), arg)
     map <- rff_map(chosen, ncol(x), n_features, seed = seed)
   }
   list(map = map, x = x, scaling = scaling, by_name = kernel_by_name(kernel))
 }
+
+# The kernel tests' median heuristic (Gretton et al. 2008, Pfister et al.
+# 2018, dHSIC): exp(-d^2 / median(d^2)), a length scale of the median
+# distance over sqrt(2), in the units of kernel_scale.
+test_scale <- 1 / sqrt(2)
 
 # A test's kernel before the data are read: NULL, a name, a kernel object
 # with a positive measure, or a map of rff_map().
@@ -101,7 +107,9 @@ check_positive_kernel <- function(kernel, arg) {
 # The words that say which kernel a variable got.
 kernel_description <- function(variable) {
   label <- kernel_label(variable$map$kernel)
-  if (variable$by_name) paste(label, "at the median distance of the standardized rows") else label
+  if (!variable$by_name) return(label)
+  sprintf("%s, the median distance of the %srows over sqrt(2)", label,
+          if (is.null(variable$scaling)) "" else "standardized ")
 }
 
 # The seeds of a test's maps and permutations: one number drawn from R's

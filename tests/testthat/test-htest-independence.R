@@ -110,7 +110,7 @@ test_that("factors, data frames and missing rows enter as in the models", {
   expect_equal(unname(result$parameter[1]), 199)
   expect_match(result$data.name, "1 incomplete rows dropped")
   expect_lt(result$p.value, 1e-6)
-  expect_match(result$method, "Gaussian kernel .* at the median distance")
+  expect_match(result$method, "Gaussian kernel .*, the median distance of the standardized rows over sqrt\\(2\\)")
 })
 
 test_that("bad input is refused with the argument named", {
