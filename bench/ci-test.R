@@ -34,21 +34,26 @@ if ("scale" %in% parts) {
 }
 
 if ("size" %in% parts) {
-  replicates <- 200
-  for (kind in c("independent", "smooth", "wiggly")) {
-    for (n in c(200, 2000)) {
-      for (dz in c(1, 5)) {
-        for (scale_z in c("search", "median")) {
-          set.seed(2)
-          seconds <- system.time(p <- replicate(replicates, {
-            data <- simulate(n, dz, kind)
-            rff_ci_test(data$x, data$y, data$z, scale_z = scale_z, n_features_z = min(100, n / 8), n_threads = 1)$p.value
-          }))[["elapsed"]]
-          cat(sprintf("size: %-11s n = %4d |z| = %d %-6s rate %.3f  KS %.3f  %.2f s a test\n", kind, n, dz, scale_z,
-                      mean(p < 0.05), suppressWarnings(stats::ks.test(p, "punif")$statistic), seconds / replicates))
-        }
-      }
-    }
+  # Under independence (x, y, z independent): 1,000 replicates for each
+  # method; under conditional nulls that the regression must remove, 200
+  # replicates of the default method for each scale_z. One thread.
+  size_row <- function(kind, n, dz, replicates, ...) {
+    set.seed(2)
+    seconds <- system.time(p <- replicate(replicates, {
+      data <- simulate(n, dz, kind)
+      rff_ci_test(data$x, data$y, data$z, n_features_z = min(100, n / 8), n_threads = 1, ...)$p.value
+    }))[["elapsed"]]
+    settings <- list(...)
+    cat(sprintf("size: %-11s n = %4d |z| = %d %-30s %4d replicates: rate %.3f (s.e. %.3f)  KS %.3f  %.2f s a test\n",
+                kind, n, dz, paste(names(settings), unlist(settings), sep = " = ", collapse = ", "), replicates,
+                mean(p < 0.05), sqrt(0.05 * 0.95 / replicates), suppressWarnings(stats::ks.test(p, "punif")$statistic),
+                seconds / replicates))
+  }
+  for (n in c(200, 2000)) for (dz in c(1, 5)) for (method in c("chi2_mixture", "gamma")) {
+    size_row("independent", n, dz, 1000, method = method)
+  }
+  for (kind in c("smooth", "wiggly")) for (n in c(200, 2000)) for (dz in c(1, 5)) for (scale_z in c("search", "median")) {
+    size_row(kind, n, dz, 200, scale_z = scale_z)
   }
 }
 
