@@ -161,9 +161,7 @@ ci_in_memory <- function(x, y, z, kernels, n_features, seeds, standardize) {
 # A list of chunks, checked, with the maps of x and y drawn for the first
 # one's rows.
 ci_chunks <- function(source, kernels, n_features, seeds, standardize) {
-  if (!is.null(standardize) && !isFALSE(standardize)) {
-    fail("`standardize` must be NULL or FALSE for chunks, whose columns cannot be summarised first.")
-  }
+  check_streamed_standardize(standardize)
   fields <- if (is.list(source[[1L]]) && !is.null(source[[1L]]$z)) c("x", "y", "z") else c("x", "y")
   columns <- NULL  # each field's columns, as check_test_chunk() reads them from the first chunk on
   chunks <- lapply(seq_along(source), function(i) {

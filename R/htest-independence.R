@@ -135,12 +135,8 @@ rff_independence_test <- function(x, y = NULL, kernel_x = NULL, kernel_y = NULL,
                                    n_threads, deparse1(substitute(x))))
   }
   seeds <- test_seeds(seed, 3L)
-  streamed <- is_test_chunk_source(x)
-  if (streamed) {
-    if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
-    if (method == "permutation") fail("`method = \"permutation\"` needs the data in memory, not a chunk source.")
-    data_name <- sprintf("the chunks of %s", deparse1(substitute(x)))
-  }
+  streamed <- test_streams(x, y, method)
+  if (streamed) data_name <- sprintf("the chunks of %s", deparse1(substitute(x)))
   sums <- if (streamed) {
     streamed_independence_sums(x, kernel_x, kernel_y, n_features, seeds, standardize, n_threads)
   } else {
@@ -190,9 +186,7 @@ independence_sums <- function(x, y, kernel_x, kernel_y, n_features, seeds, stand
 
 # The same sums a chunk at a time: the maps drawn for the first chunk's rows.
 streamed_independence_sums <- function(source, kernel_x, kernel_y, n_features, seeds, standardize, n_threads) {
-  if (!is.null(standardize) && !isFALSE(standardize)) {
-    fail("`standardize` must be NULL or FALSE for a chunk source, whose columns cannot be summarised first.")
-  }
+  check_streamed_standardize(standardize)
   reader <- chunk_reader(source, "x")
   maps <- NULL
   shift <- NULL

@@ -23,6 +23,21 @@ is_test_chunk_source <- function(x) {
                        all(vapply(x, function(e) is.list(e) && !is.data.frame(e) && !is.object(e), logical(1))))
 }
 
+# Whether `x` is a chunk source, under the rules a streamed test keeps.
+test_streams <- function(x, y, method) {
+  if (!is_test_chunk_source(x)) return(FALSE)
+  if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
+  if (method == "permutation") fail("`method = \"permutation\"` needs the data in memory, not a chunk source.")
+  TRUE
+}
+
+# Chunks are not standardized: their columns cannot be summarised first.
+check_streamed_standardize <- function(standardize) {
+  if (!is.null(standardize) && !isFALSE(standardize)) {
+    fail("`standardize` must be NULL or FALSE for chunks, whose columns cannot be summarised first.")
+  }
+}
+
 # A chunk with numeric matrices in its `fields`, of one row count, and of
 # the columns the maps read once they are drawn.
 check_test_chunk <- function(chunk, index, fields, maps) as_condition_class("data", {

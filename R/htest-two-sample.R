@@ -57,12 +57,8 @@ rff_two_sample_test <- function(x, y = NULL, kernel = NULL, n_features = 100,
   B <- check_permutations(B)
   n_threads <- resolve_threads(n_threads)
   seeds <- test_seeds(seed, 2L)
-  streamed <- is_test_chunk_source(x)
-  if (streamed) {
-    if (!is.null(y)) fail("`y` must be NULL when `x` is a chunk source; each chunk carries its own `y`.")
-    if (method == "permutation") fail("`method = \"permutation\"` needs the data in memory, not a chunk source.")
-    data_name <- sprintf("the chunks of %s", deparse1(substitute(x)))
-  }
+  streamed <- test_streams(x, y, method)
+  if (streamed) data_name <- sprintf("the chunks of %s", deparse1(substitute(x)))
   sums <- if (streamed) {
     streamed_sample_sums(x, kernel, n_features, seeds[1L], standardize, n_threads)
   } else {
@@ -133,9 +129,7 @@ pool_samples <- function(x, y) {
 
 # The same sums a chunk at a time: the map drawn for the first chunk's rows.
 streamed_sample_sums <- function(source, kernel, n_features, seed, standardize, n_threads) {
-  if (!is.null(standardize) && !isFALSE(standardize)) {
-    fail("`standardize` must be NULL or FALSE for a chunk source, whose columns cannot be summarised first.")
-  }
+  check_streamed_standardize(standardize)
   reader <- chunk_reader(source, "x")
   variable <- NULL
   shift <- NULL

@@ -1132,10 +1132,10 @@ test_that("the kernel tests, their arguments, chunks and pcalg's suffStat end in
     rff_two_sample_test = list(fun = rff_two_sample_test, args = list(x = a, y = a + 1, kernel = "gaussian",
       n_features = 4, method = "chi2_mixture", B = 9, seed = 1, standardize = TRUE, n_threads = 1)),
     rff_ci_test = list(fun = rff_ci_test, args = list(x = b, y = a, z = z, kernel_x = "gaussian", kernel_y = "laplace",
-      kernel_z = gaussian_kernel(1), n_features = 2, n_features_z = 4, method = "gamma", seed = 1,
-      standardize = NULL, n_threads = 1)),
+      kernel_z = gaussian_kernel(1), n_features = 2, n_features_z = 4, scale_z = "median", method = "gamma",
+      seed = 1, standardize = NULL, n_threads = 1)),
     rff_ci_suff_stat = list(fun = rff_ci_suff_stat, args = list(data = cbind(a, b), n_features = 2,
-      n_features_z = 4, method = "gamma", kernel_x = NULL, kernel_y = NULL, kernel_z = NULL, seed = 1,
+      n_features_z = 4, scale_z = "median", method = "gamma", kernel_x = NULL, kernel_y = NULL, kernel_z = NULL, seed = 1,
       standardize = NULL, n_threads = 1)),
     rff_ci_test_pcalg = list(fun = rff_ci_test_pcalg, args = list(x = 1, y = 2, S = 3,
       suffStat = rff_ci_suff_stat(cbind(a, b), n_features = 2, n_features_z = 4, n_threads = 1))))
@@ -1152,8 +1152,8 @@ test_that("the kernel tests, their arguments, chunks and pcalg's suffStat end in
     rff_ci_test_pcalg(1, 2, 3, structure(edited, class = "rff_ci_suff_stat"))
   })
   cases <- c(cases, object_cases(unclass(suff), consumers, "suffStat",
-                                 c("data", "kernel", "n_features", "method", "seed", "standardize", "n_threads",
-                                   "x", "y", "z")))
+                                 c("data", "kernel", "n_features", "scale_z", "method", "seed", "standardize",
+                                   "n_threads", "x", "y", "z")))
   chunk_values <- list(empty = list(), bare = list(list(a)), no_y = list(list(x = a)), mismatched = list(list(x = a, y = b[1:5])),
                        wide_later = list(list(x = a, y = b), list(x = cbind(a, 1), y = b)),
                        failing = function() stop("disk gone"), nan = list(list(x = replace(a, 3, NaN), y = b)))
