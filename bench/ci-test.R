@@ -38,12 +38,13 @@ if ("size" %in% parts) {
   # method; under conditional nulls that the regression must remove, 200
   # replicates of the default method for each scale_z. One thread.
   size_row <- function(kind, n, dz, replicates, ...) {
+    settings <- list(...)  # (replicate()'s expression has a `...` of its own)
     set.seed(2)
     seconds <- system.time(p <- replicate(replicates, {
       data <- simulate(n, dz, kind)
-      rff_ci_test(data$x, data$y, data$z, n_features_z = min(100, n / 8), n_threads = 1, ...)$p.value
+      do.call(rff_ci_test, c(list(data$x, data$y, data$z, n_features_z = min(100, n / 8), n_threads = 1),
+                             settings))$p.value
     }))[["elapsed"]]
-    settings <- list(...)
     cat(sprintf("size: %-11s n = %4d |z| = %d %-30s %4d replicates: rate %.3f (s.e. %.3f)  KS %.3f  %.2f s a test\n",
                 kind, n, dz, paste(names(settings), unlist(settings), sep = " = ", collapse = ", "), replicates,
                 mean(p < 0.05), sqrt(0.05 * 0.95 / replicates), suppressWarnings(stats::ks.test(p, "punif")$statistic),
