@@ -194,7 +194,7 @@ ci_regression <- function(chunks, features, kernel_z, n_features_z, scale_z, see
     rff_ridge(source, map = map_z, kernel = kernel, n_features = n_features_z, seed = seed, criterion = "gcv",
               scale = scale, n_threads = n_threads)
   }
-  list(fit = fit, fitted = function(chunk) predict(fit, chunk$z, n_threads = n_threads))
+  list(fit = fit, fitted = function(chunk) stats::predict(fit, chunk$z, n_threads = n_threads))
 }
 
 # Without z: the features' means, which the residuals are taken from.

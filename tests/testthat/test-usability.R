@@ -120,7 +120,7 @@ test_that("the installed vignettes exist and need no network: no script, style o
   # Only an installation from the built tarball has them (R CMD check's does).
   skip_if(length(pages) == 0L, "installed from the source tree, without vignettes")
   expect_setequal(sub("\\.html$", "", basename(pages)),
-                  c("getting-started", "asymmetric-kernels", "indefinite-kernels", "quantized-features", "custom-kernels", "models-at-scale", "tidymodels",
+                  c("getting-started", "asymmetric-kernels", "indefinite-kernels", "quantized-features", "custom-kernels", "models-at-scale", "tidymodels", "kernel-tests",
                     "mathematics"))
   for (page in pages) {
     html <- paste(readLines(page, warn = FALSE), collapse = "\n")
