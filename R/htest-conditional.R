@@ -111,7 +111,7 @@ rff_ci_test <- function(x, y = NULL, z = NULL, kernel_x = NULL, kernel_y = NULL,
   }
   has_z <- !is.null(data$chunks[[1L]]$z)
   regression <- if (has_z) {
-    ci_regression(data$chunks, features, kernel_z, n_features_z, scale_z, seeds[3L], standardize, n_threads)
+    ci_regression(data$chunks, features, kernel_z, n_features_z, scale_z, seeds[3L], data$standardize, n_threads)
   } else {
     ci_means(data$chunks, features, n_threads)
   }
@@ -152,7 +152,7 @@ ci_in_memory <- function(x, y, z, kernels, n_features, seeds, standardize) {
                                               paste0("kernel_", name)),
                 c("x", "y"), seeds[1:2])
   chunk <- list(x = chosen$x$x, y = chosen$y$x, z = variables$z)
-  list(chunks = list(chunk), variables = lapply(chosen, function(v) {
+  list(chunks = list(chunk), standardize = standardize, variables = lapply(chosen, function(v) {
     v$x <- NULL
     v
   }), dropped = attr(variables, "dropped"))
@@ -174,7 +174,7 @@ ci_chunks <- function(source, kernels, n_features, seeds, standardize) {
     v$x <- NULL
     v
   }, c("x", "y"), seeds[1:2])
-  list(chunks = chunks, variables = variables, dropped = 0)
+  list(chunks = chunks, variables = variables, dropped = 0, standardize = FALSE)
 }
 
 # The ridge regression of the x and y features on z's (rff_ridge(): one
