@@ -163,10 +163,10 @@ ci_in_memory <- function(x, y, z, kernels, n_features, seeds, standardize) {
 ci_chunks <- function(source, kernels, n_features, seeds, standardize) {
   check_streamed_standardize(standardize)
   fields <- if (is.list(source[[1L]]) && !is.null(source[[1L]]$z)) c("x", "y", "z") else c("x", "y")
-  columns <- NULL  # each field's columns, as check_test_chunk() reads them from the first chunk on
+  columns <- NULL  # each field's columns, from the first chunk on
   chunks <- lapply(seq_along(source), function(i) {
     chunk <- check_test_chunk(source[[i]], i, fields, columns)
-    if (is.null(columns)) columns <<- lapply(chunk, function(v) list(map = list(d = ncol(v))))
+    if (is.null(columns)) columns <<- vapply(chunk, ncol, 0L)
     chunk
   })
   variables <- Map(function(name, seed) {

@@ -194,7 +194,8 @@ streamed_independence_sums <- function(source, kernel_x, kernel_y, n_features, s
   repeat {
     item <- reader()
     if (is.null(item)) break
-    chunk <- check_test_chunk(item$chunk, item$index, c("x", "y"), maps)
+    chunk <- check_test_chunk(item$chunk, item$index, c("x", "y"),
+                              if (!is.null(maps)) c(x = maps$x$map$d, y = maps$y$map$d))
     if (is.null(maps)) {
       maps <- list(x = test_map(kernel_x, chunk$x, n_features, seeds[1L], FALSE, "kernel_x"),
                    y = test_map(kernel_y, chunk$y, n_features, seeds[2L], FALSE, "kernel_y"))

@@ -39,8 +39,8 @@ check_streamed_standardize <- function(standardize) {
 }
 
 # A chunk with numeric matrices in its `fields`, of one row count, and of
-# the columns the maps read once they are drawn.
-check_test_chunk <- function(chunk, index, fields, maps) as_condition_class("data", {
+# `columns` columns (named by field; NULL before the first chunk is read).
+check_test_chunk <- function(chunk, index, fields, columns) as_condition_class("data", {
   where <- sprintf("chunk %d of `x`", index)
   if (!is.list(chunk) || is.data.frame(chunk) || !all(fields %in% names(chunk))) {
     fail("%s must be a list with elements %s.", where, paste(sprintf("`%s`", fields), collapse = " and "))
@@ -48,7 +48,7 @@ check_test_chunk <- function(chunk, index, fields, maps) as_condition_class("dat
   out <- lapply(stats::setNames(nm = fields), function(field) {
     value <- chunk[[field]]
     if (is.numeric(value) && is.null(dim(value))) value <- matrix(value, ncol = 1L)
-    tryCatch(check_data(value, field, if (is.null(maps)) NULL else maps[[field]]$map$d),
+    tryCatch(check_data(value, field, if (is.null(columns)) NULL else columns[[field]]),
              askrff_error = function(e) fail("%s: %s", where, conditionMessage(e)))
   })
   rows <- vapply(out, nrow, 0L)
