@@ -37,7 +37,14 @@ infer_family <- function(y, where) {
 
 # The number of linear predictors of a fit: one per level for a response of
 # several classes, else one.
-family_predictors <- function(traits, levels) if (traits$response == "classes") length(levels) else 1L
+family_predictors <- function(traits, levels) if (response_kind(traits, levels) == "classes") length(levels) else 1L
+
+# The kind of response a family takes with these levels: a one-vs-rest
+# family takes two classes as one predictor and more as one per class.
+response_kind <- function(traits, levels) {
+  if (traits$response != "one_vs_rest") return(traits$response)
+  if (length(levels) > 2L) "classes" else "two_classes"
+}
 
 # The response as the core reads it (model_family.h): for two classes a 0/1
 # column (1 for the second level), for several the classes' indicator
@@ -58,8 +65,8 @@ glm_response <- function(y, n, where, response, family) {
     }
     return(list(y = matrix(as.double(y)), response = list(kind = "counts", levels = character())))
   }
-  two <- traits$response == "two_classes"
   if (is.character(y) && is.null(response)) y <- factor(y)
+  two <- response_kind(traits, if (is.factor(y)) levels(y) else c(FALSE, TRUE)) == "two_classes"
   if (is.factor(y)) {
     kind <- "factor"
     level_names <- levels(y)
@@ -94,7 +101,8 @@ glm_response <- function(y, n, where, response, family) {
 
 # The kinds a fit's `response` may have under each kind of family response.
 response_kinds <- function(traits) {
-  switch(traits$response, counts = "counts", two_classes = c("factor", "logical", "numeric"), classes = "factor")
+  switch(traits$response, counts = "counts", two_classes = , one_vs_rest = c("factor", "logical", "numeric"),
+         classes = "factor")
 }
 
 # The responses' weighted means from the first pass's sums, which give the
@@ -108,7 +116,7 @@ glm_null_means <- function(family, setup, response) as_condition_class("data", {
     if (!(mean_y > 0)) fail("The counts `y` are all zero (where the weight is positive): the model has no rate to fit.")
     return(mean_y)
   }
-  two <- traits$response == "two_classes"
+  two <- response_kind(traits, response$levels) == "two_classes"
   absent <- mean_y <= 0 | (two & mean_y >= 1)
   if (any(absent)) {
     shown <- if (two) response$levels[if (mean_y <= 0) 2L else 1L] else response$levels[absent]
@@ -154,7 +162,7 @@ deviance_residuals <- function(family, y, eta) {
 glm_family_text <- function(fit) {
   traits <- model_family_traits(fit$family)
   levels <- fit$response$levels
-  switch(traits$response,
+  switch(response_kind(traits, levels),
          two_classes = if (identical(traits$mean, "probability")) sprintf("%s (P(%s))", traits$label, levels[2L]) else
            sprintf("%s (%s against %s)", traits$label, levels[2L], levels[1L]),
          classes = sprintf("%s, %d classes", traits$label, length(levels)),

@@ -135,7 +135,7 @@ add_glm_sums <- function(total, sums) {
 glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_seed, passes) {
   offset <- isTRUE(response$offset)
   response$offset <- NULL
-  classes <- if (model_family_traits(family)$response == "classes") response$levels else "y"
+  classes <- if (family_predictors(model_family_traits(family), response$levels) > 1L) response$levels else "y"
   coefficients <- solved$coefficients[-1L, , drop = FALSE]
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
   intercept <- stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)

@@ -12,7 +12,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   levels_ok <- is.list(response) && is.character(response$levels) && !anyNA(response$levels) &&
     anyDuplicated(response$levels) == 0L &&
     switch(traits$response, counts = length(response$levels) == 0L, two_classes = length(response$levels) == 2L,
-           classes = length(response$levels) >= 2L)
+           classes = , one_vs_rest = length(response$levels) >= 2L)
   if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L ||
       !response$kind %in% response_kinds(traits)) {
     fail("`%s` must describe the response's kind and levels as rff_glm() does for the \"%s\" family.",
@@ -142,7 +142,11 @@ coef.askrff_glm <- function(object, ...) {
 #' @param type `"link"` for the linear predictors, `"response"` for the
 #'   probability of the second level (binomial), the probabilities of every
 #'   class (multinomial: a matrix whose rows sum to 1) or the mean count
-#'   (Poisson), `"class"` for the most probable level (a factor).
+#'   (Poisson), `"class"` for the most probable level (a factor; for a
+#'   support vector machine the level on the positive side, or of several
+#'   classes the one whose classifier scores highest), `"decision"` for a
+#'   classifier's decision values (the linear predictors, as `"link"`; a
+#'   matrix with a column per class for a one-vs-rest fit of several).
 #' @param offset For a fit of the default method, the offset of each row of
 #'   `newdata` (a matrix of one column per class for the multinomial
 #'   family), added to its linear predictors; required when the fit's rows
@@ -153,8 +157,8 @@ coef.askrff_glm <- function(object, ...) {
 #'   covariance).
 #' @inheritParams kernel_matrix
 #' @return A vector with one entry per row of `newdata` (a matrix with one
-#'   column per class for the multinomial family's `"link"` and
-#'   `"response"`), or a factor for `"class"`.
+#'   column per class for a fit of several classes' `"link"`,
+#'   `"decision"` and `"response"`), or a factor for `"class"`.
 #' @family models
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
@@ -162,8 +166,8 @@ coef.askrff_glm <- function(object, ...) {
 #'                n_features = 32, standardize = TRUE, seed = 1)
 #' predict(fit, x[c(1, 51, 101), ], type = "response")
 #' @export
-predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class"), n_threads = NULL, offset = NULL,
-                               ...) {
+predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class", "decision"), n_threads = NULL,
+                               offset = NULL, ...) {
   object <- validate_glm(object, "object")
   uncertain <- intersect(c("interval", "se.fit"), ...names())
   if (length(uncertain) > 0L) {
@@ -171,7 +175,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
          uncertain[1L])
   }
   check_no_dots(...)
-  type <- check_choice(type, c("link", "response", "class"), "type")
+  type <- check_choice(type, c("link", "response", "class", "decision"), "type")
   check_glm_prediction(object, type, "type")
   if (missing(newdata) || is.null(newdata)) {
     no_offset_without_rows(offset)
@@ -198,7 +202,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     classes[!stats::complete.cases(scores)] <- NA
     return(stats::setNames(factor(classes, levels = object$response$levels), rownames(eta)))
   }
-  values <- if (type == "link") eta else {
+  values <- if (type %in% c("link", "decision")) eta else {
     mean <- glm_mean(object$family, eta)
     if (any(is.infinite(mean))) {
       fail("The predicted means overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
@@ -214,8 +218,8 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
 # means where the family has them.
 check_glm_prediction <- function(fit, type, arg) {
   traits <- model_family_traits(fit$family)
-  if (type == "class" && traits$response == "counts") {
-    fail("`%s = \"class\"` needs a fit to classes; the \"%s\" family's response is counts.", arg, fit$family)
+  if (type %in% c("class", "decision") && traits$response == "counts") {
+    fail("`%s = \"%s\"` needs a fit to classes; the \"%s\" family's response is counts.", arg, type, fit$family)
   }
   if (type == "response" && identical(traits$mean, "")) {
     fail("`%s = \"response\"` needs a family with a mean; the \"%s\" family gives scores (\"link\") and classes.",

@@ -27,6 +27,7 @@ null_step_limit <- 20
 # steps below the intercepts'.
 glm_null_model <- function(family, mean_y, pass) {
   classes <- length(mean_y)
+  softmax <- classes > 1L && model_family_traits(family)$response == "classes"
   evaluate <- function(b) pass(glm_null_work(family, b))
   link <- function(mean) core(.cpp_glm_null_start(family, mean, rep(0, classes)))
   weighted <- pass(glm_offset_mean_work())
@@ -47,7 +48,7 @@ glm_null_model <- function(family, mean_y, pass) {
   }
   converged <- FALSE
   for (iteration in seq_len(100L)) {
-    step <- null_newton_step(at$hessian, at$residual, classes)
+    step <- null_newton_step(at$hessian, at$residual, softmax)
     decrement <- sum(at$residual * step)
     converged <- !(decrement > 1e-15 * abs(at$half))
     if (converged) break
@@ -57,7 +58,7 @@ glm_null_model <- function(family, mean_y, pass) {
     while (!better && t >= 1e-6 && max(abs(t * step)) > 1e-15 * max(abs(b))) {
       trial <- evaluate(b + t * step)
       better <- is.finite(trial$half) &&
-        (trial$half <= at$half - 1e-4 * t * decrement || null_decrement(trial, classes) < decrement / 4)
+        (trial$half <= at$half - 1e-4 * t * decrement || null_decrement(trial, softmax) < decrement / 4)
       # else back to the minimum of the parabola through the loss and its
       # slope, within a tenth and a half of the step; a tenth where the
       # loss overflows
@@ -88,11 +89,12 @@ glm_null_model <- function(family, mean_y, pass) {
 }
 
 # The Newton step H^+ r from the intercepts' summed Hessian H and residuals
-# r: for several classes H is singular along their common shift, which the
-# softmax ignores, and the pseudo-inverse leaves it out; where no curvature
+# r: for several classes of the softmax (`softmax`) H is singular along
+# their common shift, which the softmax ignores, and the pseudo-inverse
+# leaves it out; where no curvature
 # is left (every row's loss flat or its curvature underflowing), the
 # residuals' direction. At most null_step_limit long in any intercept.
-null_newton_step <- function(hessian, residual, classes) {
+null_newton_step <- function(hessian, residual, softmax) {
   e <- eigen(hessian, symmetric = TRUE)
   kept <- e$values > 1e-12 * max(e$values, 0)
   step <- if (any(kept)) {
@@ -100,13 +102,13 @@ null_newton_step <- function(hessian, residual, classes) {
   }
   # a curvature that underflows leaves no finite step either
   if (is.null(step) || any(!is.finite(step))) step <- residual
-  if (classes > 1L) step <- step - mean(step)
+  if (softmax) step <- step - mean(step)
   longest <- max(abs(step))
   if (longest > null_step_limit) step * (null_step_limit / longest) else step
 }
 
 # The Newton decrement r'H^+ r at a pass's sums.
-null_decrement <- function(at, classes) sum(at$residual * null_newton_step(at$hessian, at$residual, classes))
+null_decrement <- function(at, softmax) sum(at$residual * null_newton_step(at$hessian, at$residual, softmax))
 
 # One chunk's sums at the intercepts b; what travels to a worker is the
 # family's name and b.

@@ -19,7 +19,8 @@
 #' which makes them identifiable: they sum to zero over the classes),
 #' `"poisson"` log-linear regression for counts, and `"squared_hinge"` the
 #' L2-loss support vector machine (its deviance is the sum of the squared
-#' hinge losses).
+#' hinge losses), for several classes one machine per class against the
+#' rest, fitted together in the same passes.
 #'
 #' **Relation to glmnet.** glmnet minimises \eqn{-\ell / N + \lambda_g
 #' \|b\|^2 / 2} with the weights scaled to sum to \eqn{N}; both criteria have
@@ -139,10 +140,12 @@
 #'   `"multinomial"` a factor (every level must occur); for `"poisson"`
 #'   nonnegative counts. `NULL` when `x` is a chunk source.
 #' @param family The loss: `"binomial"`, `"multinomial"`,
-#'   `"poisson"`, or `"squared_hinge"` (two classes, the loss
+#'   `"poisson"`, or `"squared_hinge"` (the loss
 #'   \eqn{\max(0, 1 - s\eta)^2} of the L2-loss support vector machine with
-#'   \eqn{s = \pm 1} the class, whose fits predict scores and classes, not
-#'   probabilities); each is one entry of the core's table of model families.
+#'   \eqn{s = \pm 1} the class, whose fits predict decision values and
+#'   classes, not probabilities; a factor of \eqn{K > 2} levels gets \eqn{K}
+#'   machines, level \eqn{k} against the rest, and the class whose machine
+#'   scores highest); each is one entry of the core's table of model families.
 #'   `NULL` (the default) takes it from the response, as its kind says: a
 #'   factor, characters, a logical or 0/1 numbers of two classes are
 #'   binomial, of more multinomial; counts must say `"poisson"` (or be made a
@@ -231,8 +234,8 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
                           lambda)
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")
-  if (!is.null(frame$offset) && model_family_traits(family)$response == "classes") {
-    fail("The \"%s\" family takes no offset from a formula (its offset() terms or `offset`): one offset added to every class's linear predictor cancels in the softmax, so it would change nothing; the default method takes a matrix of one column per class.",
+  if (!is.null(frame$offset) && family_predictors(model_family_traits(family), levels(factor(frame$y))) > 1L) {
+    fail("The \"%s\" family takes no offset from a formula (its offset() terms or `offset`) for several classes: each class has a linear predictor of its own, and one offset added to every class's would cancel in the softmax; the default method takes a matrix of one column per class.",
          family)
   }
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))

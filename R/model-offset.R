@@ -20,7 +20,7 @@ offset_limit <- 1e100
 check_offset <- function(offset, n, classes, where, missing = FALSE) as_condition_class("data", {
   if (is.null(offset)) return(NULL)
   if (classes > 1L && is.numeric(offset) && (is.null(dim(offset)) || NCOL(offset) == 1L)) {
-    fail("%s must be a matrix of one column per class (%d) for a model of several classes: one offset added to every class's linear predictor cancels in the softmax, so it would change nothing.",
+    fail("%s must be a matrix of one column per class (%d) for a model of several classes: each class has a linear predictor of its own, and one offset added to every class's would cancel in the softmax.",
          where, classes)
   }
   shape_ok <- if (classes > 1L) is_matrix(offset) && nrow(offset) == n && ncol(offset) == classes else {

@@ -108,8 +108,9 @@ summary.askrff_glm <- function(object, ...) {
   check_no_dots(...)
   traits <- model_family_traits(object$family)
   likelihood <- tryCatch(stats::logLik(object), askrff_error = function(e) e)
-  # (a squared hinge fit has degrees of freedom, from its generalized Hessian)
-  df <- if (is.null(object$likelihood)) NA_real_ else object$likelihood$df
+  # (a squared hinge fit of two classes has degrees of freedom, from its
+  # generalized Hessian; a fit that took no Hessian has none)
+  df <- if (is.null(object$likelihood$df)) NA_real_ else object$likelihood$df
   one <- ncol(object$coefficients) == 1L
   out <- list(call = object$call, model = model_description(object), family = glm_family_text(object),
               response = object$response, n = object$n, weight = object$weight, lambda = object$lambda,

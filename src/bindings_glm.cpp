@@ -58,7 +58,7 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   const bool whole_hessian = coefficients.ncol() == 0 && classes > 1;
   models.family = whole_hessian ? &askrff::class_hessian_rows() : &model_family;
   models.classes = classes;
-  askrff::require(model_family.response == askrff::ResponseKind::classes ? classes >= 2 : classes == 1,
+  askrff::require(askrff::takes_predictors(model_family, classes),
                   "y must have one column, or one per class for a family of several classes");
   askrff::require(!whole_hessian || std::string(model_family.mean_name) == "probability",
                   "the whole Hessian of a family of classes is the softmax's");
@@ -225,7 +225,7 @@ Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericMatrix offset, Rcp
                       std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
                   "the offsets, y, w and the intercepts must be finite and w nonnegative");
   const askrff::ModelFamily& model_family = askrff::model_family(family);
-  askrff::require(model_family.response == askrff::ResponseKind::classes ? intercept.size() >= 2 : intercept.size() == 1,
+  askrff::require(askrff::takes_predictors(model_family, static_cast<int>(intercept.size())),
                   "a family of several classes needs an intercept per class, the others one");
   const askrff::GlmNullSums sums = askrff::glm_null_sums(model_family, askrff::as_matrix(offset),
                                                          askrff::as_matrix(y), askrff::as_vector(w),

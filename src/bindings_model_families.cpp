@@ -12,7 +12,7 @@
 namespace {
 
 int predictors_of(const askrff::ModelFamily& family, int columns) {
-  askrff::require(family.response == askrff::ResponseKind::classes ? columns >= 2 : columns == 1,
+  askrff::require(askrff::takes_predictors(family, columns),
                   "eta must have one column, or one per class for a family of several classes");
   return columns;
 }

@@ -870,7 +870,8 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   # cross-validated path of one it takes, by the kind of response it takes
   responses <- list(two_classes = list(refused = factor(c("a", "b", "c", "a", "b")), taken = y),
                     classes = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))),
-                    counts = list(refused = c(-1, 2, 0, 1, 3), taken = c(0, 2, 1, 1, 3)))
+                    counts = list(refused = c(-1, 2, 0, 1, 3), taken = c(0, 2, 1, 1, 3)),
+                    one_vs_rest = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))))
   for (traits in askrff:::model_families()) {
     response <- responses[[traits$response]]
     expect_false(is.null(response), info = sprintf("the fuzz suite has no responses of the kind \"%s\"", traits$response))
@@ -899,6 +900,7 @@ test_that("offsets in arguments, formulas, chunks and predictions, and fits that
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
   o <- c(0.1, -0.2, 0.3, 0, 0.5)
   responses <- list(two_classes = c(0, 1, 0, 1, 1), counts = c(0, 2, 1, 1, 3), classes = factor(c("a", "b", "c", "a", "b")))
+  responses$one_vs_rest <- responses$classes
   # beside the usual bad values, offsets of the wrong shape or with a bad
   # entry, and legal ones the intercept-only model cannot fit
   values <- c(bad_values, list(column = matrix(o), two_columns = cbind(o, o), three_columns = cbind(o, o, o),

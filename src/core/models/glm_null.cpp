@@ -36,8 +36,8 @@ GlmNullSums glm_null_sums(const ModelFamily& family, const Eigen::Ref<const Eige
       family.mean(eta, k, r);
       for (int j = 0; j < k; ++j) sums.mean(j) += weight * r[j];
     }
-    if (k == 1) {
-      sums.hessian(0, 0) += weight * c[0];
+    if (family.response != ResponseKind::classes) {
+      for (int j = 0; j < k; ++j) sums.hessian(j, j) += weight * c[j];
       continue;
     }
     // row a of diag(p) - pp': the first row of the classes rotated to start at a

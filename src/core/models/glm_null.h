@@ -21,8 +21,9 @@ struct GlmNullSums {
 
 // The sums at the intercepts b (K) over rows of offsets o (rows x K, or one
 // column for a family of one predictor), encoded responses y (rows x K) and
-// weights w. H is the family's curvature for one predictor and the softmax's
-// diag(p) - pp' for several classes (glm_path_hessian.h).
+// weights w. H is the family's curvature (diagonal for several predictors
+// one-vs-rest) and the softmax's diag(p) - pp' for several classes
+// (glm_path_hessian.h).
 GlmNullSums glm_null_sums(const ModelFamily& family, const Eigen::Ref<const Eigen::MatrixXd>& offset,
                           const Eigen::Ref<const Eigen::MatrixXd>& y, const Eigen::Ref<const Eigen::VectorXd>& w,
                           const Eigen::VectorXd& intercept);

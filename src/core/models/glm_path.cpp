@@ -13,12 +13,14 @@ GlmPath::~GlmPath() = default;
 
 GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& progress) {
   classes_ = static_cast<int>(setup.mean.size());
+  softmax_ = classes_ > 1 && setup.family.response == ResponseKind::classes;
   p_ = 1 + setup.gram.zz.rows();
   total_weight_ = setup.gram.weight;
-  hessian_ = setup.hessian;
+  // one-vs-rest's K problems are separate: no softmax Hessian joins them
+  hessian_ = setup.hessian && (classes_ == 1 || softmax_);
   result_.df = kNaN;
   const bool counts = setup.family.response == ResponseKind::counts;
-  if (classes_ != 1 && setup.family.response != ResponseKind::classes) {
+  if (!takes_predictors(setup.family, classes_)) {
     throw std::invalid_argument("a family of one predictor needs one mean response");
   }
   for (const double m : setup.mean) {

@@ -113,6 +113,7 @@ class GlmPath {
   int nearest_reference(double lambda) const;
 
   int classes_;
+  bool softmax_;  // several classes of the softmax, whose common shift is free
   Eigen::Index p_;
   double total_weight_;
   std::vector<double> grid_, reference_lambdas_;

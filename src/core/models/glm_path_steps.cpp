@@ -129,8 +129,9 @@ Eigen::MatrixXd GlmPath::directions(const std::vector<int>& ms) const {
 
 // (a H + lambda P)^{-1} q for the columns of models `ms`, each with its
 // reference: classes rotated into the reference's basis, solved class by
-// class, rotated back; multinomial coefficients sum to zero over the classes
-// (the penalty drives them there, and centering never raises the criterion).
+// class, rotated back; the softmax's coefficients sum to zero over the
+// classes (the penalty drives them there, and centering never raises the
+// criterion); one-vs-rest's classes are separate problems.
 Eigen::MatrixXd GlmPath::precondition(const Eigen::MatrixXd& q, const std::vector<int>& ms) const {
   const Models& s = *models_;
   const int k = classes_;
@@ -165,7 +166,7 @@ Eigen::MatrixXd GlmPath::precondition(const Eigen::MatrixXd& q, const std::vecto
       }
     }
   }
-  if (k > 1) {
+  if (softmax_) {
     for (Eigen::Index i = 0; i < out.cols() / k; ++i) {
       auto block = out.middleCols(i * k, k);
       const Eigen::VectorXd mean = block.rowwise().sum() / k;

@@ -87,20 +87,27 @@ void poisson_null(const double* m, int, double* intercept, double* a) {
 // The squared hinge loss of the L2-loss support vector machine (Lin, Weng
 // and Keerthi 2008): with s = 2y - 1 in {-1, 1}, half the loss is
 // max(0, 1 - s eta)^2 / 2, whose generalized Hessian is 1 inside the margin
-// and 0 outside (and at its edge, as LIBLINEAR takes it).
-double squared_hinge_row(const double* eta, const double* y, int, double* residual, double* curvature) {
-  const double s = 2.0 * y[0] - 1.0, margin = 1.0 - s * eta[0];
-  const bool inside = margin > 0.0;
-  residual[0] = inside ? s * margin : 0.0;
-  if (curvature) curvature[0] = inside ? 1.0 : 0.0;
-  return inside ? margin * margin / 2.0 : 0.0;
+// and 0 outside (and at its edge, as LIBLINEAR takes it). For K classes the
+// sum of K such losses, class j against the rest.
+double squared_hinge_row(const double* eta, const double* y, int k, double* residual, double* curvature) {
+  double half = 0.0;
+  for (int j = 0; j < k; ++j) {
+    const double s = 2.0 * y[j] - 1.0, margin = 1.0 - s * eta[j];
+    const bool inside = margin > 0.0;
+    residual[j] = inside ? s * margin : 0.0;
+    if (curvature) curvature[j] = inside ? 1.0 : 0.0;
+    if (inside) half += margin * margin / 2.0;
+  }
+  return half;
 }
 
-// with a share m of the second level, the intercept 2m - 1 in (-1, 1) leaves
-// every row inside the margin, where the loss is quadratic
-void squared_hinge_null(const double* m, int, double* intercept, double* a) {
-  intercept[0] = 2.0 * m[0] - 1.0;
-  a[0] = 1.0;
+// with a share m of a class, the intercept 2m - 1 in (-1, 1) leaves every
+// row inside its margin, where the loss is quadratic
+void squared_hinge_null(const double* m, int k, double* intercept, double* a) {
+  for (int j = 0; j < k; ++j) {
+    intercept[j] = 2.0 * m[j] - 1.0;
+    for (int i = 0; i < k; ++i) a[i + j * k] = i == j ? 1.0 : 0.0;
+  }
 }
 
 }  // namespace
@@ -111,7 +118,7 @@ const std::vector<ModelFamily>& model_families() {
       {"multinomial", "multinomial", ResponseKind::classes, "probability", multinomial_row, multinomial_mean,
        multinomial_null},
       {"poisson", "Poisson", ResponseKind::counts, "mean", poisson_row, poisson_mean, poisson_null},
-      {"squared_hinge", "squared hinge", ResponseKind::two_classes, "", squared_hinge_row, nullptr, squared_hinge_null},
+      {"squared_hinge", "squared hinge", ResponseKind::one_vs_rest, "", squared_hinge_row, nullptr, squared_hinge_null},
   };
   return table;
 }
@@ -128,8 +135,17 @@ const char* response_kind_name(ResponseKind kind) {
     case ResponseKind::two_classes: return "two_classes";
     case ResponseKind::classes: return "classes";
     case ResponseKind::counts: return "counts";
+    case ResponseKind::one_vs_rest: return "one_vs_rest";
   }
   return "";
+}
+
+bool takes_predictors(const ModelFamily& family, int k) {
+  switch (family.response) {
+    case ResponseKind::classes: return k >= 2;
+    case ResponseKind::one_vs_rest: return k == 1 || k >= 3;
+    default: return k == 1;
+  }
 }
 
 }  // namespace askrff

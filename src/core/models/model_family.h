@@ -18,8 +18,10 @@ namespace askrff {
 // The responses a family takes, as R encodes them for the core:
 // `two_classes` one column, 1 for the second level and 0 for the first;
 // `classes` one indicator column per class (K >= 2); `counts` one column of
-// nonnegative numbers.
-enum class ResponseKind { two_classes, classes, counts };
+// nonnegative numbers; `one_vs_rest` classes whose losses are separate
+// binary problems, one per class: one 0/1 column (one predictor) for two
+// classes, as `two_classes`, and one indicator column per class for more.
+enum class ResponseKind { two_classes, classes, counts, one_vs_rest };
 
 struct ModelFamily {
   const char* name;
@@ -47,5 +49,8 @@ struct ModelFamily {
 const ModelFamily& model_family(const std::string& name);
 const std::vector<ModelFamily>& model_families();
 const char* response_kind_name(ResponseKind kind);
+// Whether a family of this kind takes k linear predictors: several only for
+// classes (K >= 2), and for one-vs-rest when there are three or more.
+bool takes_predictors(const ModelFamily& family, int k);
 
 }  // namespace askrff
