@@ -10,8 +10,16 @@
 # search (`search` from check_scale_search()), the scales are chosen first
 # (R/model-glm-scale.R) and the fit is solved at them.
 fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
-                    scale_by = "evidence") {
-  model_family_traits(family)  # checks the name
+                    scale_by = "evidence", probability = FALSE) {
+  traits <- model_family_traits(family)  # checks the name
+  probability <- check_flag(probability, "probability")
+  if (probability && !identical(traits$mean, "")) {
+    fail("`probability = TRUE` calibrates the decision values of a family without probabilities; the \"%s\" family's means are its own.",
+         family)
+  }
+  if (probability && data$streamed) {
+    fail("`probability = TRUE` refits the model without each fold of its rows, which needs the data in memory, not a chunk source.")
+  }
   lambda <- check_lambda(lambda)
   nfolds <- check_count(nfolds, "nfolds", max = 50)
   if (nfolds < 2L) fail("`nfolds` must be at least 2.")
@@ -46,6 +54,7 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
     scores <- fit_scores(fit, setup$start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
     fit$linear_predictors <- add_offset(scores, setup$start$offset)
   }
+  if (probability) fit$platt <- platt_scaling(fit, setup, nfolds, fold_seed)
   fit
 }
 

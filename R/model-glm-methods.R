@@ -27,6 +27,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.double(fit$intercept) || length(fit$intercept) != classes || any(!is.finite(fit$intercept))) {
     fail("`%s` must hold %d finite number%s.", field(arg, "intercept"), classes, if (classes > 1L) "s, one per class" else "")
   }
+  validate_platt(fit$platt, classes, field(arg, "platt"))
   path <- fit$path
   cross_validated <- is.data.frame(path) && all(c("cv", "cv_se") %in% names(path))
   if (!is.data.frame(path) || !all(c("lambda", "deviance", "converged") %in% names(path)) || nrow(path) < 1L ||
@@ -142,7 +143,9 @@ coef.askrff_glm <- function(object, ...) {
 #' @param type `"link"` for the linear predictors, `"response"` for the
 #'   probability of the second level (binomial), the probabilities of every
 #'   class (multinomial: a matrix whose rows sum to 1) or the mean count
-#'   (Poisson), `"class"` for the most probable level (a factor; for a
+#'   (Poisson), or for a support vector machine fitted with `probability =
+#'   TRUE` its Platt probabilities (see [rff_glm()]), `"class"` for the most
+#'   probable level (a factor; for a
 #'   support vector machine the level on the positive side, or of several
 #'   classes the one whose classifier scores highest), `"decision"` for a
 #'   classifier's decision values (the linear predictors, as `"link"`; a
@@ -203,7 +206,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     return(stats::setNames(factor(classes, levels = object$response$levels), rownames(eta)))
   }
   values <- if (type %in% c("link", "decision")) eta else {
-    mean <- glm_mean(object$family, eta)
+    mean <- if (is.null(object$platt)) glm_mean(object$family, eta) else platt_probabilities(object$platt, eta)
     if (any(is.infinite(mean))) {
       fail("The predicted means overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
            format(max(eta, na.rm = TRUE), digits = 3))
@@ -221,8 +224,8 @@ check_glm_prediction <- function(fit, type, arg) {
   if (type %in% c("class", "decision") && traits$response == "counts") {
     fail("`%s = \"%s\"` needs a fit to classes; the \"%s\" family's response is counts.", arg, type, fit$family)
   }
-  if (type == "response" && identical(traits$mean, "")) {
-    fail("`%s = \"response\"` needs a family with a mean; the \"%s\" family gives scores (\"link\") and classes.",
+  if (type == "response" && identical(traits$mean, "") && is.null(fit$platt)) {
+    fail("`%s = \"response\"` needs a family with a mean, or a fit with `probability = TRUE`; the \"%s\" family gives scores (\"link\") and classes.",
          arg, fit$family)
   }
   invisible(traits)

@@ -166,6 +166,15 @@
 #'   one column per class (for the formula method, evaluated in `data` like
 #'   `weights`, added to the formula's `offset()` terms, and refused for the
 #'   multinomial family).
+#' @param probability For a family without probabilities (the support
+#'   vector machines), `TRUE` calibrates its decision values into them by
+#'   Platt scaling (Platt 1999): a logistic regression of each class on its
+#'   decision value, fitted on out-of-fold decision values (each fold's rows
+#'   scored by the fit at the chosen `lambda`, map and scale on the other
+#'   `nfolds - 1` folds) with Platt's targets \eqn{(N_+ + 1)/(N_+ + 2)} and
+#'   \eqn{1/(N_- + 2)}; `predict(type = "response")` then gives them (of
+#'   several classes, the classes' sigmoids normalized to sum to 1). It
+#'   costs `nfolds` more fits at one `lambda`, and needs the data in memory.
 #' @inheritParams rff_ridge
 #' @return An object of class `"askrff_glm"`: the `map`, `family`,
 #'   `response` (its kind and levels), `coefficients` (feature columns by
@@ -180,7 +189,8 @@
 #'   `linear_predictors` of the rows fitted, with a scale search its
 #'   `selection` (as [rff_ridge()]'s, its `value` the cross-validated
 #'   deviance, or with `scale_by = "evidence"` the surrogate's log
-#'   evidence, its `surrogate` then `"ridge"`); formula fits also keep the `call` and
+#'   evidence, its `surrogate` then `"ridge"`), with `probability = TRUE`
+#'   the `platt` sigmoids (an `intercept` and `slope` per predictor); formula fits also keep the `call` and
 #'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
 #'   cross-validation curve) and `fitted`.
 #' @family models
@@ -204,7 +214,7 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = NULL, scale = NULL, ard = FALSE, scale_by = c("evidence", "cv"), fun = NULL,
-                            n_threads = NULL, offset = NULL, ...) {
+                            n_threads = NULL, offset = NULL, probability = FALSE, ...) {
   check_no_dots(...)
   streamed <- is_chunk_source(x)
   data <- model_data(x, y, weights, offset, streamed)
@@ -217,7 +227,7 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NUL
     family <- if (streamed) infer_family(x[[1L]]$y, "`y` of chunk 1") else infer_family(y, "`y`")
   }
   fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
-          n_threads, searching$search, searching$scale_by)
+          n_threads, searching$search, searching$scale_by, probability)
 }
 
 #' @rdname rff_glm
@@ -226,7 +236,7 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE,
                             scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
-                            offset, ...) {
+                            offset, probability = FALSE, ...) {
   check_no_dots(...)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
@@ -240,7 +250,7 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
   }
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
   fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
-                 standardize, lambda, nfolds, seed, fun, n_threads, searching$search, searching$scale_by)
+                 standardize, lambda, nfolds, seed, fun, n_threads, searching$search, searching$scale_by, probability)
   fit$call <- call
   fit$design <- frame$design
   fit

@@ -836,13 +836,13 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
                                              weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
                                              standardize = FALSE, scale = NULL, ard = FALSE, scale_by = "evidence",
                                              fun = NULL, n_threads = 1,
-                                             offset = NULL)),
+                                             offset = NULL, probability = FALSE)),
     rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
                            args = list(formula = y ~ u + v + g, data = frame, family = "binomial",
                                        kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
                                        contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, scale = NULL,
                                        ard = FALSE, scale_by = "cv", method = "iid", seed = 1, fun = NULL,
-                                       n_threads = 1, offset = rep(0.5, 5))),
+                                       n_threads = 1, offset = rep(0.5, 5), probability = FALSE)),
     predict = list(fun = getS3method("predict", "askrff_glm"),
                    args = list(object = fit, newdata = x3, type = "response", n_threads = 1)))
   # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
@@ -892,6 +892,11 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   cases <- c(cases, object_cases(fit, consumers, "fit",
                                  c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance",
                                    "n", "weight", "nfolds", "fun", "linear_predictors", "fold_seed", "passes")))
+  # a machine with Platt's sigmoids (on twenty rows, so that every fold's
+  # refit sees both classes)
+  svm <- rff_glm(rbind(x3, x3 + 0.1, x3 - 0.1, x3 + 0.2), rep(y, 4), map, family = "squared_hinge", lambda = 1,
+                 nfolds = 2, seed = 1, probability = TRUE)
+  cases <- c(cases, object_cases(svm, consumers, "fit", "platt"))
   fuzz_check(cases)
 })
 
