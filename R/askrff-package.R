@@ -64,7 +64,7 @@
   register_kernel_generics(pkgname)
   # a failed registration must not stop askrff loading; rff_reg() registers
   # again and reports the error
-  register_quietly <- function(...) tryCatch(register_rff_reg(), error = function(e) invisible(FALSE))
+  register_quietly <- function(...) tryCatch(register_parsnip_models(), error = function(e) invisible(FALSE))
   register_quietly()
   setHook(packageEvent("parsnip", "onLoad"), register_quietly)
 }

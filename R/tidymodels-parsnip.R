@@ -111,12 +111,9 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
                             any(!is.finite(penalty)) || any(penalty <= 0))) {
     fail("`penalty` must be NULL or positive finite numbers: the lambda of rff_ridge() or rff_glm().")
   }
-  # the standardization's refusals are about the data: name `x`
-  in_x <- function(e) fail("%s (in `x`)", conditionMessage(e))
-  scaling <- tryCatch(column_scaling(resolve_standardize(standardize, NULL, kernel, FALSE), x), askrff_error = in_x)
-  standardized <- tryCatch(apply_scaling(x, scaling), askrff_error = in_x)
-  kernel <- kernel_for_data(kernel, scale, standardized, seed)
-  standardize <- if (is.null(scaling)) FALSE else scaling
+  scaled <- engine_scaling(standardize, kernel, x)
+  kernel <- kernel_for_data(kernel, scale, scaled$x, seed)
+  standardize <- if (is.null(scaled$scaling)) FALSE else scaled$scaling
   if (is.factor(y)) {
     family <- if (nlevels(y) == 2L) "binomial" else "multinomial"
     return(rff_glm(x, y, family = family, lambda = penalty, nfolds = nfolds, weights = weights, kernel = kernel,
@@ -127,9 +124,23 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
             seed = seed, standardize = standardize, criterion = criterion, n_threads = n_threads)
 }
 
-# parsnip's registry lives in its namespace, so the model is registered when
-# both packages are loaded: from .onLoad() if parsnip already is, else from
-# a hook on parsnip's loading (and again, harmlessly, by rff_reg()).
+# The standardization of a parsnip engine's predictors and the predictors
+# standardized; its refusals are about the data, so they name `x`.
+engine_scaling <- function(standardize, kernel, x) {
+  in_x <- function(e) fail("%s (in `x`)", conditionMessage(e))
+  scaling <- tryCatch(column_scaling(resolve_standardize(standardize, NULL, kernel, FALSE), x), askrff_error = in_x)
+  list(scaling = scaling, x = tryCatch(apply_scaling(x, scaling), askrff_error = in_x))
+}
+
+# parsnip's registry lives in its namespace, so the models are registered
+# when both packages are loaded: from .onLoad() if parsnip already is, else
+# from a hook on parsnip's loading (and rff_reg() again, harmlessly, by
+# rff_reg()).
+register_parsnip_models <- function() {
+  register_rff_reg()
+  register_svm_rbf()
+}
+
 register_rff_reg <- function() {
   if (!isNamespaceLoaded("parsnip")) return(invisible(FALSE))
   if ("rff_reg" %in% parsnip::get_model_env()$models) return(invisible(TRUE))

@@ -1003,6 +1003,10 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
                              args = list(x = x3, y = classes, weights = NULL, penalty = 1, scale = 1, n_features = 4,
                                          kernel = matern_kernel(1, 1.5), method = "iid", standardize = TRUE,
                                          criterion = "loo", nfolds = 2, seed = 1, n_threads = 1)),
+    rff_svm_train = list(fun = rff_svm_train,
+                         args = list(x = x3, y = classes, weights = NULL, cost = 1, rbf_sigma = 0.5, n_features = 4,
+                                     method = "iid", standardize = TRUE, nfolds = 2, probability = FALSE, seed = 1,
+                                     n_threads = 1)),
     rff_scale = list(fun = rff_scale, args = list(range = c(-1, 1), trans = NULL)),
     rff_num_features = list(fun = rff_num_features, args = list(range = c(2, 4), trans = NULL)),
     rff_kernel_family = list(fun = rff_kernel_family, args = list(values = "laplace")))

@@ -236,7 +236,7 @@ test_that("tune_grid() tunes step_rff()'s scale and size in a workflow with lm",
   expect_true(best$scale >= 0.1 && best$scale <= 10)
 })
 
-test_that("rff_reg() is registered whichever of askrff and parsnip loads first", {
+test_that("rff_reg() and the svm_rbf() engine are registered whichever of askrff and parsnip loads first", {
   skip_if_not_installed("parsnip")
   script <- paste("invisible(loadNamespace('parsnip')); library(askrff);",
                   "spec <- parsnip::set_mode(rff_reg(n_features = 4), 'regression');",
@@ -244,8 +244,14 @@ test_that("rff_reg() is registered whichever of askrff and parsnip loads first",
                   "cat(class(fit$fit)[1])")
   out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE, stderr = FALSE)
   expect_equal(out, "askrff_ridge")
-  # askrff first: the hook on parsnip's loading registers the model
-  script <- "library(askrff); invisible(loadNamespace('parsnip')); cat(nrow(parsnip::get_model_env()$rff_reg_fit))"
+  # askrff first: the hook on parsnip's loading registers the models, and
+  # svm_rbf()'s engine beside kernlab's
+  script <- paste("library(askrff); invisible(loadNamespace('parsnip')); models <- parsnip::get_model_env();",
+                  "cat(nrow(models$rff_reg_fit), 'askrff' %in% models$svm_rbf$engine)")
   out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE, stderr = FALSE)
-  expect_equal(out, "2")
+  expect_equal(out, "2 TRUE")
+  script <- paste("invisible(loadNamespace('parsnip')); library(askrff);",
+                  "cat('askrff' %in% parsnip::get_model_env()$svm_rbf$engine)")
+  out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE, stderr = FALSE)
+  expect_equal(out, "TRUE")
 })
