@@ -173,12 +173,12 @@
     .Call(`_askrff_cpp_cross_products`, map, fun, x, y, w, z_shift, y_shift, n_threads)
 }
 
-.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, criterion, progress) {
-    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, criterion, progress)
+.cpp_ridge_path <- function(sums, z_shift, y_shift, lambda, criterion, shared, progress) {
+    .Call(`_askrff_cpp_ridge_path`, sums, z_shift, y_shift, lambda, criterion, shared, progress)
 }
 
-.cpp_ridge_dual <- function(map, fun, x, y, w, lambda, criterion, loo, solution, progress, n_threads) {
-    .Call(`_askrff_cpp_ridge_dual`, map, fun, x, y, w, lambda, criterion, loo, solution, progress, n_threads)
+.cpp_ridge_dual <- function(map, fun, x, y, w, lambda, criterion, shared, loo, solution, progress, n_threads) {
+    .Call(`_askrff_cpp_ridge_dual`, map, fun, x, y, w, lambda, criterion, shared, loo, solution, progress, n_threads)
 }
 
 .cpp_feature_products <- function(map, fun, x, coefficients_t, n_threads) {

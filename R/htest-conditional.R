@@ -188,11 +188,11 @@ ci_regression <- function(chunks, features, kernel_z, n_features_z, scale_z, see
   fit <- if (length(chunks) == 1L) {
     rff_ridge(chunks[[1L]]$z, features(chunks[[1L]]), map = map_z, kernel = kernel, n_features = n_features_z,
               seed = seed, standardize = if (by_name) standardize, criterion = "gcv", scale = scale,
-              n_threads = n_threads)
+              n_threads = n_threads, shared_lambda = TRUE)
   } else {
     source <- lapply(chunks, function(chunk) list(x = chunk$z, y = features(chunk)))
     rff_ridge(source, map = map_z, kernel = kernel, n_features = n_features_z, seed = seed, criterion = "gcv",
-              scale = scale, n_threads = n_threads)
+              scale = scale, n_threads = n_threads, shared_lambda = TRUE)
   }
   list(fit = fit, fitted = function(chunk) stats::predict(fit, chunk$z, n_threads = n_threads))
 }

@@ -35,7 +35,9 @@
 #' freedom times `std.error`, as `predict(interval = "confidence")` forms
 #' its intervals: credible intervals of the posterior, which is centered on
 #' the shrunken estimate, not frequentist confidence intervals of an
-#' unbiased one, so no test statistics or p-values are given. A fit to a
+#' unbiased one, so no test statistics or p-values are given. Several
+#' responses each have their own, at their own \eqn{\lambda} and
+#' \eqn{\sigma^2}. A fit to a
 #' factor has no standard errors: its indicator columns are not Gaussian
 #' responses, and [predict.askrff_ridge()] refuses `se.fit` for it likewise.
 #' Nor has a GLM: its penalized estimate has no closed-form posterior, a
@@ -43,16 +45,20 @@
 #' numbers per class for \eqn{D} feature columns, which the fit does not
 #' keep, and sampling standard errors would ignore the penalty's bias.
 #'
-#' **glance().** One row. For a ridge fit: `lambda`; `df`, the effective
+#' **glance().** One row; for a ridge fit whose responses have their own
+#' \eqn{\lambda} (see [rff_ridge()]), one per response, led by its
+#' `response`, with its own `sigma` and `deviance`. For a ridge fit:
+#' `lambda`; `df`, the effective
 #' degrees of freedom at `lambda` (intercept included); `criterion`, the
 #' criterion that chose `lambda` (`"loo"`, `"evidence"` or `"gcv"`; when
 #' `lambda` was given as one value it chose nothing); the criteria's values
 #' at `lambda`: `gcv`, `evidence` (the log evidence) and, when the path has
 #' it, `loo`; `sigma`, the estimate \eqn{\hat\sigma} of
-#' [predict.askrff_ridge()] (for several responses or a factor's indicator
-#' columns, pooled: the root of their summed residual sums of squares over
-#' their number times \eqn{n - df}); `deviance`, the weighted residual sum
-#' of squares (summed over the responses); `df.residual`, \eqn{n - df};
+#' [predict.askrff_ridge()] (for several responses that share \eqn{\lambda}
+#' or a factor's indicator columns, pooled: the root of their summed
+#' residual sums of squares over their number times \eqn{n - df});
+#' `deviance`, the weighted residual sum of squares (summed over responses
+#' that share \eqn{\lambda}); `df.residual`, \eqn{n - df};
 #' `nobs`, the rows of positive weight; `n_features`, the number of feature
 #' columns. No \eqn{R^2}: a fit from streamed data does not keep the
 #' response's total sum of squares. For a GLM: `lambda`; `family`;
@@ -87,7 +93,8 @@
 #'   broom's classifiers do.
 #' * `.se.fit` (with `se_fit = TRUE`), `.lower` and `.upper` (with an
 #'   `interval`): the standard error and interval of
-#'   [predict.askrff_ridge()], for ridge fits to a numeric vector.
+#'   [predict.askrff_ridge()], for ridge fits to numeric responses
+#'   (`.se.fit_<name>`, `.lower_<name>` and `.upper_<name>` for several).
 #'
 #' @param x A fit of [rff_ridge()] or [rff_glm()].
 #' @param conf.int `TRUE` to add the columns `conf.low` and `conf.high`
@@ -139,8 +146,8 @@ augment.askrff_ridge <- function(x, data = NULL, newdata = NULL, type.predict = 
   check_conf_level(conf.level)
   kind <- x$response$kind
   uncertain <- se_fit || interval != "none"
-  if (uncertain && kind != "numeric") {
-    fail("`se_fit` and `interval` need a fit to a numeric vector response; this fit's response is a %s.",
+  if (uncertain && kind == "factor") {
+    fail("`se_fit` and `interval` need a fit to numeric responses; this fit's response is a %s.",
          response_text(x$response))
   }
   if (type.predict == "class" && kind != "factor") fail("`type.predict = \"class\"` needs a fit to a factor response.")
@@ -154,14 +161,16 @@ augment.askrff_ridge <- function(x, data = NULL, newdata = NULL, type.predict = 
   if (uncertain) {
     predicted <- predict_rows(x, rows, se.fit = se_fit, interval = interval, level = conf.level, offset = offset)
     fit <- if (se_fit) predicted$fit else predicted
+    # an interval's column of each response (an array's for several)
+    part <- function(k) if (length(dim(fit)) == 3L) matrix(fit[, k, ], dim(fit)[1L]) else fit[, k]
+    names <- x$response$names
     if (interval == "none") {
-      out$.fitted <- unname(fit)
+      out <- add_fitted(out, fit, names)
     } else {
-      out$.fitted <- unname(fit[, "fit"])
-      out$.lower <- unname(fit[, "lwr"])
-      out$.upper <- unname(fit[, "upr"])
+      columns <- c(fit = ".fitted", lwr = ".lower", upr = ".upper")
+      for (k in names(columns)) out <- add_fitted(out, part(k), names, columns[[k]])
     }
-    if (se_fit) out$.se.fit <- unname(predicted$se.fit)
+    if (se_fit) out <- add_fitted(out, predicted$se.fit, names, ".se.fit")
   } else {
     predicted <- if (rows$stored) stats::predict(x, type = type.predict) else {
       predict_rows(x, rows, type = type.predict, offset = offset)

@@ -16,13 +16,18 @@ tidy.askrff_ridge <- function(x, conf.int = FALSE, conf.level = 0.95, ...) {
     return(tibble::as_tibble(out))
   }
   residual <- ridge_residual_variance(x)
-  se <- sqrt(outer(posterior_variances(x$posterior, x$lambda), residual$sigma2))
+  # each response at its own lambda
+  lambdas <- response_lambdas(x)
+  distinct <- unique(lambdas)
+  variances <- vapply(distinct, function(l) posterior_variances(x$posterior, l), numeric(nrow(estimate)))
+  se <- sqrt(sweep(matrix(variances, nrow(estimate))[, match(lambdas, distinct), drop = FALSE], 2L, residual$sigma2, "*"))
   if (!all(is.finite(se))) {
     fail("The standard errors overflow: `x$posterior` or `x$rss` hold values no fit has; fit the model again with rff_ridge().")
   }
   out$std.error <- as.vector(se)
   if (conf.int) {
-    half <- stats::qt((1 - conf.level) / 2, residual$df, lower.tail = FALSE) * out$std.error
+    quantiles <- stats::qt((1 - conf.level) / 2, rep_len(residual$df, ncol(se)), lower.tail = FALSE)
+    half <- rep(quantiles, each = nrow(se)) * out$std.error
     out$conf.low <- out$estimate - half
     out$conf.high <- out$estimate + half
   }
@@ -78,16 +83,19 @@ glance.askrff_ridge <- function(x, ...) {
   x <- validate_ridge(x, "x")
   check_no_dots(...)
   require_suggested("tibble", "`glance()` of a random-feature fit")
-  chosen <- which(x$path$lambda == x$lambda)[1L]
+  chosen <- ridge_chosen_rows(x)
   residual <- ridge_residual_variance(x)
-  sigma <- sqrt(sum(x$rss) / (length(x$rss) * residual$df))
-  if (!is.finite(sigma)) {
+  # with one lambda per response, a row each; else one row, sigma pooled
+  each <- per_response_lambda(x)
+  sigma <- if (each) sqrt(x$rss / residual$df) else sqrt(sum(x$rss) / (length(x$rss) * residual$df))
+  if (!all(is.finite(sigma))) {
     fail("The residual scale overflows: `x$rss` or `x$path` hold values no fit has; fit the model again with rff_ridge().")
   }
   criteria <- x$path[chosen, intersect(c("gcv", "evidence", "loo"), names(x$path)), drop = FALSE]
-  tibble::as_tibble(c(list(lambda = x$lambda, df = x$path$df[chosen], criterion = x$criterion), as.list(criteria),
-                      list(sigma = sigma, deviance = sum(x$rss), df.residual = residual$df, nobs = x$n,
-                           n_features = nrow(x$coefficients))))
+  tibble::as_tibble(c(if (each) list(response = x$response$names),
+                      list(lambda = unname(x$lambda), df = x$path$df[chosen], criterion = x$criterion), as.list(criteria),
+                      list(sigma = unname(sigma), deviance = if (each) unname(x$rss) else sum(x$rss),
+                           df.residual = residual$df, nobs = x$n, n_features = nrow(x$coefficients))))
 }
 
 #' @rdname askrff_tidiers

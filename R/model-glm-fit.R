@@ -84,7 +84,7 @@ glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_
   sums$weight <- sums$weight * problem$weight_unit
   cv <- solved$path$cv
   list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes, final = final,
-       path = list(lambda = solved$lambda, chosen = 1L),
+       lambda = solved$lambda,
        value = if (is.null(cv)) NA_real_ else min(cv, na.rm = TRUE))
 }
 

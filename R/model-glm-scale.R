@@ -25,7 +25,8 @@ glm_scale_search <- function(setup, solve, solver_of, search, scale_by, fun, enc
                          encode = ridge_encode)
   ridge_solver_of <- function(p) {
     passes <- ridge_passes(p)
-    function(model, final = TRUE) ridge_solution(model, passes, NULL, "evidence", TRUE, final)
+    # one lambda for the classes' indicators, as rff_ridge() fits a factor
+    function(model, final = TRUE) ridge_solution(model, passes, NULL, "evidence", TRUE, final, shared = TRUE)
   }
   found <- find_scale(problem, ridge_solver_of(problem), ridge_solver_of, search, "evidence", fun, ridge_encode,
                       memory = 4)

@@ -76,7 +76,7 @@ NULL
 logLik.askrff_ridge <- function(object, ...) {
   object <- validate_ridge(object, "object")
   check_no_dots(...)
-  check_single_response(object, "logLik()", "have no joint likelihood here")
+  check_single_response(object, "logLik()", "have no joint likelihood here, as for lm(): fit a column alone for its own")
   n <- object$n
   rss <- object$rss[[1L]]
   value <- 0.5 * (ridge_log_weight(object) - n * (log(2 * pi) + 1 - log(n) + log(rss)))
@@ -110,9 +110,6 @@ ridge_log_weight <- function(fit) {
   w <- fit$weights
   if (is.null(w)) 0 else sum(log(w[w > 0]))
 }
-
-# The effective degrees of freedom at the chosen lambda, intercept included.
-ridge_df <- function(fit) fit$path$df[which(fit$path$lambda == fit$lambda)[1L]]
 
 #' @rdname askrff_likelihood
 #' @export

@@ -10,7 +10,8 @@
 # on the workers of the user's future plan. With a scale search (`search`
 # from check_scale_search()), each candidate scale takes such a pass
 # (R/model-selection.R) and the best one's sums give the fit.
-fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criterion = "gcv", search = NULL) {
+fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criterion = "gcv", search = NULL,
+                      shared_lambda = NULL) {
   lambda <- check_lambda(lambda)
   if (!is.null(search) && is.function(data$source)) {
     fail("`scale` needs data it can read once per candidate scale: data in memory or a list of chunks; a function chunk source is read once.")
@@ -22,23 +23,26 @@ fit_ridge <- function(data, map_of, standardize, lambda, fun, n_threads, criteri
   # Z'Z, its eigenvectors and the copies a chunk's sums pass through
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 4, encode = ridge_chunk)
   start <- setup$start
+  shared <- resolve_shared_lambda(shared_lambda, start$response)
   passes <- ridge_passes(setup)
   # a scale search's candidates (`final = FALSE`) skip what only the fit
   # needs (ridge_solution())
-  solve <- function(model, final = TRUE) ridge_solution(model, passes, lambda, criterion, !is.null(search), final)
+  solve <- function(model, final = TRUE) {
+    ridge_solution(model, passes, lambda, criterion, !is.null(search), final, shared)
+  }
   if (is.null(search)) {
     best <- solve(setup$model)
     selection <- NULL
   } else {
     solver_of <- function(problem) {
       problem_passes <- ridge_passes(problem)
-      function(model, final = TRUE) ridge_solution(model, problem_passes, lambda, criterion, TRUE, final)
+      function(model, final = TRUE) ridge_solution(model, problem_passes, lambda, criterion, TRUE, final, shared)
     }
     found <- search_scale(setup, solve, solver_of, search, criterion, fun, ridge_chunk, memory = 4)
     best <- found$best
     selection <- found$selection
   }
-  fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion, best$form)
+  fit <- ridge_fit(best$model, best$path, best$sums, start$response, criterion, best$form, shared)
   fit$selection <- selection
   if (!setup$streamed) {
     scores <- fit_scores(fit, start$x, setup$n_threads, "rff_ridge()", fit$response$names)
@@ -103,109 +107,71 @@ dual_fits <- function(rows, columns) {
 }
 
 # The model's path in the form ridge_form() picks: every lambda's criteria,
-# and the coefficients at the lambda `criterion` prefers. Leave-one-out
-# needs the leverages when it chooses something, lambda or the scale
-# (`searching`): a second pass in the primal form, over the path the core
-# refined for GCV. A candidate of a scale search (not `final`) skips the
-# dual's eigenvectors and coefficients, which only the fit needs.
-ridge_solution <- function(model, passes, lambda, criterion, searching, final = TRUE) {
+# and the coefficients at the lambdas `criterion` prefers: one for all
+# responses when `shared`, else one per response (R/model-ridge-path.R).
+# Leave-one-out needs the leverages when it chooses something, lambda or
+# the scale (`searching`): a second pass in the primal form, over the paths
+# the core refined for GCV. A candidate of a scale search (not `final`)
+# skips the dual's eigenvectors and coefficients, which only the fit needs.
+ridge_solution <- function(model, passes, lambda, criterion, searching, final, shared) {
   loo <- criterion == "loo" && (is.null(lambda) || length(lambda) > 1L || searching)
   form <- ridge_form(passes, model)
   # solved in the passes' unit weights (R/model-weight-units.R)
   unit_lambda <- if (is.null(lambda)) numeric() else lambda / passes$unit
+  by <- if (criterion == "loo") "gcv" else criterion
   if (form == "dual") {
-    dual <- passes$dual(model, unit_lambda, criterion, loo, final)
+    dual <- passes$dual(model, unit_lambda, by, shared, loo, final)
     path <- dual$path
     sums <- dual$sums
     loo_sums <- dual$loo
   } else {
     summed <- passes$sums(model)
     sums <- summed$sums
-    path <- core(.cpp_ridge_path(sums, summed$shifts$z, summed$shifts$y, unit_lambda,
-                                 if (criterion == "loo") "gcv" else criterion, eigen_progress(model$columns)))
+    path <- core(.cpp_ridge_path(sums, summed$shifts$z, summed$shifts$y, unit_lambda, by, shared,
+                                 eigen_progress(model$columns)))
     loo_sums <- if (loo) passes$loo(model, path)
   }
+  path <- path_rows(path)
   if (loo) path <- choose_by_loo(path, loo_sums, sums$n)
   given <- ridge_path_in_given_weights(path, sums, passes$unit)
-  list(model = model, sums = given$sums, path = given$path, value = given$path[[criterion]][given$path$chosen],
-       form = form, final = form == "primal" || final)
+  list(model = model, sums = given$sums, path = given$path, lambda = given$path$frame$lambda[given$path$chosen],
+       value = criterion_value(given$path, criterion), form = form, final = form == "primal" || final)
 }
 
 # The dual form's path (src/core/models/ridge_dual.*) on the rows of data
 # in memory (`start`), with the leave-one-out sums when `loo`, and the sums
 # the fit keeps (n, log_weight, weight); the eigenvectors and coefficients
 # only when `final`.
-ridge_dual <- function(model, start, threads, lambda, criterion, loo, final) {
+ridge_dual <- function(model, start, threads, lambda, criterion, shared, loo, final) {
   check_ridge_rows(sum(start$w > 0))
   check_map_data(model$map, start$x, "x")
   input <- core_input(model$map, start$x, "left", threads)
-  path <- core(.cpp_ridge_dual(input$map, model$fun, input$x, start$y, start$w, lambda,
-                               if (criterion == "loo") "gcv" else criterion,
-                               loo, final, eigen_progress(nrow(start$x)), threads))
+  path <- core(.cpp_ridge_dual(input$map, model$fun, input$x, start$y, start$w, lambda, criterion, shared, loo, final,
+                               eigen_progress(nrow(start$x)), threads))
   list(path = path, sums = list(n = path$n, log_weight = path$log_weight, weight = path$weight),
        loo = if (loo) list(press = path$press, rss = path$rss_loo))
 }
 
-# The path at the lambda of least leave-one-out error, PRESS / (n q) (the
-# largest lambda among ties): its coefficients (ridge_coefficients()),
-# the intercept and the residual sums. Penalties at which a row's leverage
-# rounds to 1 (the fit interpolates it, so its leave-one-out residual is
-# unbounded) leave the path.
-choose_by_loo <- function(path, loo, n) {
-  path$loo <- loo$press / (n * ncol(path$projections))
-  defined <- is.finite(path$loo)
-  if (!any(defined)) {
-    fail("Leave-one-out is undefined at every lambda: the fit interpolates some row at each. Give larger `lambda` values, or use `criterion = \"evidence\"` or \"gcv\".")
-  }
-  for (name in c("lambda", "df", "gcv", "evidence", "loo")) path[[name]] <- path[[name]][defined]
-  loo$rss <- loo$rss[, defined, drop = FALSE]
-  chosen <- which.min(path$loo)
-  # (a dual path without its eigenvectors has no coefficients either)
-  if (!is.null(path$vectors)) {
-    path$coefficients <- ridge_coefficients(path, path$lambda[chosen])
-    path$intercept <- drop(path$y_mean - crossprod(path$coefficients, path$z_mean))
-  }
-  path$rss <- pmax(loo$rss[, chosen], 0)
-  path$chosen <- chosen
-  path
-}
-
-# b = V (c / (s + lambda)) of a path at `lambda`, with the part along the
-# directions the dual form leaves out of V (its remainder, ridge.h).
-ridge_coefficients <- function(path, lambda) {
-  rank <- ncol(path$vectors)
-  b <- path$vectors %*% (path$projections / (path$eigenvalues[seq_len(rank)] + lambda))
-  if (length(path$remainder_values) > 0L) {
-    b <- b + path$remainder_vectors %*% (path$remainder_projections / (path$remainder_values + lambda))
-  }
-  b
-}
-
 # The fit object from the core's path, solved in `form` ("primal" or
-# "dual"); `offset` says whether its rows carried one, which predictions
-# for new rows then need.
-ridge_fit <- function(model, path, sums, response, criterion, form) {
+# "dual"), with one lambda for all responses (`shared`) or one each;
+# `offset` says whether its rows carried one, which predictions for new rows
+# then need.
+ridge_fit <- function(model, path, sums, response, criterion, form, shared) {
   offset <- isTRUE(response$offset)
   response$offset <- NULL
   coefficients <- path$coefficients
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), response$names)
-  chosen <- path$chosen
+  lambda <- path$frame$lambda[path$chosen]
+  if (!shared) names(lambda) <- response$names
   rank <- ncol(path$vectors)
   structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, coefficients = coefficients,
-    intercept = stats::setNames(path$intercept, response$names), lambda = path$lambda[chosen],
-    criterion = criterion, form = form, path = ridge_path_frame(path), offset = offset,
+    intercept = stats::setNames(path$intercept, response$names), lambda = lambda,
+    criterion = criterion, form = form, path = ridge_path_frame(path, shared, response$names), offset = offset,
     n = sums$n, log_weight = sums$log_weight, response = response, rss = stats::setNames(path$rss, response$names),
     posterior = list(values = path$eigenvalues[seq_len(rank)], vectors = path$vectors, z_mean = path$z_mean,
                      weight = path$weight)
   ), class = "askrff_ridge")
-}
-
-# The path as the fit keeps it: leave-one-out only where it was computed.
-ridge_path_frame <- function(path) {
-  frame <- data.frame(lambda = path$lambda, df = path$df, gcv = path$gcv, evidence = path$evidence)
-  if (!is.null(path$loo)) frame$loo <- path$loo
-  frame
 }
 
 # One chunk's sums. Made here so that what travels to a worker is the model
@@ -220,7 +186,8 @@ ridge_chunk_work <- function(model, shifts, n_threads) {
   }
 }
 
-# One chunk's leave-one-out sums along the path (.cpp_ridge_loo): what
+# One chunk's leave-one-out sums along the paths (.cpp_ridge_loo; the core's
+# `lambda`, a column per group of responses that share one): what
 # travels to a worker is the model and the path's eigenvectors.
 ridge_loo_work <- function(model, path, n_threads) {
   force(model)

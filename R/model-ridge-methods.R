@@ -6,13 +6,22 @@ print.askrff_ridge <- function(x, ...) {
   x <- validate_ridge(x, "x")
   kernel <- if (x$fun == "") kernel_label(x$map$kernel) else sprintf("%s (%s features)", kernel_label(x$map$kernel), x$fun)
   cat(sprintf("<askrff ridge> %s, %d feature columns, n = %s\n", kernel, nrow(x$coefficients), format(x$n, big.mark = ",")))
-  chosen <- which(x$path$lambda == x$lambda)[1L]
-  loo <- if (is.null(x$path$loo)) "" else {
-    sprintf(", leave-one-out = %s", format(x$path$loo[chosen], digits = 4))
+  rows <- ridge_chosen_rows(x)
+  scores <- function(row) {
+    loo <- if (is.null(x$path$loo)) "" else sprintf(", leave-one-out = %s", format(x$path$loo[row], digits = 4))
+    sprintf("df = %.1f, GCV = %s, log evidence = %s%s", x$path$df[row], format(x$path$gcv[row], digits = 4),
+            format(x$path$evidence[row], digits = 6), loo)
   }
-  cat(sprintf("  lambda = %s, %s; df = %.1f, GCV = %s, log evidence = %s%s\n", format(x$lambda, digits = 3),
-              ridge_lambda_choice(x), x$path$df[chosen], format(x$path$gcv[chosen], digits = 4),
-              format(x$path$evidence[chosen], digits = 6), loo))
+  if (!per_response_lambda(x)) {
+    cat(sprintf("  lambda = %s, %s; %s\n", format(x$lambda, digits = 3), ridge_lambda_choice(x), scores(rows)))
+  } else {
+    cat(sprintf("  one lambda per response, %s:\n", ridge_lambda_choice(x)))
+    shown <- utils::head(seq_along(rows), 8L)
+    for (j in shown) {
+      cat(sprintf("    %s: lambda = %s; %s\n", x$response$names[j], format(x$lambda[[j]], digits = 3), scores(rows[j])))
+    }
+    if (length(rows) > length(shown)) cat(sprintf("    ... and %d more (fit$lambda)\n", length(rows) - length(shown)))
+  }
   if (!is.null(x$selection)) cat(sprintf("  %s\n", selection_text(x$selection)))
   rmse <- sqrt(sum(x$rss) / (x$n * length(x$rss)))
   response <- switch(x$response$kind, numeric = "numeric", matrix = sprintf("%d numeric columns", length(x$response$names)),
@@ -25,12 +34,24 @@ criterion_label <- function(criterion) {
   c(gcv = "GCV", evidence = "evidence", loo = "leave-one-out", cv = "cross-validated deviance")[[criterion]]
 }
 
-# How a ridge fit's lambda was chosen, for print() and summary().
+# How a ridge fit's lambda was chosen (each response's, with one each), for
+# print() and summary().
 ridge_lambda_choice <- function(fit) {
-  if (nrow(fit$path) == 1L) return("given")
-  chosen <- which(fit$path$lambda == fit$lambda)[1L]
-  sprintf("chosen by %s among %d values%s", criterion_label(fit$criterion), nrow(fit$path),
-          if (chosen %in% c(1L, nrow(fit$path))) " (at the end of the grid)" else "")
+  path <- fit$path
+  chosen <- ridge_chosen_rows(fit)
+  paths <- if (per_response_lambda(fit)) lapply(fit$response$names, function(r) which(path$response == r)) else {
+    list(seq_len(nrow(path)))
+  }
+  lengths <- lengths(paths)
+  if (all(lengths == 1L)) return(if (length(paths) == 1L) "given" else "given for all")
+  at_end <- mapply(function(rows, row) row %in% rows[c(1L, length(rows))], paths, chosen)
+  if (length(paths) == 1L) {
+    return(sprintf("chosen by %s among %d values%s", criterion_label(fit$criterion), lengths,
+                   if (at_end) " (at the end of the grid)" else ""))
+  }
+  counts <- if (min(lengths) == max(lengths)) lengths[1L] else sprintf("%d to %d", min(lengths), max(lengths))
+  sprintf("each chosen by %s among %s values%s", criterion_label(fit$criterion), counts,
+          if (any(at_end)) sprintf(" (at the end of the grid: %s)", paste(fit$response$names[at_end], collapse = ", ")) else "")
 }
 
 # The scales a search chose (a fit's `selection`), or NULL without one.
@@ -96,6 +117,9 @@ coef.askrff_ridge <- function(object, ...) {
 #' interval adds \eqn{\sigma^2} (a new observation of weight 1) to the
 #' variance, as [predict.lm()] does. The intervals hold for the kernel the
 #' features represent, with \eqn{\lambda} and the map taken as fixed.
+#' Several responses (a numeric matrix) each get their own: the posterior
+#' of each column is that of its fit alone, with its own \eqn{\lambda} (see
+#' `shared_lambda` in [rff_ridge()]), \eqn{\sigma^2} and \eqn{df}.
 #'
 #' @param object A fit of [rff_ridge()].
 #' @param newdata For a formula fit, a data frame with the predictors of the
@@ -106,7 +130,7 @@ coef.askrff_ridge <- function(object, ...) {
 #'   response, else a matrix with one column per response or level), or
 #'   `"class"` (factor responses) for the level of largest score.
 #' @param se.fit `TRUE` to return the standard errors with the predictions
-#'   (numeric responses).
+#'   (numeric responses, one or several).
 #' @param interval `"none"`, `"confidence"` (for the mean) or `"prediction"`
 #'   (for a new observation), for numeric responses.
 #' @param level The intervals' coverage probability.
@@ -117,9 +141,12 @@ coef.askrff_ridge <- function(object, ...) {
 #' @inheritParams kernel_matrix
 #' @return Without `se.fit` and `interval`, the predictions, one per row of
 #'   `newdata`. With an `interval`, a matrix of columns `fit`, `lwr` and
-#'   `upr`. With `se.fit = TRUE`, a list of `fit` (the vector or the matrix
-#'   before), `se.fit`, `df` (the residual degrees of freedom \eqn{n - df})
-#'   and `residual.scale` (\eqn{\hat\sigma}).
+#'   `upr`; for several responses an array of rows, those three columns and
+#'   the responses (`[, , "a"]` is response `a`'s matrix). With `se.fit =
+#'   TRUE`, a list of `fit` (the vector, matrix or array before), `se.fit`
+#'   (a matrix of one column per response for several), `df` (the residual
+#'   degrees of freedom \eqn{n - df}) and `residual.scale`
+#'   (\eqn{\hat\sigma}), one per response for several.
 #' @family models
 #' @examples
 #' x <- as.matrix(scale(datasets::trees[, c("Girth", "Height")]))
@@ -135,8 +162,8 @@ predict.askrff_ridge <- function(object, newdata, type = c("response", "class"),
   interval <- check_choice(interval, c("none", "confidence", "prediction"), "interval")
   uncertain <- se.fit || interval != "none"
   if (uncertain) {
-    if (object$response$kind != "numeric") {
-      fail("`se.fit` and `interval` need a fit to a numeric vector response; this fit's response is a %s.",
+    if (object$response$kind == "factor") {
+      fail("`se.fit` and `interval` need a fit to numeric responses; this fit's response is a %s.",
            response_text(object$response))
     }
     if (type == "class") fail("`se.fit` and `interval` apply to `type = \"response\"`.")
@@ -194,46 +221,6 @@ ridge_row_scores <- function(object, rows, n_threads) {
     matrix(numeric(), 0L, length(object$response$names), dimnames = list(NULL, object$response$names))
   }
   pad_rows(scores, rows$complete)
-}
-
-# The residual degrees of freedom n - df at the chosen lambda and each
-# response's estimate of sigma^2, RSS / (n - df) (see the help page).
-ridge_residual_variance <- function(object) {
-  chosen <- which(object$path$lambda == object$lambda)[1L]
-  residual_df <- object$n - object$path$df[chosen]
-  if (!(residual_df > 0)) {
-    fail("The fit has no residual degrees of freedom (df = %.1f of n = %s), so sigma cannot be estimated.",
-         object$path$df[chosen], format_count(object$n))
-  }
-  list(df = residual_df, sigma2 = object$rss / residual_df)
-}
-
-# Standard errors and intervals of the posterior (see the help page).
-ridge_uncertainty <- function(object, rows, scores, se.fit, interval, level, n_threads) {
-  residual <- ridge_residual_variance(object)
-  residual_df <- residual$df
-  sigma2 <- residual$sigma2[[1L]]
-  posterior <- object$posterior
-  se <- rep(NA_real_, length(rows$complete))
-  if (nrow(rows$x) > 0L) {
-    input <- core_input(object$map, rows$x, "left", n_threads)
-    q <- core(.cpp_ridge_posterior(input$map, object$fun, input$x, posterior$vectors, posterior$values,
-                                   posterior$z_mean, object$lambda, n_threads))
-    se[rows$complete] <- sqrt(sigma2 * (1 / posterior$weight + q))
-    if (!all(is.finite(se[rows$complete]))) {
-      fail("The standard errors overflow: `object$posterior` or `object$rss` hold values no fit has; fit the model again with rff_ridge().")
-    }
-  }
-  fit <- stats::setNames(scores[, 1L], rownames(scores))
-  names(se) <- names(fit)
-  if (interval != "none") {
-    # the lower tail's quantile, negated: 1 - (1 - level) / 2 rounds to 1 (and
-    # the quantile to Inf) for levels within 1e-16 of 1, as predict.lm avoids
-    half <- -stats::qt((1 - level) / 2, residual_df) * (if (interval == "confidence") se else sqrt(se^2 + sigma2))
-    fit <- cbind(fit = fit, lwr = fit - half, upr = fit + half)
-  }
-  if (!se.fit) return(fit)
-  list(fit = fit, se.fit = se, df = residual_df, residual.scale = sqrt(sigma2))
 }
 
 simplify_response <- function(fit, values) {

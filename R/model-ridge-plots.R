@@ -5,7 +5,8 @@
 #'
 #' The criterion that chose \eqn{\lambda} (GCV, or the log evidence; see
 #' [rff_ridge()]) against \eqn{\lambda} (log scale) over the fit's path, with
-#' the chosen \eqn{\lambda} marked. A fit whose kernel scale was searched
+#' the chosen \eqn{\lambda} marked; with one \eqn{\lambda} per response,
+#' each response's curve and choice. A fit whose kernel scale was searched
 #' (`scale` in [rff_ridge()]) gets a second panel: the criterion, at each
 #' candidate's best \eqn{\lambda}, against the scale (one scale for every
 #' coordinate), or for per-coordinate scales (`ard = TRUE`) each coordinate's
@@ -38,14 +39,33 @@ plot_lambda_path <- function(x, user) {
          if (gcv) "the degrees of freedom reach n" else "the fit leaves no residual")
   }
   value <- path[[criterion]]
+  each <- per_response_lambda(x)
   draw_with_defaults(graphics::plot, list(x = path$lambda, y = value, log = if (gcv && all(value > 0)) "xy" else "x",
-                                          type = if (nrow(path) > 1L) "l" else "p", xlab = "lambda",
+                                          type = if (each) "n" else if (nrow(path) > 1L) "l" else "p", xlab = "lambda",
                                           ylab = c(gcv = "GCV", evidence = "log evidence", loo = "leave-one-out error")[[criterion]],
                                           main = c(gcv = "Generalized cross-validation", evidence = "Evidence",
                                                    loo = "Leave-one-out cross-validation")[[criterion]]), user)
+  if (each) return(plot_response_paths(x, path, criterion))
   graphics::abline(v = x$lambda, lty = 2)
   graphics::mtext(sprintf("lambda = %s, df = %.1f", format(x$lambda, digits = 3), x$path$df[x$path$lambda == x$lambda][1L]),
                   side = 3, line = 0.3, cex = 0.8)
+}
+
+# With one lambda per response: each response's path (its finite rows,
+# `path`) in a colour of its own, its chosen lambda a point.
+plot_response_paths <- function(x, path, criterion) {
+  names <- x$response$names
+  colours <- grDevices::hcl.colors(max(length(names), 2L), "Dark 3")
+  for (j in seq_along(names)) {
+    rows <- path[path$response == names[j], ]
+    graphics::lines(rows$lambda, rows[[criterion]], col = colours[j], type = if (nrow(rows) > 1L) "l" else "p")
+    graphics::points(rows$lambda[rows$lambda == x$lambda[[j]]], rows[[criterion]][rows$lambda == x$lambda[[j]]],
+                     col = colours[j], pch = 19)
+  }
+  shown <- utils::head(seq_along(names), 8L)
+  graphics::legend("topleft", legend = sprintf("%s: lambda = %s", names[shown], format(x$lambda[shown], digits = 3)),
+                   col = colours[shown], lty = 1, pch = 19, bty = "n", cex = 0.8)
+  graphics::mtext(sprintf("one lambda per response (%d)", length(names)), side = 3, line = 0.3, cex = 0.8)
 }
 
 plot_scale_search <- function(selection, user) {

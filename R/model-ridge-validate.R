@@ -39,13 +39,7 @@ validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.null(path$loo) && (!is.double(path$loo) || any(!is.finite(path$loo)) || any(path$loo < 0))) {
     fail("`%s` must be finite nonnegative leave-one-out errors, as rff_ridge() makes.", field(arg, "path$loo"))
   }
-  # a single given lambda has nothing to choose, so no leave-one-out pass
-  if (fit$criterion == "loo" && is.null(path$loo) && nrow(path) > 1L) {
-    fail("`%s` must hold the leave-one-out errors `loo` of a fit whose criterion is \"loo\".", field(arg, "path"))
-  }
-  if (!is_single_number(fit$lambda) || !is.finite(fit$lambda) || !fit$lambda %in% path$lambda) {
-    fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
-  }
+  validate_ridge_lambda(fit, path, response, arg)
   if (!is_single_number(fit$n) || !is.finite(fit$n) || fit$n < 2 || fit$n != round(fit$n)) {
     fail("`%s` must be the number of rows fitted, at least 2.", field(arg, "n"))
   }
@@ -91,6 +85,32 @@ validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
   fit
 })
 
+# A fit's lambda: one of its path's values, or with one per response (a
+# path of each response's rows, led by its `response`), each one of its
+# response's.
+validate_ridge_lambda <- function(fit, path, response, arg) {
+  names <- response$names
+  per_response <- !is.null(path$response)
+  if (per_response && (response$kind != "matrix" || !is.character(path$response) ||
+                       !setequal(path$response, names))) {
+    fail("`%s` must name the response of each row of the path, every column of a numeric matrix response, as rff_ridge() makes with one lambda per response.",
+         field(arg, "path$response"))
+  }
+  lambda <- fit$lambda
+  if (!per_response && (!is_single_number(lambda) || !is.finite(lambda) || !lambda %in% path$lambda)) {
+    fail("`%s` must be one of the path's lambda values.", field(arg, "lambda"))
+  }
+  if (per_response && (!is.double(lambda) || !is.null(dim(lambda)) || length(lambda) != length(names) ||
+                       !all(vapply(seq_along(names), function(j) lambda[j] %in% path$lambda[path$response == names[j]], TRUE)))) {
+    fail("`%s` must hold one lambda per response (%d), each one of its rows of the path.", field(arg, "lambda"),
+         length(names))
+  }
+  # a single given lambda has nothing to choose, so no leave-one-out pass
+  if (fit$criterion == "loo" && is.null(path$loo) && nrow(path) > (if (per_response) length(names) else 1L)) {
+    fail("`%s` must hold the leave-one-out errors `loo` of a fit whose criterion is \"loo\".", field(arg, "path"))
+  }
+}
+
 validate_posterior <- function(posterior, columns, where) {
   if (!is.list(posterior) || !is_matrix(posterior$vectors) || !is.double(posterior$vectors) ||
       nrow(posterior$vectors) != columns || ncol(posterior$vectors) > columns || any(!is.finite(posterior$vectors)) ||
@@ -114,11 +134,14 @@ validate_selection <- function(selection, fit, map, where) {
   kernel <- validate_kernel(selection$kernel, field(where, "kernel"))
   scales <- selection$scales
   tried <- if (is_matrix(scales)) nrow(scales) else 0L
+  # one lambda per candidate, or a row each of one per response
+  lambda <- selection$lambda
+  lambdas <- if (is_matrix(lambda)) ncol(lambda) else if (is.null(dim(lambda))) 1L else 0L
   if (tried < 1L || !is.double(scales) || !ncol(scales) %in% c(1L, map$d) || any(!is.finite(scales)) || any(scales <= 0) ||
-      !is.double(selection$lambda) || length(selection$lambda) != tried || any(!is.finite(selection$lambda)) ||
-      any(selection$lambda <= 0) || !is.double(selection$value) || length(selection$value) != tried ||
+      !is.double(lambda) || NROW(lambda) != tried || !lambdas %in% c(1L, length(fit$lambda)) ||
+      any(!is.finite(lambda)) || any(lambda <= 0) || !is.double(selection$value) || length(selection$value) != tried ||
       anyNA(selection$value) || !is_single_number(selection$chosen) || !selection$chosen %in% seq_len(tried)) {
-    fail("`%s` must hold positive finite `scales` (one row per candidate, one column or one per coordinate), each candidate's positive `lambda` and `value`, and the `chosen` row, as rff_ridge() makes.",
+    fail("`%s` must hold positive finite `scales` (one row per candidate, one column or one per coordinate), each candidate's positive `lambda` (one, or a row of one per response) and `value`, and the `chosen` row, as rff_ridge() makes.",
          where)
   }
   chosen <- tryCatch(scale_kernel(kernel, scales[selection$chosen, ], map$d), askrff_error = function(e) {
@@ -140,7 +163,8 @@ validate_selection <- function(selection, fit, map, where) {
   }
   reduced <- !is.null(selection$rows) || !identical(selection$frequencies[selection$chosen], n_frequencies(map)) ||
     !is.null(selection$surrogate)
-  if (!isTRUE(all.equal(chosen, map$kernel)) || (!reduced && selection$lambda[selection$chosen] != fit$lambda)) {
+  chosen_lambda <- if (is_matrix(lambda)) lambda[selection$chosen, ] else lambda[selection$chosen]
+  if (!isTRUE(all.equal(chosen, map$kernel)) || (!reduced && any(chosen_lambda != fit$lambda))) {
     fail("`%s` must agree with the fit: the chosen row's scales give the map's kernel and its lambda is the fit's.", where)
   }
   selection$kernel <- kernel

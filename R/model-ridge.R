@@ -65,11 +65,11 @@
 #'   that row) leave the path, since the row's leave-one-out error is
 #'   unbounded there.
 #'
-#' Several responses share one \eqn{\lambda} (their RSS pooled for GCV and
-#' leave-one-out, their evidences, each with its own \eqn{\sigma^2}, added). Both need only
-#' \eqn{Z'Z} and \eqn{Z'y}, which streaming keeps. Several values in
-#' `lambda` are compared by the criterion likewise; one value is used as it
-#' is. `fit$path` holds every criterion computed at every \eqn{\lambda}.
+#' GCV and the evidence need only \eqn{Z'Z} and \eqn{Z'y}, which streaming
+#' keeps. Several values in `lambda` are compared by the criterion likewise;
+#' one value is used as it is. `fit$path` holds every criterion computed at
+#' every \eqn{\lambda}. Several responses get one \eqn{\lambda} each (see
+#' the section on them).
 #'
 #' **The kernel and its scale.** With no `kernel` and no `map`, the kernel
 #' is Gaussian on the standardized predictors, its length scale taken from
@@ -108,11 +108,6 @@
 #' be lists, which can be read again. The chosen kernel is `fit$map$kernel`, the
 #' fit's map is the rescaled one, and `fit$selection` records every candidate;
 #' `plot()` shows the criterion against the scale.
-#'
-#' **Responses.** A numeric vector, a numeric matrix (one fit per column, one
-#' \eqn{\lambda}) or a factor: least squares on the indicator columns of its
-#' levels (one against the rest), `predict(type = "class")` taking the level
-#' of largest score.
 #'
 #' **What the fit means for indefinite and asymmetric kernels.** The left
 #' features \eqn{L} of such a map carry the parts' magnitudes without their
@@ -158,12 +153,11 @@
 #' chunk's positive weights, so that weights as large as 1e300 or as small
 #' as 1e-300 neither overflow nor underflow.
 #'
+#' @template ridge-responses
 #' @template ridge-forms
 #' @template ridge-chunks
 #' @param x Numeric matrix or data frame of numeric columns, or a chunk
 #'   source (see Details); for the formula method, see `formula`.
-#' @param y The response: a numeric vector, a numeric matrix with one row per
-#'   row of `x`, or a factor; `NULL` when `x` is a chunk source.
 #' @param formula A model formula, `response ~ predictors`, whose variables
 #'   are looked up in `data`.
 #' @param data A data frame (or list or environment) holding the variables of
@@ -210,12 +204,14 @@
 #' @param ... Arguments passed to the methods; the default method takes no others.
 #' @inheritParams kernel_matrix
 #' @return An object of class `"askrff_ridge"`: the `map`, `coefficients`
-#'   (feature columns by responses), `intercept`, the chosen `lambda`, the
-#'   `criterion` that chose it, the `path` (a data frame of `lambda`, `df`,
-#'   `gcv`, `evidence`, and for `criterion = "loo"` the leave-one-out error
-#'   `loo`), with a scale search the `selection` (the `criterion`, the
-#'   `method`, the `kernel` as given, the candidates' `scales`, one row each,
-#'   their `lambda` and criterion `value`, and the `chosen` row), `n`, the
+#'   (feature columns by responses), `intercept`, the chosen `lambda` (one
+#'   per response, named by it, when each has its own), the `criterion` that
+#'   chose it, the `path` (a data frame of `lambda`, `df`, `gcv`, `evidence`,
+#'   and for `criterion = "loo"` the leave-one-out error `loo`; led by the
+#'   `response` of each row when each has its own), with a scale search the
+#'   `selection` (the `criterion`, the `method`, the `kernel` as given, the
+#'   candidates' `scales`, one row each, their `lambda` (a row each with one
+#'   per response) and criterion `value`, and the `chosen` row), `n`, the
 #'   `response` kind, the `form` that solved it (`"primal"` or `"dual"`),
 #'   whether the rows carried an `offset`, the residual sum of squares `rss`,
 #'   the `posterior` of the coefficients (see [predict.askrff_ridge()]), the
@@ -261,8 +257,9 @@ rff_ridge <- function(x, ...) UseMethod("rff_ridge")
 rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = NULL, kernel = NULL,
                               n_features = NULL, method = "iid", seed = NULL, standardize = NULL,
                               criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, fun = NULL,
-                              n_threads = NULL, offset = NULL, ...) {
+                              n_threads = NULL, offset = NULL, shared_lambda = NULL, ...) {
   check_no_dots(...)
+  check_shared_lambda(shared_lambda)
   # a function chunk source is read once, and leave-one-out needs a second pass
   if (missing(criterion) && is.function(x)) criterion <- "evidence"
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
@@ -275,7 +272,7 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
          names(x)[!vapply(x, is.numeric, logical(1))][1L])
   }
   fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads, criterion,
-            search)
+            search, shared_lambda)
 }
 
 #' @rdname rff_ridge
@@ -283,8 +280,9 @@ rff_ridge.default <- function(x, y = NULL, map = NULL, lambda = NULL, weights = 
 rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = NULL, map = NULL, subset, weights,
                               na.action, contrasts = NULL, standardize = NULL, lambda = NULL,
                               criterion = c("loo", "evidence", "gcv"), scale = NULL, ard = FALSE, method = "iid",
-                              seed = NULL, fun = NULL, n_threads = NULL, offset, ...) {
+                              seed = NULL, fun = NULL, n_threads = NULL, offset, shared_lambda = NULL, ...) {
   check_no_dots(...)
+  check_shared_lambda(shared_lambda)
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
   search <- check_scale_search(scale, ard, scale_from_data(map, kernel))
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
@@ -293,7 +291,7 @@ rff_ridge.formula <- function(formula, data = NULL, kernel = NULL, n_features = 
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
   data <- list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to")
   fit <- fit_ridge(data, model_map(map, kernel, n_features, method, seed), standardize, lambda, fun, n_threads,
-                   criterion, search)
+                   criterion, search, shared_lambda)
   fit$call <- call
   fit$design <- frame$design
   fit

@@ -1,5 +1,6 @@
 # The scale search of rff_ridge(): the kernel's length scales chosen by the
-# fit's criterion (GCV or evidence, each at its best lambda). The map is
+# fit's criterion (GCV, evidence or leave-one-out, each at its best lambda;
+# with one lambda per response, their criterion_value()). The map is
 # drawn once for the kernel as given, and every candidate rescales its
 # frequencies (rescale_map(), scale_kernel()): common random numbers, so the
 # criterion is a smooth function of the scales. Each candidate costs one
@@ -163,7 +164,7 @@ select_scale <- function(model, solve, search, criterion, refine = NULL, rows = 
     # one scale per coordinate is named by the coordinate's column
     if (search$ard) names(scales) <- model$coordinates
     solution <- solve(scaled_model(model, scales), final = FALSE)
-    tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$path$lambda[solution$path$chosen],
+    tried[[length(tried) + 1L]] <<- list(scales = scales, lambda = solution$lambda,
                                          value = solution$value, frequencies = n_frequencies(model$map), rows = rows)
     if (is.null(best) || better(solution$value, best$value)) {
       best <<- solution
@@ -192,8 +193,10 @@ select_scale <- function(model, solve, search, criterion, refine = NULL, rows = 
   }
   progress$done()
   scales <- do.call(rbind, lapply(tried, `[[`, "scales"))
+  # one lambda per candidate, or (one per response) a row each
+  lambda <- do.call(rbind, lapply(tried, `[[`, "lambda"))
   selection <- list(criterion = criterion, method = search$method, kernel = model$map$kernel,
-                    scales = unname_rows(scales), lambda = vapply(tried, `[[`, 1, "lambda"),
+                    scales = unname_rows(scales), lambda = if (ncol(lambda) == 1L) lambda[, 1L] else lambda,
                     value = vapply(tried, `[[`, 1, "value"), chosen = chosen,
                     frequencies = vapply(tried, `[[`, 1L, "frequencies"))
   if (!is.null(rows)) selection$rows <- vapply(tried, `[[`, 1L, "rows")

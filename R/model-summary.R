@@ -25,7 +25,8 @@
 #'   `"summary.askrff_glm"`, a list with the `call` (or `NULL`), `model`
 #'   (the kernel's label, the map's kind and feature columns), `n`,
 #'   `lambda`, `lambda_choice`, `df` (effective, intercept included),
-#'   `df.residual`, `intercept`, `coefficient_norm` and whether [vcov()]
+#'   `df.residual` (these three one per response for a ridge fit whose
+#'   responses have their own \eqn{\lambda}), `intercept`, `coefficient_norm` and whether [vcov()]
 #'   applies (`covariance`); for ridge also
 #'   `response`, `residuals` (weighted, `NULL` for streamed data), `rss`,
 #'   `sigma`, `r.squared` and `adj.r.squared` (one per response; `NA` for
@@ -42,17 +43,19 @@
 summary.askrff_ridge <- function(object, ...) {
   object <- validate_ridge(object, "object")
   check_no_dots(...)
-  df <- ridge_df(object)
+  # one lambda and df for all responses, or one each
+  df <- stats::setNames(ridge_df(object), if (per_response_lambda(object)) object$response$names)
   residual_df <- object$n - df
   rss <- object$rss
   out <- list(call = object$call, model = model_description(object), response = object$response, n = object$n,
               lambda = object$lambda, lambda_choice = ridge_lambda_choice(object), selection = selection_text(object$selection),
               df = df, df.residual = residual_df, weight = object$posterior$weight, intercept = object$intercept,
               coefficient_norm = sqrt(colSums(object$coefficients^2)), rss = rss,
-              sigma = if (residual_df > 0) sqrt(rss / residual_df) else rss * NA,
+              sigma = sqrt(rss / ifelse(residual_df > 0, residual_df, NA)),
               residuals = NULL, weighted = !is.null(object$weights), r.squared = rss * NA, adj.r.squared = rss * NA,
               logLik = NA_real_, aic = NA_real_, covariance = object$response$kind == "numeric")
-  if (!is.null(object$residuals)) {
+  # (R^2 needs the fitted values too, which an edited fit may have lost)
+  if (!is.null(object$residuals) && !is.null(object$fitted)) {
     w <- if (is.null(object$weights)) rep(1, nrow(object$residuals)) else object$weights
     # the variation beyond the offset, as summary.lm() takes it (since R 4.3.0)
     y <- object$fitted + object$residuals - (if (is.null(object$offset_values)) 0 else object$offset_values)
@@ -92,7 +95,7 @@ print.summary.askrff_ridge <- function(x, digits = max(3L, getOption("digits") -
   for (j in seq_along(x$rss)) {
     lead <- if (several) sprintf("%s: ", names(x$rss)[j]) else ""
     cat(sprintf("%sResidual standard error: %s on %s effective residual degrees of freedom\n", lead, f(x$sigma[j]),
-                f(x$df.residual)))
+                f(x$df.residual[min(j, length(x$df.residual))])))
     if (!is.na(x$r.squared[j])) {
       cat(sprintf("%sR-squared: %s,  adjusted R-squared: %s\n", lead, f(x$r.squared[j]), f(x$adj.r.squared[j])))
     }
@@ -159,19 +162,22 @@ print_summary_head <- function(x, title, family, digits) {
   cat(sprintf("  kernel: %s\n  map: %s\n", x$model$kernel, x$model$map))
   weight <- if (x$weight != x$n) sprintf(" (total weight %s)", format(signif(x$weight, digits))) else ""
   cat(sprintf("  rows: %s of positive weight%s\n", format_count(x$n), weight))
-  cat(sprintf("  lambda = %s, %s\n", format(signif(x$lambda, digits)), x$lambda_choice))
+  cat(sprintf("  lambda = %s, %s\n", named_values(x$lambda, digits), x$lambda_choice))
   if (!is.null(x$selection)) cat(sprintf("  %s\n", x$selection))
   cat(sprintf("  effective degrees of freedom: %s\n",
-              if (is.na(x$df)) "not available" else sprintf("%s (intercept included)", format(signif(x$df, digits)))))
+              if (anyNA(x$df)) "not available" else sprintf("%s (intercept included)", named_values(x$df, digits))))
+}
+
+# One number, or several as "name value, name value".
+named_values <- function(v, digits) {
+  values <- vapply(v, function(e) format(signif(e, digits)), "")
+  if (length(v) == 1L) values else paste(names(v), values, collapse = ", ")
 }
 
 # The intercepts and what the feature coefficients are.
 print_coefficient_note <- function(x, digits) {
   several <- length(x$intercept) > 1L
-  named <- function(v) {
-    values <- format(signif(v, digits), trim = TRUE)
-    paste0(if (several) paste0(names(v), " "), values, collapse = ", ")
-  }
+  named <- function(v) named_values(v, digits)
   per <- if (!several) "" else if (x$response$kind == "matrix") " per response" else " per class"
   cat(sprintf("\nIntercept%s: %s\n", if (several) "s" else "", named(x$intercept)))
   cat(sprintf("Feature coefficients: %s%s, of norm %s.\n", format_count(x$model$columns), per, named(x$coefficient_norm)),

@@ -50,7 +50,7 @@
 vcov.askrff_ridge <- function(object, ...) {
   object <- validate_ridge(object, "object")
   check_no_dots(...)
-  check_single_response(object, "vcov()", "have no standard errors")
+  check_single_response(object, "vcov()", "have a covariance matrix each: fit a column alone for its vcov()")
   posterior <- object$posterior
   size <- nrow(posterior$vectors) + 1
   check_covariance_size(size)

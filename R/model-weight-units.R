@@ -18,11 +18,12 @@ weight_unit <- function(w) {
   top * mean(positive / top)
 }
 
-# A ridge path (and its sums) solved in unit weights, in the given ones.
+# A ridge path (path_rows(), and its sums) solved in unit weights, in the
+# given ones.
 ridge_path_in_given_weights <- function(path, sums, unit) {
   if (unit == 1) return(list(path = path, sums = sums))
-  for (name in intersect(c("lambda", "gcv", "loo", "rss", "eigenvalues", "projections", "weight", "remainder_values"),
-                        names(path))) {
+  for (name in intersect(c("lambda", "gcv", "loo"), names(path$frame))) path$frame[[name]] <- path$frame[[name]] * unit
+  for (name in intersect(c("rss", "eigenvalues", "projections", "weight", "remainder_values"), names(path))) {
     path[[name]] <- path[[name]] * unit
   }
   # the dual form's remainder (ridge.h): W = B'U and g = U't, B and t

@@ -576,8 +576,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ridge_path
-Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, std::string criterion, SEXP progress);
-RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP progressSEXP) {
+Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift, Rcpp::NumericVector lambda, std::string criterion, bool shared, SEXP progress);
+RcppExport SEXP _askrff_cpp_ridge_path(SEXP sumsSEXP, SEXP z_shiftSEXP, SEXP y_shiftSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP sharedSEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -586,14 +586,15 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_shift(y_shiftSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< std::string >::type criterion(criterionSEXP);
+    Rcpp::traits::input_parameter< bool >::type shared(sharedSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, criterion, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_path(sums, z_shift, y_shift, lambda, criterion, shared, progress));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_ridge_dual
-Rcpp::List cpp_ridge_dual(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector lambda, std::string criterion, bool loo, bool solution, SEXP progress, int n_threads);
-RcppExport SEXP _askrff_cpp_ridge_dual(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP looSEXP, SEXP solutionSEXP, SEXP progressSEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_ridge_dual(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector lambda, std::string criterion, bool shared, bool loo, bool solution, SEXP progress, int n_threads);
+RcppExport SEXP _askrff_cpp_ridge_dual(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP lambdaSEXP, SEXP criterionSEXP, SEXP sharedSEXP, SEXP looSEXP, SEXP solutionSEXP, SEXP progressSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -604,11 +605,12 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< std::string >::type criterion(criterionSEXP);
+    Rcpp::traits::input_parameter< bool >::type shared(sharedSEXP);
     Rcpp::traits::input_parameter< bool >::type loo(looSEXP);
     Rcpp::traits::input_parameter< bool >::type solution(solutionSEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_ridge_dual(map, fun, x, y, w, lambda, criterion, loo, solution, progress, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_ridge_dual(map, fun, x, y, w, lambda, criterion, shared, loo, solution, progress, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -628,7 +630,7 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_ridge_posterior
-Rcpp::NumericVector cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericVector z_mean, double lambda, int n_threads);
+Rcpp::NumericMatrix cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericVector z_mean, Rcpp::NumericVector lambda, int n_threads);
 RcppExport SEXP _askrff_cpp_ridge_posterior(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP vectorsSEXP, SEXP valuesSEXP, SEXP z_meanSEXP, SEXP lambdaSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
@@ -639,14 +641,14 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type vectors(vectorsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type values(valuesSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_mean(z_meanSEXP);
-    Rcpp::traits::input_parameter< double >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_ridge_posterior(map, fun, x, vectors, values, z_mean, lambda, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_ridge_loo
-Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericMatrix projections, Rcpp::NumericVector z_mean, Rcpp::NumericVector y_mean, double weight, Rcpp::NumericVector lambda, int n_threads);
+Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericMatrix projections, Rcpp::NumericVector z_mean, Rcpp::NumericVector y_mean, double weight, Rcpp::NumericMatrix lambda, int n_threads);
 RcppExport SEXP _askrff_cpp_ridge_loo(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP vectorsSEXP, SEXP valuesSEXP, SEXP projectionsSEXP, SEXP z_meanSEXP, SEXP y_meanSEXP, SEXP weightSEXP, SEXP lambdaSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
@@ -662,7 +664,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_mean(z_meanSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type y_mean(y_meanSEXP);
     Rcpp::traits::input_parameter< double >::type weight(weightSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_ridge_loo(map, fun, x, y, w, vectors, values, projections, z_mean, y_mean, weight, lambda, n_threads));
     return rcpp_result_gen;
@@ -911,8 +913,8 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_model_family_rows", (DL_FUNC) &_askrff_cpp_model_family_rows, 3},
     {"_askrff_cpp_model_family_mean", (DL_FUNC) &_askrff_cpp_model_family_mean, 2},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
-    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 6},
-    {"_askrff_cpp_ridge_dual", (DL_FUNC) &_askrff_cpp_ridge_dual, 11},
+    {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 7},
+    {"_askrff_cpp_ridge_dual", (DL_FUNC) &_askrff_cpp_ridge_dual, 12},
     {"_askrff_cpp_feature_products", (DL_FUNC) &_askrff_cpp_feature_products, 5},
     {"_askrff_cpp_ridge_posterior", (DL_FUNC) &_askrff_cpp_ridge_posterior, 8},
     {"_askrff_cpp_ridge_loo", (DL_FUNC) &_askrff_cpp_ridge_loo, 13},

@@ -45,10 +45,15 @@ namespace {
 
 // A path of ridge.h as an R list (`chosen` counted from 1).
 Rcpp::List path_to_r(const askrff::RidgePath& path) {
-  return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("df") = to_r(path.df),
-                            Rcpp::Named("gcv") = to_r(path.gcv), Rcpp::Named("evidence") = to_r(path.evidence),
-                            Rcpp::Named("eigenvalues") = to_r(path.eigenvalues),
-                            Rcpp::Named("chosen") = static_cast<int>(path.chosen) + 1,
+  Rcpp::IntegerVector chosen(path.chosen.size()), lengths(path.lengths.size());
+  for (std::size_t g = 0; g < path.chosen.size(); ++g) {
+    chosen[static_cast<R_xlen_t>(g)] = static_cast<int>(path.chosen[g]) + 1;
+    lengths[static_cast<R_xlen_t>(g)] = static_cast<int>(path.lengths[g]);
+  }
+  return Rcpp::List::create(Rcpp::Named("lambda") = to_r(path.lambda), Rcpp::Named("lengths") = lengths,
+                            Rcpp::Named("df") = to_r(path.df), Rcpp::Named("gcv") = to_r(path.gcv),
+                            Rcpp::Named("evidence") = to_r(path.evidence),
+                            Rcpp::Named("eigenvalues") = to_r(path.eigenvalues), Rcpp::Named("chosen") = chosen,
                             Rcpp::Named("coefficients") = to_r(path.coefficients),
                             Rcpp::Named("intercept") = to_r(path.intercept), Rcpp::Named("rss") = to_r(path.rss),
                             Rcpp::Named("vectors") = to_r(path.vectors), Rcpp::Named("z_mean") = to_r(path.z_mean),
@@ -64,19 +69,23 @@ askrff::Criterion criterion_named(const std::string& criterion) {
   return criterion == "gcv" ? askrff::Criterion::gcv : askrff::Criterion::evidence;
 }
 
-void require_lambda(const Rcpp::NumericVector& lambda) {
+template <typename Values>
+void require_lambda(const Values& lambda) {
   for (const double l : lambda) askrff::require(std::isfinite(l) && l > 0.0, "lambda must be positive and finite");
 }
+
+askrff::Sharing sharing_of(bool shared) { return shared ? askrff::Sharing::shared : askrff::Sharing::each; }
 
 }  // namespace
 
 // The ridge path of ridge.h from sums of .cpp_cross_products (added over
 // chunks in R); `lambda` empty for the grid; `criterion` "gcv" or
-// "evidence". The eigendecomposition stops on a user interrupt and reports
-// its percents to `progress` (see progress.h).
+// "evidence"; `shared` for one lambda for all responses, else one each.
+// The eigendecomposition stops on a user interrupt and reports its percents
+// to `progress` (see progress.h).
 // [[Rcpp::export(.cpp_ridge_path)]]
 Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::NumericVector y_shift,
-                          Rcpp::NumericVector lambda, std::string criterion, SEXP progress) {
+                          Rcpp::NumericVector lambda, std::string criterion, bool shared, SEXP progress) {
   const askrff::Criterion chosen_by = criterion_named(criterion);
   require_lambda(lambda);
   const askrff::CrossProducts c = askrff::cross_products_from_r(sums);
@@ -86,21 +95,22 @@ Rcpp::List cpp_ridge_path(Rcpp::List sums, Rcpp::NumericVector z_shift, Rcpp::Nu
   return path_to_r(askrff::ridge_path(c, Eigen::Map<const Eigen::VectorXd>(z_shift.begin(), columns),
                                       Eigen::Map<const Eigen::VectorXd>(y_shift.begin(), responses),
                                       Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size()), chosen_by,
-                                      askrff::InterruptPoll(), askrff::RProgress(progress)));
+                                      sharing_of(shared), askrff::InterruptPoll(), askrff::RProgress(progress)));
 }
 
 // The dual ridge path of ridge_dual.h on the rows of x in memory, with
 // responses y (one column each) and weights w: the path as .cpp_ridge_path
 // gives it, with its eigenvectors and solution only when `solution`, plus
 // `n` and `log_weight` of the rows of positive weight and, with `loo`, the
-// leave-one-out sums as .cpp_ridge_loo gives them (`press`, `rss`).
+// leave-one-out sums as .cpp_ridge_loo gives them (`press`, `rss_loo`).
 // [[Rcpp::export(.cpp_ridge_dual)]]
 Rcpp::List cpp_ridge_dual(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
-                          Rcpp::NumericVector w, Rcpp::NumericVector lambda, std::string criterion, bool loo,
-                          bool solution, SEXP progress, int n_threads) {
+                          Rcpp::NumericVector w, Rcpp::NumericVector lambda, std::string criterion, bool shared,
+                          bool loo, bool solution, SEXP progress, int n_threads) {
   askrff::require_threads(n_threads);
   askrff::DualRequest request;
   request.criterion = criterion_named(criterion);
+  request.sharing = sharing_of(shared);
   request.loo = loo;
   request.solution = solution;
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
@@ -148,13 +158,13 @@ Rcpp::NumericMatrix cpp_feature_products(Rcpp::List map, std::string fun, Rcpp::
       n_threads);
 }
 
-// For each row of x, q(z(x)) of ridge_posterior.h: the posterior variance
-// of the fit at x in units of s2, less 1 / sum w, on n_threads threads
-// (model_passes.h).
+// For each row of x and each lambda, q(z(x)) of ridge_posterior.h: the
+// posterior variance of the fit at x in units of s2, less 1 / sum w, on
+// n_threads threads (model_passes.h); rows by lambdas.
 // [[Rcpp::export(.cpp_ridge_posterior)]]
-Rcpp::NumericVector cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
+Rcpp::NumericMatrix cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
                                         Rcpp::NumericMatrix vectors, Rcpp::NumericVector values,
-                                        Rcpp::NumericVector z_mean, double lambda, int n_threads) {
+                                        Rcpp::NumericVector z_mean, Rcpp::NumericVector lambda, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
@@ -162,25 +172,27 @@ Rcpp::NumericVector cpp_ridge_posterior(Rcpp::List map, std::string fun, Rcpp::N
   askrff::require(vectors.nrow() == columns && vectors.ncol() <= columns && values.size() == vectors.ncol() &&
                       z_mean.size() == columns,
                   "the posterior must have one row of eigenvectors and one mean per feature column");
-  askrff::require(std::isfinite(lambda) && lambda > 0.0, "lambda must be positive and finite");
+  askrff::require(lambda.size() >= 1, "lambda must hold at least one value");
+  require_lambda(lambda);
   askrff::RidgePosterior posterior;
   posterior.vectors = Eigen::Map<const Eigen::MatrixXd>(vectors.begin(), columns, vectors.ncol());
   posterior.values = Eigen::Map<const Eigen::VectorXd>(values.begin(), values.size());
   posterior.z_mean = Eigen::Map<const Eigen::VectorXd>(z_mean.begin(), columns);
-  posterior.lambda = lambda;
-  Rcpp::NumericVector out(x.nrow());
+  posterior.lambda = as_vector(lambda);
+  Rcpp::NumericMatrix out(x.nrow(), lambda.size());
   askrff::posterior_quadratic_forms(*left, x.begin(), x.nrow(), posterior, askrff::thread_runner(n_threads), out.begin());
   return out;
 }
 
 // The sums over the rows of x, y and w of ridge_loo.h's terms for every
-// lambda (model_passes.h): list(press, one entry per lambda; rss, responses
-// by lambdas), on n_threads threads.
+// lambda of the paths (`lambda`: one column, shared by the responses, or
+// one per response; model_passes.h): list(press, rss), each responses by
+// the paths' rows, on n_threads threads.
 // [[Rcpp::export(.cpp_ridge_loo)]]
 Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                          Rcpp::NumericVector w, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values,
                          Rcpp::NumericMatrix projections, Rcpp::NumericVector z_mean, Rcpp::NumericVector y_mean,
-                         double weight, Rcpp::NumericVector lambda, int n_threads) {
+                         double weight, Rcpp::NumericMatrix lambda, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
@@ -191,6 +203,8 @@ Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
                       z_mean.size() == columns && y_mean.size() == responses,
                   "the path's eigenvectors, projections and means must match the features and responses");
   askrff::require(std::isfinite(weight) && weight > 0.0, "the sum of the weights must be positive and finite");
+  askrff::require(lambda.nrow() >= 1 && (lambda.ncol() == 1 || lambda.ncol() == responses),
+                  "lambda must have one column, or one per response");
   require_lambda(lambda);
   askrff::RidgeLoo model;
   model.vectors = Eigen::Map<const Eigen::MatrixXd>(vectors.begin(), columns, vectors.ncol());
@@ -199,10 +213,13 @@ Rcpp::List cpp_ridge_loo(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
   model.z_mean = Eigen::Map<const Eigen::VectorXd>(z_mean.begin(), columns);
   model.y_mean = Eigen::Map<const Eigen::VectorXd>(y_mean.begin(), responses);
   model.weight = weight;
-  model.lambda = Eigen::Map<const Eigen::VectorXd>(lambda.begin(), lambda.size());
+  model.lambda = as_matrix(lambda);
   const askrff::LooSums sums = askrff::ridge_loo_sums(*left, x.begin(), x.nrow(), as_matrix(y), as_vector(w), model,
                                                     askrff::thread_runner(n_threads));
-  Rcpp::NumericMatrix rss(responses, lambda.size());
-  std::copy(sums.rss.data(), sums.rss.data() + sums.rss.size(), rss.begin());
-  return Rcpp::List::create(Rcpp::Named("press") = to_r(sums.press), Rcpp::Named("rss") = rss);
+  const auto by_response = [&](const Eigen::VectorXd& v) {
+    Rcpp::NumericMatrix out(responses, lambda.nrow());
+    std::copy(v.data(), v.data() + v.size(), out.begin());
+    return out;
+  };
+  return Rcpp::List::create(Rcpp::Named("press") = by_response(sums.press), Rcpp::Named("rss") = by_response(sums.rss));
 }

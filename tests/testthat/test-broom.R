@@ -175,7 +175,13 @@ test_that("augment() of matrix and streamed fits, several responses and factors"
   expect_equal(augmented$.resid_second, unname(residuals(fit)[, "second"]))
   new <- generics::augment(fit, newdata = x[1:3, ])
   expect_equal(unname(as.matrix(new[c(".fitted_first", ".fitted_second")])), unname(predict(fit, x[1:3, ])))
-  expect_error(generics::augment(fit, newdata = x, se_fit = TRUE), "`se_fit`", class = "askrff_error")
+  # each response's standard errors and interval, as predict() gives them
+  uncertain <- generics::augment(fit, newdata = x[1:3, ], se_fit = TRUE, interval = "prediction")
+  predicted <- predict(fit, x[1:3, ], se.fit = TRUE, interval = "prediction")
+  expect_equal(uncertain$.se.fit_second, unname(predicted$se.fit[, "second"]))
+  expect_equal(uncertain$.upper_first, unname(predicted$fit[, "upr", "first"]))
+  expect_error(generics::augment(rff_ridge(x, factor(x[, 1] > 0), map), newdata = x, se_fit = TRUE), "`se_fit`",
+               class = "askrff_error")
   chunks <- list(list(x = x[1:20, ], y = y[1:20, 1]), list(x = x[21:40, ], y = y[21:40, 1]))
   streamed <- rff_ridge(chunks, map = map, lambda = 0.1)
   expect_error(generics::augment(streamed), "`newdata`", class = "askrff_error")

@@ -825,6 +825,61 @@ test_that("the selection's criterion, scales and ARD, and fits that record a sea
   fuzz_check(cases)
 })
 
+test_that("fits with one lambda per response, shared_lambda and their fields end in a result or a named error", {
+  skip_on_cran()
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  y <- cbind(a = x3[, 1] + x3[, 2]^2, b = x3[, 3])
+  # given penalties keep every criterion of the path finite on five rows
+  args <- list(x = x3, y = y, map = map, lambda = c(0.1, 1), criterion = "evidence", shared_lambda = FALSE,
+               n_threads = 1)
+  frame <- data.frame(a = y[, 1], b = y[, 2], u = x3[, 1], v = x3[, 2], w = x3[, 3])
+  formula_args <- list(formula = cbind(a, b) ~ u + v + w, data = frame, map = map, lambda = c(0.1, 1),
+                       criterion = "loo", shared_lambda = NULL)
+  cases <- c(argument_cases("rff_ridge", rff_ridge, args, "shared_lambda", bad_values),
+             argument_cases("rff_ridge", rff_ridge, args, "y", bad_data(2)),
+             argument_cases("rff_ridge.formula", rff_ridge, formula_args, "shared_lambda", bad_values),
+             list(case("rff_ridge(<factor>, shared_lambda = FALSE)", function() {
+               rff_ridge(x3, factor(c("u", "v", "u", "v", "v")), map, shared_lambda = FALSE)
+             }, "shared_lambda")))
+  fit <- do.call(rff_ridge, args)
+  search <- rff_ridge(x3, y, kernel = gaussian_kernel(1), n_features = 4, seed = 1, scale = c(0.5, 2), lambda = c(0.1, 1),
+                      criterion = "gcv")
+  consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
+                    predict = function(f) predict(f, x3), plot = function(f) plot(f), fitted = function(f) fitted(f),
+                    residuals = function(f) residuals(f),
+                    interval = function(f) predict(f, x3, interval = "prediction", se.fit = TRUE),
+                    summary = function(f) utils::capture.output(print(summary(f))))
+  if (requireNamespace("generics", quietly = TRUE) && requireNamespace("tibble", quietly = TRUE)) {
+    consumers <- c(consumers, list(tidy = function(f) generics::tidy(f, conf.int = TRUE),
+                                   glance = function(f) generics::glance(f),
+                                   augment = function(f) generics::augment(f, newdata = x3, interval = "confidence",
+                                                                           se_fit = TRUE)))
+  }
+  fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n",
+              "posterior", "criterion", "selection")
+  cases <- c(cases, object_cases(fit, consumers, "fit", fields), object_cases(search, consumers, "fit", fields))
+  # the path's `response` column and the selection's row of lambdas edited
+  responses <- list(unknown = c("a", "z"), missing = c("a", NA), one = c("a", "a"), factor = factor(c("a", "b")),
+                    number = c(1, 2))
+  cases <- c(cases, unlist(lapply(names(responses), function(name) {
+    edited <- fit
+    edited$path$response <- rep_len(responses[[name]], nrow(fit$path))
+    lapply(names(consumers), function(consumer) {
+      case(sprintf("%s on fit with path$response <%s>", consumer, name), function() consumers[[consumer]](edited),
+           c("path$response", "fit"))
+    })
+  }), recursive = FALSE))
+  lambdas <- list(column = search$selection$lambda[, 1L], wide = cbind(search$selection$lambda, 1),
+                  other = search$selection$lambda * 2, na = search$selection$lambda * NA)
+  cases <- c(cases, lapply(names(lambdas), function(name) {
+    edited <- search
+    edited$selection$lambda <- lambdas[[name]]
+    case(sprintf("print on fit with selection$lambda <%s>", name), function() utils::capture.output(print(edited)),
+         c("selection", "lambda"))
+  }))
+  fuzz_check(cases)
+})
+
 test_that("penalized GLM fits, their arguments and edited fits end in a result or a named error", {
   skip_on_cran()
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)

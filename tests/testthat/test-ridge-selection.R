@@ -55,26 +55,33 @@ test_that("leave-one-out is the brute-force refit without each row, weights and 
   w <- runif(n, 0.5, 2)
   map <- rff_map(gaussian_kernel(1), 2, 10, seed = 1)
   lambda <- c(0.01, 0.3, 3)
-  fit <- rff_ridge(x, y, map, weights = w, lambda = lambda, criterion = "loo")
-  brute <- vapply(sort(lambda, decreasing = TRUE), function(l) {
-    sum(vapply(seq_len(n), function(i) {
+  fit <- rff_ridge(x, y, map, weights = w, lambda = lambda, criterion = "loo", shared_lambda = TRUE)
+  # each response's PRESS / n, lambdas by responses
+  brute_each <- t(vapply(sort(lambda, decreasing = TRUE), function(l) {
+    rowSums(vapply(seq_len(n), function(i) {
       without <- rff_ridge(x[-i, ], y[-i, ], map, weights = w[-i], lambda = l)
-      w[i] * sum((y[i, ] - predict(without, x[i, , drop = FALSE]))^2)
-    }, 1)) / (2 * n)
-  }, 1)
-  # both exact: the leverage identity against n refits, up to rounding
+      w[i] * (y[i, ] - predict(without, x[i, , drop = FALSE]))[1L, ]^2
+    }, c(1, 1))) / n
+  }, c(1, 1)))
+  brute <- rowMeans(brute_each)
+  # both exact: the leverage identity against n refits, up to rounding;
+  # one lambda shared pools the responses, one each takes its own
   expect_equal(fit$path$loo, brute, tolerance = 1e-10)
   expect_identical(fit$lambda, fit$path$lambda[which.min(brute)])
+  each <- rff_ridge(x, y, map, weights = w, lambda = lambda, criterion = "loo")
+  expect_equal(matrix(each$path$loo, 3), unname(brute_each), tolerance = 1e-10)
+  expect_equal(unname(each$lambda), sort(lambda, decreasing = TRUE)[apply(brute_each, 2L, which.min)])
   # the coefficients, fitted values and residual sums at the chosen lambda
   # are the fit at that lambda
-  given <- rff_ridge(x, y, map, weights = w, lambda = fit$lambda)
+  given <- rff_ridge(x, y, map, weights = w, lambda = fit$lambda, shared_lambda = TRUE)
   expect_equal(coef(fit), coef(given), tolerance = 1e-10)
   expect_equal(fit$rss, given$rss, tolerance = 1e-10)
   expect_equal(fitted(fit), fitted(given), tolerance = 1e-10)
   expect_output(print(fit), "chosen by leave-one-out among 3 values.*leave-one-out = ")
   # a second pass reads list chunks again, in any thread count; a function is read once
   chunks <- lapply(split(seq_len(n), rep(1:3, each = 10)), function(i) list(x = x[i, ], y = y[i, ], w = w[i]))
-  expect_equal(rff_ridge(chunks, map = map, lambda = lambda, criterion = "loo")$path$loo, fit$path$loo, tolerance = 1e-12)
+  expect_equal(rff_ridge(chunks, map = map, lambda = lambda, criterion = "loo", shared_lambda = TRUE)$path$loo, fit$path$loo,
+               tolerance = 1e-12)
   expect_identical(rff_ridge(x, y, map, weights = w, criterion = "loo", n_threads = 2)$path,
                    rff_ridge(x, y, map, weights = w, criterion = "loo", n_threads = 1)$path)
   expect_error(rff_ridge(function() NULL, map = map, criterion = "loo"), "a function chunk source is read once",

@@ -100,15 +100,16 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
 LooSums ridge_loo_sums(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
                        const ConstVectorRef& w, const RidgeLoo& model, const BlockRunner& run) {
   const int columns = map.n_columns();
-  const Eigen::Index lambdas = model.lambda.size(), responses = y.cols(), r = model.vectors.cols();
+  const Eigen::Index lambdas = model.lambda.rows(), groups = model.lambda.cols(), responses = y.cols();
+  const Eigen::Index r = model.vectors.cols();
   const std::size_t block = 1024;
-  LooSums sums{Eigen::VectorXd::Zero(lambdas), Eigen::VectorXd::Zero(lambdas * responses)};
+  LooSums sums{Eigen::VectorXd::Zero(lambdas * responses), Eigen::VectorXd::Zero(lambdas * responses)};
   const double row_cost = map.row_cost() + kProductWeight * 2.0 * columns * r +
-                          kProductWeight * 2.0 * static_cast<double>(lambdas * r * (responses + 1));
+                          kProductWeight * 2.0 * static_cast<double>(lambdas * r * (responses + groups));
   LooTerms terms;
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);
-    terms.press.resize(static_cast<Eigen::Index>(rows), lambdas);
+    terms.press.resize(static_cast<Eigen::Index>(rows), lambdas * responses);
     terms.rss.resize(static_cast<Eigen::Index>(rows), lambdas * responses);
     run_row_blocks(rows, row_cost, kGramBlockRows, run, [&](std::size_t b, std::size_t e) {
       const Eigen::Index count = static_cast<Eigen::Index>(e - b), first = static_cast<Eigen::Index>(begin + b);
@@ -127,12 +128,15 @@ LooSums ridge_loo_sums(const FeatureMap& map, const double* x, std::size_t n, co
 void posterior_quadratic_forms(const FeatureMap& map, const double* x, std::size_t n,
                                const RidgePosterior& posterior, const BlockRunner& run, double* out) {
   const int columns = map.n_columns();
-  const double row_cost = map.row_cost() + kProductWeight * 2.0 * columns * static_cast<double>(posterior.vectors.cols());
+  const double row_cost = map.row_cost() + kProductWeight * 2.0 * static_cast<double>(posterior.vectors.cols()) *
+                                               (columns + static_cast<double>(posterior.lambda.size()));
   run_row_blocks(n, row_cost, kGramBlockRows, run, [&](std::size_t begin, std::size_t end) {
     Eigen::MatrixXd z(static_cast<Eigen::Index>(end - begin), columns);
     map.rows(x, n, begin, end, z.data(), end - begin);
-    const Eigen::VectorXd q = posterior_quadratic_form(z, posterior);
-    std::copy(q.data(), q.data() + q.size(), out + begin);
+    const Eigen::MatrixXd q = posterior_quadratic_form(z, posterior);
+    for (Eigen::Index l = 0; l < q.cols(); ++l) {
+      std::copy(q.col(l).data(), q.col(l).data() + q.rows(), out + static_cast<std::size_t>(l) * n + begin);
+    }
   });
 }
 

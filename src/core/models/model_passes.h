@@ -41,15 +41,16 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
                  const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset, const RowFolds& folds,
                  const ConstVectorRef& z_shift, const BlockRunner& run);
 
-// The sums of ridge_loo.h's terms over the rows: press per lambda, and rss
-// per lambda and response (lambda l's responses at l q to l q + q - 1).
+// The sums of ridge_loo.h's terms over the rows: press and rss per row of
+// the paths and response (row l's responses at l q to l q + q - 1).
 struct LooSums {
   Eigen::VectorXd press, rss;
 };
 LooSums ridge_loo_sums(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
                        const ConstVectorRef& w, const RidgeLoo& model, const BlockRunner& run);
 
-// q(z(x)) of ridge_posterior.h for every row, into out (n values).
+// q(z(x)) of ridge_posterior.h for every row and lambda, into out (n by
+// lambdas, column-major).
 void posterior_quadratic_forms(const FeatureMap& map, const double* x, std::size_t n,
                                const RidgePosterior& posterior, const BlockRunner& run, double* out);
 

@@ -23,7 +23,8 @@ Eigen::Index resolved_eigenvalues(const Eigen::ArrayXd& s) {
 }
 
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
-                     Eigen::VectorXd lambda, Criterion criterion, const Poll& poll, const Progress& progress) {
+                     Eigen::VectorXd lambda, Criterion criterion, Sharing sharing, const Poll& poll,
+                     const Progress& progress) {
   const double n = sums.n, total = sums.weight;
   require_ridge_rows(n, total);
   // weighted means of the shifted values
@@ -51,16 +52,80 @@ RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, 
   spectrum.n = n;
   spectrum.weight = total;
   spectrum.log_weight = sums.log_weight;
-  RidgePath path = ridge_path_of(spectrum, std::move(lambda), criterion);
+  RidgePath path = ridge_path_of(spectrum, std::move(lambda), criterion, sharing);
   set_ridge_solution(path, std::move(v), z_shift + z_mean, y_shift + y_mean, total);
   return path;
 }
 
-RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, Criterion criterion) {
+namespace {
+
+// The row of the largest merit among `values` (the first among ties: the
+// largest lambda).
+Eigen::Index best_of(const Eigen::VectorXd& values, const std::function<double(double)>& merit) {
+  Eigen::Index best = 0;
+  double top = -std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < values.size(); ++i) {
+    const double m = merit(values(i));
+    if (m > top || i == 0) {
+      top = m;
+      best = i;
+    }
+  }
+  return best;
+}
+
+// The grid `lambda` (decreasing) with the best value's refinement: golden-
+// section search for the largest merit on log lambda between its
+// neighbours, to 1e-4 (closer, the merits differ by their rounding, and
+// chunks or threads, which change that rounding, would change lambda),
+// added to the grid when it is better.
+Eigen::VectorXd refined_grid(const Eigen::VectorXd& lambda, const std::function<double(double)>& merit) {
+  const Eigen::Index best = best_of(lambda, merit);
+  if (best == 0 || best + 1 >= lambda.size()) return lambda;
+  const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
+  double a = std::log(lambda(best + 1)), b = std::log(lambda(best - 1));
+  double u = b - ratio * (b - a), v = a + ratio * (b - a);
+  double mu = merit(std::exp(u)), mv = merit(std::exp(v));
+  while (b - a > 1e-4) {
+    if (mu >= mv) {
+      b = v;
+      v = u;
+      mv = mu;
+      u = b - ratio * (b - a);
+      mu = merit(std::exp(u));
+    } else {
+      a = u;
+      u = v;
+      mu = mv;
+      v = a + ratio * (b - a);
+      mv = merit(std::exp(v));
+    }
+  }
+  const double refined = std::exp(mu >= mv ? u : v);
+  if (!(std::max(mu, mv) > merit(lambda(best))) || refined == lambda(best)) return lambda;
+  Eigen::VectorXd longer(lambda.size() + 1);
+  const Eigen::Index at = refined > lambda(best) ? best : best + 1;
+  longer << lambda.head(at), refined, lambda.tail(lambda.size() - at);
+  return longer;
+}
+
+}  // namespace
+
+Eigen::VectorXd chosen_lambdas(const RidgePath& path, Eigen::Index responses) {
+  Eigen::VectorXd out(responses);
+  const Eigen::Index groups = path.lambda.cols();
+  for (Eigen::Index j = 0; j < responses; ++j) {
+    const Eigen::Index g = response_group(groups, j);
+    out(j) = path.lambda(path.chosen[static_cast<std::size_t>(g)], g);
+  }
+  return out;
+}
+
+RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, Criterion criterion, Sharing sharing) {
   const double n = spectrum.n, total = spectrum.weight;
   const Eigen::ArrayXd& s = spectrum.values;
   const Eigen::MatrixXd& c = spectrum.projections;
-  const Eigen::Index d = spectrum.columns, rank = s.size();
+  const Eigen::Index d = spectrum.columns, rank = s.size(), responses = c.cols();
   const Eigen::ArrayXXd c2 = c.array().square();
   const Eigen::Index resolved = resolved_eigenvalues(s);
   const Eigen::ArrayXd sr = s.head(resolved), su = s.tail(rank - resolved);
@@ -76,6 +141,7 @@ RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, C
     for (int i = 0; i < kGridSize; ++i) lambda(i) = top * std::pow(10.0, 1.0 - 11.0 * i / (kGridSize - 1));
   }
   std::sort(lambda.data(), lambda.data() + lambda.size(), std::greater<double>());
+  // For the responses [first, first + count):
   // RSS = unexplained + sum_resolved c^2 lambda^2 / (s (s + lambda)^2)
   //       - sum_unresolved c^2 (s + 2 lambda) / (s + lambda)^2 (computed as
   //       (1 + lambda / (s + lambda)) / (s + lambda), whose square cannot
@@ -84,94 +150,73 @@ RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, C
   // nonnegative, so neither cancels as df approaches n. The evidence's
   // P = RSS + lambda ||b||^2 likewise:
   // P = unexplained + sum_resolved c^2 lambda / (s (s + lambda)) - sum_unresolved c^2 / (s + lambda).
-  const auto rss_at = [&](double l, bool penalized) -> Eigen::VectorXd {
+  const auto rss_at = [&](double l, bool penalized, Eigen::Index first, Eigen::Index count) -> Eigen::VectorXd {
     const Eigen::ArrayXd kept = penalized ? (l / (sr * (sr + l))).eval() : ((l / (sr + l)).square() / sr).eval();
     const Eigen::ArrayXd fitted = penalized ? (su + l).inverse().eval() : ((1.0 + l / (su + l)) / (su + l)).eval();
-    return (unexplained.array() + (c2.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
-            (c2.bottomRows(rank - resolved).colwise() * fitted).colwise().sum().transpose())
+    const auto block = c2.middleCols(first, count);
+    return (unexplained.segment(first, count).array() +
+            (block.topRows(resolved).colwise() * kept).colwise().sum().transpose() -
+            (block.bottomRows(rank - resolved).colwise() * fitted).colwise().sum().transpose())
         .cwiseMax(0.0)
         .matrix();
   };
-  const double q = static_cast<double>(c.cols());
   const double pi = 3.141592653589793238462643383279502884;
   // the evidence's terms that depend on neither lambda nor y, per response
   const double weight_term = 0.5 * (spectrum.log_weight - std::log(total)) - 0.5 * (n - 1.0);
   struct Scores {
     double df, gcv, evidence;
   };
-  const auto score_at = [&](double l) {
+  const auto score_at = [&](double l, Eigen::Index first, Eigen::Index count) {
+    const double q = static_cast<double>(count);
     Scores out;
     out.df = 1.0 + (s / (s + l)).sum();
     const double slack = (n - 1.0 - static_cast<double>(rank)) + (l / (s + l)).sum();
-    const double rss = rss_at(l, false).sum();
+    const double rss = rss_at(l, false, first, count).sum();
     out.gcv = slack > 0.0 ? rss / (n * q) / ((slack / n) * (slack / n)) : std::numeric_limits<double>::infinity();
-    const Eigen::ArrayXd penalized = rss_at(l, true).array();
+    const Eigen::ArrayXd penalized = rss_at(l, true, first, count).array();
     out.evidence = (penalized > 0.0).all()
                        ? q * (weight_term - 0.5 * (s / l).log1p().sum()) -
                              0.5 * (n - 1.0) * (2.0 * pi * penalized / (n - 1.0)).log().sum()
                        : -std::numeric_limits<double>::infinity();
     return out;
   };
-  // the criterion to maximize
-  const auto merit = [&](const Scores& x) { return criterion == Criterion::gcv ? -x.gcv : x.evidence; };
-  const auto best_of = [&](const Eigen::VectorXd& values) {
-    Eigen::Index best = 0;
-    double top = -std::numeric_limits<double>::infinity();
-    for (Eigen::Index i = 0; i < values.size(); ++i) {
-      const double m = merit(score_at(values(i)));
-      if (m > top || i == 0) {
-        top = m;
-        best = i;
-      }
-    }
-    return best;
-  };
-  if (grid) {
-    const Eigen::Index best = best_of(lambda);
-    if (best > 0 && best + 1 < lambda.size()) {
-      // golden-section search for the largest merit on log lambda between the
-      // neighbours, to 1e-4: closer, the merits differ by their rounding, and
-      // chunks or threads (which change that rounding) would change lambda
-      const double ratio = 0.5 * (std::sqrt(5.0) - 1.0);
-      double a = std::log(lambda(best + 1)), b = std::log(lambda(best - 1));
-      double u = b - ratio * (b - a), v = a + ratio * (b - a);
-      double mu = merit(score_at(std::exp(u))), mv = merit(score_at(std::exp(v)));
-      while (b - a > 1e-4) {
-        if (mu >= mv) {
-          b = v;
-          v = u;
-          mv = mu;
-          u = b - ratio * (b - a);
-          mu = merit(score_at(std::exp(u)));
-        } else {
-          a = u;
-          u = v;
-          mu = mv;
-          v = a + ratio * (b - a);
-          mv = merit(score_at(std::exp(v)));
-        }
-      }
-      const double refined = std::exp(mu >= mv ? u : v);
-      if (std::max(mu, mv) > merit(score_at(lambda(best))) && refined != lambda(best)) {
-        Eigen::VectorXd longer(lambda.size() + 1);
-        const Eigen::Index at = refined > lambda(best) ? best : best + 1;
-        longer << lambda.head(at), refined, lambda.tail(lambda.size() - at);
-        lambda = longer;
-      }
+  // each group's path, from its own criterion (to maximize)
+  const Eigen::Index groups = sharing == Sharing::shared ? 1 : responses;
+  std::vector<Eigen::VectorXd> lambdas(static_cast<std::size_t>(groups));
+  path.chosen.resize(static_cast<std::size_t>(groups));
+  path.lengths.resize(static_cast<std::size_t>(groups));
+  Eigen::Index longest = 0;
+  for (Eigen::Index g = 0; g < groups; ++g) {
+    const Eigen::Index first = groups == 1 ? 0 : g, count = groups == 1 ? responses : 1;
+    const std::function<double(double)> merit = [&](double l) {
+      const Scores x = score_at(l, first, count);
+      return criterion == Criterion::gcv ? -x.gcv : x.evidence;
+    };
+    const std::size_t at = static_cast<std::size_t>(g);
+    lambdas[at] = grid ? refined_grid(lambda, merit) : lambda;
+    path.chosen[at] = best_of(lambdas[at], merit);
+    path.lengths[at] = lambdas[at].size();
+    longest = std::max(longest, lambdas[at].size());
+  }
+  path.lambda.resize(longest, groups);
+  path.df.resize(longest, groups);
+  path.gcv.resize(longest, groups);
+  path.evidence.resize(longest, groups);
+  for (Eigen::Index g = 0; g < groups; ++g) {
+    const Eigen::Index first = groups == 1 ? 0 : g, count = groups == 1 ? responses : 1;
+    const Eigen::VectorXd& own = lambdas[static_cast<std::size_t>(g)];
+    for (Eigen::Index i = 0; i < longest; ++i) {
+      const double l = own(std::min(i, own.size() - 1));
+      const Scores x = score_at(l, first, count);
+      path.lambda(i, g) = l;
+      path.df(i, g) = x.df;
+      path.gcv(i, g) = x.gcv;
+      path.evidence(i, g) = x.evidence;
     }
   }
-  path.lambda = lambda;
-  path.df.resize(lambda.size());
-  path.gcv.resize(lambda.size());
-  path.evidence.resize(lambda.size());
-  for (Eigen::Index i = 0; i < lambda.size(); ++i) {
-    const Scores x = score_at(lambda(i));
-    path.df(i) = x.df;
-    path.gcv(i) = x.gcv;
-    path.evidence(i) = x.evidence;
-  }
-  path.chosen = best_of(lambda);
-  path.rss = rss_at(lambda(path.chosen), false);
+  path.rss.resize(responses);
+  const Eigen::VectorXd chosen = chosen_lambdas(path, responses);
+  for (Eigen::Index j = 0; j < responses; ++j) path.rss(j) = rss_at(chosen(j), false, j, 1)(0);
   path.projections = c;
   return path;
 }
@@ -179,11 +224,17 @@ RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, C
 void set_ridge_solution(RidgePath& path, Eigen::MatrixXd vectors, const Eigen::VectorXd& z_mean,
                         const Eigen::VectorXd& y_mean, double weight) {
   const Eigen::ArrayXd s = path.eigenvalues.head(vectors.cols()).array();
-  const double l = path.lambda(path.chosen);
-  path.coefficients = vectors * (path.projections.array().colwise() / (s + l)).matrix();
+  const Eigen::Index responses = path.projections.cols();
+  const Eigen::VectorXd l = chosen_lambdas(path, responses);
+  Eigen::MatrixXd along(vectors.cols(), responses);
+  for (Eigen::Index j = 0; j < responses; ++j) along.col(j) = (path.projections.col(j).array() / (s + l(j))).matrix();
+  path.coefficients = vectors * along;
   if (path.remainder_values.size() > 0) {
-    path.coefficients += path.remainder_vectors *
-                         (path.remainder_projections.array().colwise() / (path.remainder_values.array() + l)).matrix();
+    Eigen::MatrixXd remainder(path.remainder_values.size(), responses);
+    for (Eigen::Index j = 0; j < responses; ++j) {
+      remainder.col(j) = (path.remainder_projections.col(j).array() / (path.remainder_values.array() + l(j))).matrix();
+    }
+    path.coefficients += path.remainder_vectors * remainder;
   }
   path.vectors = std::move(vectors);
   path.z_mean = z_mean;

@@ -16,13 +16,19 @@
 //   E = -(n - 1) / 2 (log(2 pi P / (n - 1)) + 1) + (sum log w - log sum w) / 2
 //       - sum log(1 + s / lambda) / 2,
 // with P = min over b0, b of sum w (y - b0 - z'b)^2 + lambda ||b||^2 = y'y -
-// sum c^2 / (s + lambda) (centered), n the rows of positive weight, and
-// several responses adding their evidences (each with its own s2).
+// sum c^2 / (s + lambda) (centered), n the rows of positive weight.
+//
+// Several responses either share one lambda (Sharing::shared: their RSS
+// pooled in GCV, their evidences, each with its own s2, added) or each get
+// their own (Sharing::each): every response is then a group of its own,
+// with its own path, criterion and choice, exactly as if it were fitted
+// alone, all from the one eigendecomposition.
 // Profiling s2 keeps E a likelihood that an exact Gaussian process's, with the
 // same prior on b0, can be compared with; integrating s2 against the
 // improper prior ds2 / s2 would change E by a term that depends on n alone.
 #pragma once
 #include <Eigen/Dense>
+#include <vector>
 
 #include "core/models/cross_products.h"
 #include "core/numerics/symmetric_eigen.h"
@@ -32,16 +38,25 @@ namespace askrff {
 // What chooses lambda: least GCV, or largest evidence.
 enum class Criterion { gcv, evidence };
 
+// Whether the responses share one lambda or each choose their own.
+enum class Sharing { shared, each };
+
 struct RidgePath {
-  Eigen::VectorXd lambda;       // decreasing
-  Eigen::VectorXd df;           // effective degrees of freedom, intercept included
-  Eigen::VectorXd gcv;          // RSS / (n q) / (1 - df / n)^2, pooled over the q responses
-  Eigen::VectorXd evidence;     // log marginal likelihood, summed over the responses; -inf where P = 0
+  // One path per group of responses that share a lambda (one group, or one
+  // per response): column g holds group g's lambdas, decreasing, in its
+  // first lengths[g] rows; a shorter path repeats its last lambda below
+  // (every entry is a penalty the passes can take). df, gcv and evidence
+  // are evaluated at each entry.
+  Eigen::MatrixXd lambda;
+  std::vector<Eigen::Index> lengths;
+  Eigen::MatrixXd df;           // effective degrees of freedom, intercept included
+  Eigen::MatrixXd gcv;          // RSS / (n q) / (1 - df / n)^2, pooled over the group's q responses
+  Eigen::MatrixXd evidence;     // log marginal likelihood, summed over the group's responses; -inf where P = 0
+  std::vector<Eigen::Index> chosen;  // per group, the row its criterion prefers (the largest lambda among ties)
   Eigen::VectorXd eigenvalues;  // of the centered cross-product matrix, decreasing
-  Eigen::Index chosen = 0;      // the lambda the criterion prefers (the largest such)
-  Eigen::MatrixXd coefficients; // columns by responses, at the chosen lambda
+  Eigen::MatrixXd coefficients; // columns by responses, each at its group's chosen lambda
   Eigen::VectorXd intercept;    // per response
-  Eigen::VectorXd rss;          // per response, at the chosen lambda
+  Eigen::VectorXd rss;          // per response, at its group's chosen lambda
   // What the posterior of the coefficients needs besides lambda: the
   // eigenvectors of the first `rank` eigenvalues (columns by rank), the
   // weighted mean of the features, and the sum of the weights.
@@ -63,6 +78,13 @@ struct RidgePath {
   Eigen::MatrixXd remainder_projections;
   Eigen::VectorXd remainder_values;
 };
+
+// The group of response j on a path whose lambda has `groups` columns (1:
+// all share it).
+inline Eigen::Index response_group(Eigen::Index groups, Eigen::Index j) { return groups == 1 ? 0 : j; }
+
+// Each response's chosen lambda.
+Eigen::VectorXd chosen_lambdas(const RidgePath& path, Eigen::Index responses);
 
 // Grid used when no lambda is given: kGridSize values, log-spaced from
 // 10 max(s) down to 1e-10 max(s). On the grid, a choice between two grid
@@ -95,13 +117,15 @@ void require_ridge_rows(double n, double weight);
 // for the r = s.size() of them. Below, rounding decides their values.
 Eigen::Index resolved_eigenvalues(const Eigen::ArrayXd& s);
 
-// The path from a spectrum: lambda (the grid and its refinement when
-// `lambda` is empty, else sorted), df, gcv, evidence, the chosen lambda and
-// its rss, the eigenvalues (padded with zeros to D) and the projections.
-RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, Criterion criterion);
+// The path from a spectrum: for each group of responses (`sharing`), lambda
+// (the grid and the group's refinement when `lambda` is empty, else
+// sorted), df, gcv, evidence, the chosen lambda; each response's rss at its
+// group's, the eigenvalues (padded with zeros to D) and the projections.
+RidgePath ridge_path_of(const RidgeSpectrum& spectrum, Eigen::VectorXd lambda, Criterion criterion,
+                        Sharing sharing = Sharing::shared);
 
 // The path's coefficients b = V (c / (s + lambda)) (and its remainder's
-// part) and intercepts at its chosen lambda, from the eigenvectors V (D by
+// part) and intercepts, each response at its group's chosen lambda, from the eigenvectors V (D by
 // r) and the weighted means of the (unshifted) features and responses, all
 // kept in the path.
 void set_ridge_solution(RidgePath& path, Eigen::MatrixXd vectors, const Eigen::VectorXd& z_mean,
@@ -113,7 +137,7 @@ void set_ridge_solution(RidgePath& path, Eigen::MatrixXd vectors, const Eigen::V
 // `lambda` positive (sorted here), or empty for the grid. n must be at least 2.
 // The eigendecomposition, O(D^3) for D columns, polls and reports its progress.
 RidgePath ridge_path(const CrossProducts& sums, const Eigen::VectorXd& z_shift, const Eigen::VectorXd& y_shift,
-                     Eigen::VectorXd lambda, Criterion criterion = Criterion::gcv, const Poll& poll = no_poll,
-                     const Progress& progress = no_progress);
+                     Eigen::VectorXd lambda, Criterion criterion = Criterion::gcv, Sharing sharing = Sharing::shared,
+                     const Poll& poll = no_poll, const Progress& progress = no_progress);
 
 }  // namespace askrff

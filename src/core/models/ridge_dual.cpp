@@ -96,41 +96,48 @@ Eigen::MatrixXd lower_gram(const Eigen::Ref<const Eigen::MatrixXd>& b, const Blo
 // U_o and c0 is 1, the residual and 1 - h are sums of nonnegative terms:
 //   sqrt(w_i) e_i = sum_k U_ik lambda / (s_k + lambda) p_k + (U_o p_o)_i,
 //   1 - h_i = sum_k U_ik^2 lambda / (s_k + lambda) + sum_k (U_o)_ik^2,
-// which keep their digits where the fit nearly interpolates.
+// which keep their digits where the fit nearly interpolates. Each response
+// at its group's lambdas (the path's columns).
 void dual_loo(RidgeDual& out, const Eigen::MatrixXd& u, const Eigen::ArrayXd& s, const Eigen::MatrixXd& p,
               const Eigen::MatrixXd& u_other, const Eigen::MatrixXd& p_other, const BlockRunner& run) {
-  const Eigen::VectorXd& lambda = out.path.lambda;
-  const Index n = u.rows(), r = u.cols(), lambdas = lambda.size(), q = p.cols();
-  Eigen::MatrixXd left(r, lambdas);  // lambda / (s + lambda): what the fit leaves of each direction
-  for (Index l = 0; l < lambdas; ++l) left.col(l) = (lambda(l) / (s + lambda(l))).matrix();
-  // lambda l's residual projections of the responses in columns l q to l q + q - 1
+  const Eigen::MatrixXd& lambda = out.path.lambda;
+  const Index n = u.rows(), r = u.cols(), lambdas = lambda.rows(), groups = lambda.cols(), q = p.cols();
+  // lambda / (s + lambda): what the fit leaves of each direction, row l of group g in column l groups + g
+  Eigen::MatrixXd left(r, lambdas * groups);
+  for (Index l = 0; l < lambdas; ++l) {
+    for (Index g = 0; g < groups; ++g) left.col(l * groups + g) = (lambda(l, g) / (s + lambda(l, g))).matrix();
+  }
+  // the residual projections of the responses, row l's in columns l q to l q + q - 1
   Eigen::MatrixXd shrunk(r, lambdas * q);
-  for (Index l = 0; l < lambdas; ++l) shrunk.middleCols(l * q, q) = (p.array().colwise() * left.col(l).array()).matrix();
+  for (Index l = 0; l < lambdas; ++l) {
+    for (Index j = 0; j < q; ++j) {
+      shrunk.col(l * q + j) = p.col(j).cwiseProduct(left.col(l * groups + response_group(groups, j)));
+    }
+  }
   const Eigen::MatrixXd u2 = u.array().square().matrix(), outside = u_other * p_other;
   const Eigen::VectorXd beside = u_other.rowwise().squaredNorm();
-  Eigen::MatrixXd press(n, lambdas), rss(n, lambdas * q);
+  Eigen::MatrixXd press(n, lambdas * q), rss(n, lambdas * q);
   run(static_cast<std::size_t>(tile_count(n)), [&](std::size_t b) {
     const Tile rows = tile(static_cast<Index>(b), n);
-    Eigen::MatrixXd residual(rows.size, lambdas * q), slack(rows.size, lambdas);
+    Eigen::MatrixXd residual(rows.size, lambdas * q), slack(rows.size, lambdas * groups);
     gemm(1.0, strided(u.middleRows(rows.begin, rows.size)), strided(shrunk), 0.0, residual.data(), rows.size);
     gemm(1.0, strided(u2.middleRows(rows.begin, rows.size)), strided(left), 0.0, slack.data(), rows.size);
     for (Index l = 0; l < lambdas; ++l) {
-      for (Index i = 0; i < rows.size; ++i) {
-        const Index row = rows.begin + i;
-        double squares = 0.0;
-        for (Index j = 0; j < q; ++j) {
-          const double e = residual(i, l * q + j) + outside(row, j);
-          rss(row, l * q + j) = e * e;
-          squares += e * e;
+      for (Index j = 0; j < q; ++j) {
+        const Index column = l * q + j, g = response_group(groups, j);
+        for (Index i = 0; i < rows.size; ++i) {
+          const Index row = rows.begin + i;
+          const double e = residual(i, column) + outside(row, j);
+          const double rest = slack(i, l * groups + g) + beside(row);  // 1 - h
+          rss(row, column) = e * e;
+          press(row, column) = rest > 0.0 ? e * e / (rest * rest) : std::numeric_limits<double>::infinity();
         }
-        const double rest = slack(i, l) + beside(row);  // 1 - h
-        press(row, l) = rest > 0.0 ? squares / (rest * rest) : std::numeric_limits<double>::infinity();
       }
     }
   });
-  out.press = press.colwise().sum().transpose();
-  const Eigen::VectorXd sums = rss.colwise().sum().transpose();
-  out.rss = Eigen::Map<const Eigen::MatrixXd>(sums.data(), q, lambdas);
+  const Eigen::VectorXd press_sums = press.colwise().sum().transpose(), rss_sums = rss.colwise().sum().transpose();
+  out.press = Eigen::Map<const Eigen::MatrixXd>(press_sums.data(), q, lambdas);
+  out.rss = Eigen::Map<const Eigen::MatrixXd>(rss_sums.data(), q, lambdas);
 }
 
 // B' M, D x M's columns, a tile of D's columns a block.
@@ -210,7 +217,7 @@ RidgeDual ridge_dual_path(const FeatureMap& map, const double* x, std::size_t n,
   spectrum.n = out.n;
   spectrum.weight = total;
   spectrum.log_weight = out.log_weight;
-  out.path = ridge_path_of(spectrum, std::move(lambda), request.criterion);
+  out.path = ridge_path_of(spectrum, std::move(lambda), request.criterion, request.sharing);
   if (request.loo) {
     dual_loo(out, reflection.from_complement(u), spectrum.values, p, reflection.from_complement(u_other), p_other, run);
   }

@@ -45,15 +45,16 @@ struct RidgeDual {
   RidgePath path;
   double n = 0.0;           // rows of positive weight
   double log_weight = 0.0;  // sum log w over them
-  // With `loo`, per lambda of the path: PRESS = sum w (e / (1 - h))^2 over
-  // the rows and responses (infinite where some h reaches 1), and the
-  // weighted residual sums of squares, responses by lambdas.
-  Eigen::VectorXd press;
+  // With `loo`, per row of the paths and response, responses by rows:
+  // PRESS = sum w (e / (1 - h))^2 over the rows (infinite where some h
+  // reaches 1), and the weighted residual sums of squares.
+  Eigen::MatrixXd press;
   Eigen::MatrixXd rss;
 };
 
 struct DualRequest {
   Criterion criterion = Criterion::gcv;
+  Sharing sharing = Sharing::shared;
   bool loo = false;
   bool solution = true;
 };

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/models/ridge.h"
 #include "core/numerics/dense_product.h"
 
 namespace askrff {
 
 LooTerms loo_terms(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, const Eigen::VectorXd& w, const RidgeLoo& model) {
-  const Eigen::Index rows = z.rows(), lambdas = model.lambda.size();
+  const Eigen::Index rows = z.rows(), lambdas = model.lambda.rows();
   const Eigen::MatrixXd centered = z.rowwise() - model.z_mean.transpose();
   const Eigen::MatrixXd residual0 = y.rowwise() - model.y_mean.transpose();
   Eigen::MatrixXd a(rows, model.vectors.cols());
@@ -20,30 +21,39 @@ LooTerms loo_terms(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, const Eig
   const Eigen::ArrayXd outside =
       full ? Eigen::ArrayXd::Zero(rows)
            : (centered.rowwise().squaredNorm() - a.rowwise().squaredNorm()).array().max(0.0).eval();
-  const Eigen::Index q = y.cols(), r = model.values.size();
+  const Eigen::Index q = y.cols(), r = model.values.size(), groups = model.lambda.cols();
   // every lambda at once, as two products over the r directions (one per
   // lambda would read a row block 2 x lambdas times, at the speed of memory):
-  // inverse(k, l) = 1 / (s_k + lambda_l), and the fit's coefficients along
-  // them, c_kj / (s_k + lambda_l) in column l q + j
-  Eigen::MatrixXd inverse(r, lambdas), coefficients(r, lambdas * q);
+  // inverse(k, l g' + g) = 1 / (s_k + lambda_lg) for the g' groups, and the
+  // fit's coefficients along them, c_kj / (s_k + lambda_lg) in column l q + j
+  // (g the group of response j)
+  Eigen::MatrixXd inverse(r, lambdas * groups), coefficients(r, lambdas * q);
   for (Eigen::Index l = 0; l < lambdas; ++l) {
-    inverse.col(l) = (model.values.array() + model.lambda(l)).inverse().matrix();
-    coefficients.middleCols(l * q, q) = (model.projections.array().colwise() * inverse.col(l).array()).matrix();
+    for (Eigen::Index g = 0; g < groups; ++g) {
+      inverse.col(l * groups + g) = (model.values.array() + model.lambda(l, g)).inverse().matrix();
+    }
+    for (Eigen::Index j = 0; j < q; ++j) {
+      coefficients.col(l * q + j) =
+          model.projections.col(j).cwiseProduct(inverse.col(l * groups + response_group(groups, j)));
+    }
   }
-  Eigen::MatrixXd quadratic(rows, lambdas), fitted(rows, lambdas * q);
+  Eigen::MatrixXd quadratic(rows, lambdas * groups), fitted(rows, lambdas * q);
   gemm(1.0, strided(a2), strided(inverse), 0.0, quadratic.data(), rows);
   gemm(1.0, strided(a), strided(coefficients), 0.0, fitted.data(), rows);
-  LooTerms out{Eigen::MatrixXd(rows, lambdas), Eigen::MatrixXd(rows, lambdas * q)};
+  LooTerms out{Eigen::MatrixXd(rows, lambdas * q), Eigen::MatrixXd(rows, lambdas * q)};
   for (Eigen::Index l = 0; l < lambdas; ++l) {
-    const Eigen::ArrayXd h = w.array() * (1.0 / model.weight + quadratic.col(l).array() + outside / model.lambda(l));
-    const Eigen::ArrayXXd per_response = (residual0 - fitted.middleCols(l * q, q)).array().square();
-    out.rss.middleCols(l * q, q) = (per_response.colwise() * w.array()).matrix();
-    const Eigen::ArrayXd squares = per_response.rowwise().sum();
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const double slack = 1.0 - h(i);
-      out.press(i, l) = w(i) == 0.0 ? 0.0
-                        : slack > 0.0 ? w(i) * squares(i) / (slack * slack)
-                                      : std::numeric_limits<double>::infinity();
+    for (Eigen::Index j = 0; j < q; ++j) {
+      const Eigen::Index g = response_group(groups, j), column = l * q + j;
+      const Eigen::ArrayXd h =
+          w.array() * (1.0 / model.weight + quadratic.col(l * groups + g).array() + outside / model.lambda(l, g));
+      const Eigen::ArrayXd squares = (residual0.col(j) - fitted.col(column)).array().square();
+      out.rss.col(column) = (squares * w.array()).matrix();
+      for (Eigen::Index i = 0; i < rows; ++i) {
+        const double slack = 1.0 - h(i);
+        out.press(i, column) = w(i) == 0.0 ? 0.0
+                               : slack > 0.0 ? w(i) * squares(i) / (slack * slack)
+                                             : std::numeric_limits<double>::infinity();
+      }
     }
   }
   return out;

@@ -6,8 +6,11 @@
 // G = V diag(s) V' the centered weighted cross-product matrix and m the
 // weighted mean of the features (q_i as in ridge_posterior.h), so that with
 // c = V' (centered Z'Wy) and a_i = V'(z_i - m) every lambda costs O(r) a row:
-// the fit is mean(y) + a_i' (c / (s + lambda)). PRESS = sum w (e / (1 - h))^2,
-// pooled over the responses; a row of zero weight adds nothing.
+// the fit is mean(y) + a_i' (c / (s + lambda)). PRESS = sum w (e / (1 - h))^2
+// per response (responses that share a lambda pool theirs in R); a row of
+// zero weight adds nothing. Each response is evaluated on its own group's
+// lambdas (ridge.h's RidgePath), so that one lambda per response costs one
+// more product, for the leverages at every response's lambdas.
 #pragma once
 #include <Eigen/Dense>
 
@@ -20,13 +23,14 @@ struct RidgeLoo {
   Eigen::VectorXd z_mean;       // weighted means of the features and responses
   Eigen::VectorXd y_mean;
   double weight = 1.0;          // sum w
-  Eigen::VectorXd lambda;
+  // A path per group of responses, as RidgePath's lambda: L by 1 (one
+  // lambda for all) or L by responses.
+  Eigen::MatrixXd lambda;
 };
 
-// Each row's terms for every lambda: w (e / (1 - h))^2 summed over the
-// responses (infinite where h reaches 1), rows by lambdas; and w e^2 per
-// response, rows by (lambdas x responses), lambda l's responses in columns
-// l q to l q + q - 1.
+// Each row's terms for every lambda and response: w (e / (1 - h))^2
+// (infinite where h reaches 1) and w e^2, rows by (L x responses), row l of
+// the responses' paths in columns l q to l q + q - 1.
 struct LooTerms {
   Eigen::MatrixXd press, rss;
 };

@@ -17,10 +17,11 @@ struct RidgePosterior {
   Eigen::MatrixXd vectors;  // columns by r
   Eigen::VectorXd values;   // r eigenvalues, nonnegative
   Eigen::VectorXd z_mean;   // weighted mean of the features
-  double lambda = 1.0;
+  Eigen::VectorXd lambda;   // positive; responses with their own penalties need several
 };
 
-// q(z) for each row of the feature rows z (rows by columns).
-Eigen::VectorXd posterior_quadratic_form(const Eigen::MatrixXd& z, const RidgePosterior& posterior);
+// q(z) for each row of the feature rows z (rows by columns) and each
+// lambda: rows by lambdas.
+Eigen::MatrixXd posterior_quadratic_form(const Eigen::MatrixXd& z, const RidgePosterior& posterior);
 
 }  // namespace askrff
