@@ -100,12 +100,11 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
 LooSums ridge_loo_sums(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
                        const ConstVectorRef& w, const RidgeLoo& model, const BlockRunner& run) {
   const int columns = map.n_columns();
-  const Eigen::Index lambdas = model.lambda.rows(), groups = model.lambda.cols(), responses = y.cols();
-  const Eigen::Index r = model.vectors.cols();
+  const Eigen::Index lambdas = model.lambda.rows(), responses = y.cols(), r = model.vectors.cols();
   const std::size_t block = 1024;
   LooSums sums{Eigen::VectorXd::Zero(lambdas * responses), Eigen::VectorXd::Zero(lambdas * responses)};
   const double row_cost = map.row_cost() + kProductWeight * 2.0 * columns * r +
-                          kProductWeight * 2.0 * static_cast<double>(lambdas * r * (responses + groups));
+                          kProductWeight * 2.0 * static_cast<double>(lambdas * r * (responses + 1));
   LooTerms terms;
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);

@@ -6,6 +6,7 @@
 #include <limits>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 namespace askrff {
 
@@ -117,6 +118,21 @@ Eigen::VectorXd chosen_lambdas(const RidgePath& path, Eigen::Index responses) {
   for (Eigen::Index j = 0; j < responses; ++j) {
     const Eigen::Index g = response_group(groups, j);
     out(j) = path.lambda(path.chosen[static_cast<std::size_t>(g)], g);
+  }
+  return out;
+}
+
+DistinctLambdas distinct_lambdas(const Eigen::MatrixXd& lambda) {
+  std::vector<double> values(lambda.data(), lambda.data() + lambda.size());
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  DistinctLambdas out;
+  out.values = Eigen::Map<const Eigen::VectorXd>(values.data(), static_cast<Eigen::Index>(values.size()));
+  out.slot.resize(lambda.rows(), lambda.cols());
+  for (Eigen::Index g = 0; g < lambda.cols(); ++g) {
+    for (Eigen::Index l = 0; l < lambda.rows(); ++l) {
+      out.slot(l, g) = std::lower_bound(values.begin(), values.end(), lambda(l, g)) - values.begin();
+    }
   }
   return out;
 }

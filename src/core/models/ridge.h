@@ -86,6 +86,16 @@ inline Eigen::Index response_group(Eigen::Index groups, Eigen::Index j) { return
 // Each response's chosen lambda.
 Eigen::VectorXd chosen_lambdas(const RidgePath& path, Eigen::Index responses);
 
+// The distinct values of a matrix of paths' lambdas (increasing), and the
+// slot of each entry among them: the groups' paths share most values (the
+// grid), so what depends on lambda alone, such as the leverages, is
+// computed once per distinct value.
+struct DistinctLambdas {
+  Eigen::VectorXd values;
+  Eigen::Matrix<Eigen::Index, Eigen::Dynamic, Eigen::Dynamic> slot;
+};
+DistinctLambdas distinct_lambdas(const Eigen::MatrixXd& lambda);
+
 // Grid used when no lambda is given: kGridSize values, log-spaced from
 // 10 max(s) down to 1e-10 max(s). On the grid, a choice between two grid
 // values is refined by golden-section search on log lambda between its

@@ -102,16 +102,18 @@ void dual_loo(RidgeDual& out, const Eigen::MatrixXd& u, const Eigen::ArrayXd& s,
               const Eigen::MatrixXd& u_other, const Eigen::MatrixXd& p_other, const BlockRunner& run) {
   const Eigen::MatrixXd& lambda = out.path.lambda;
   const Index n = u.rows(), r = u.cols(), lambdas = lambda.rows(), groups = lambda.cols(), q = p.cols();
-  // lambda / (s + lambda): what the fit leaves of each direction, row l of group g in column l groups + g
-  Eigen::MatrixXd left(r, lambdas * groups);
-  for (Index l = 0; l < lambdas; ++l) {
-    for (Index g = 0; g < groups; ++g) left.col(l * groups + g) = (lambda(l, g) / (s + lambda(l, g))).matrix();
+  // lambda / (s + lambda): what the fit leaves of each direction, once per
+  // distinct lambda of the paths (1 - h depends on lambda alone)
+  const DistinctLambdas distinct = distinct_lambdas(lambda);
+  Eigen::MatrixXd left(r, distinct.values.size());
+  for (Index m = 0; m < distinct.values.size(); ++m) {
+    left.col(m) = (distinct.values(m) / (s + distinct.values(m))).matrix();
   }
   // the residual projections of the responses, row l's in columns l q to l q + q - 1
   Eigen::MatrixXd shrunk(r, lambdas * q);
   for (Index l = 0; l < lambdas; ++l) {
     for (Index j = 0; j < q; ++j) {
-      shrunk.col(l * q + j) = p.col(j).cwiseProduct(left.col(l * groups + response_group(groups, j)));
+      shrunk.col(l * q + j) = p.col(j).cwiseProduct(left.col(distinct.slot(l, response_group(groups, j))));
     }
   }
   const Eigen::MatrixXd u2 = u.array().square().matrix(), outside = u_other * p_other;
@@ -119,7 +121,7 @@ void dual_loo(RidgeDual& out, const Eigen::MatrixXd& u, const Eigen::ArrayXd& s,
   Eigen::MatrixXd press(n, lambdas * q), rss(n, lambdas * q);
   run(static_cast<std::size_t>(tile_count(n)), [&](std::size_t b) {
     const Tile rows = tile(static_cast<Index>(b), n);
-    Eigen::MatrixXd residual(rows.size, lambdas * q), slack(rows.size, lambdas * groups);
+    Eigen::MatrixXd residual(rows.size, lambdas * q), slack(rows.size, distinct.values.size());
     gemm(1.0, strided(u.middleRows(rows.begin, rows.size)), strided(shrunk), 0.0, residual.data(), rows.size);
     gemm(1.0, strided(u2.middleRows(rows.begin, rows.size)), strided(left), 0.0, slack.data(), rows.size);
     for (Index l = 0; l < lambdas; ++l) {
@@ -128,7 +130,7 @@ void dual_loo(RidgeDual& out, const Eigen::MatrixXd& u, const Eigen::ArrayXd& s,
         for (Index i = 0; i < rows.size; ++i) {
           const Index row = rows.begin + i;
           const double e = residual(i, column) + outside(row, j);
-          const double rest = slack(i, l * groups + g) + beside(row);  // 1 - h
+          const double rest = slack(i, distinct.slot(l, g)) + beside(row);  // 1 - h
           rss(row, column) = e * e;
           press(row, column) = rest > 0.0 ? e * e / (rest * rest) : std::numeric_limits<double>::infinity();
         }

@@ -24,20 +24,22 @@ LooTerms loo_terms(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, const Eig
   const Eigen::Index q = y.cols(), r = model.values.size(), groups = model.lambda.cols();
   // every lambda at once, as two products over the r directions (one per
   // lambda would read a row block 2 x lambdas times, at the speed of memory):
-  // inverse(k, l g' + g) = 1 / (s_k + lambda_lg) for the g' groups, and the
-  // fit's coefficients along them, c_kj / (s_k + lambda_lg) in column l q + j
-  // (g the group of response j)
-  Eigen::MatrixXd inverse(r, lambdas * groups), coefficients(r, lambdas * q);
+  // inverse(k, m) = 1 / (s_k + lambda_m) over the distinct lambdas of the
+  // paths (the leverages depend on lambda alone), and the fit's coefficients
+  // along them, c_kj / (s_k + lambda_lg) in column l q + j (g the group of
+  // response j)
+  const DistinctLambdas distinct = distinct_lambdas(model.lambda);
+  Eigen::MatrixXd inverse(r, distinct.values.size()), coefficients(r, lambdas * q);
+  for (Eigen::Index m = 0; m < distinct.values.size(); ++m) {
+    inverse.col(m) = (model.values.array() + distinct.values(m)).inverse().matrix();
+  }
   for (Eigen::Index l = 0; l < lambdas; ++l) {
-    for (Eigen::Index g = 0; g < groups; ++g) {
-      inverse.col(l * groups + g) = (model.values.array() + model.lambda(l, g)).inverse().matrix();
-    }
     for (Eigen::Index j = 0; j < q; ++j) {
       coefficients.col(l * q + j) =
-          model.projections.col(j).cwiseProduct(inverse.col(l * groups + response_group(groups, j)));
+          model.projections.col(j).cwiseProduct(inverse.col(distinct.slot(l, response_group(groups, j))));
     }
   }
-  Eigen::MatrixXd quadratic(rows, lambdas * groups), fitted(rows, lambdas * q);
+  Eigen::MatrixXd quadratic(rows, distinct.values.size()), fitted(rows, lambdas * q);
   gemm(1.0, strided(a2), strided(inverse), 0.0, quadratic.data(), rows);
   gemm(1.0, strided(a), strided(coefficients), 0.0, fitted.data(), rows);
   LooTerms out{Eigen::MatrixXd(rows, lambdas * q), Eigen::MatrixXd(rows, lambdas * q)};
@@ -45,7 +47,7 @@ LooTerms loo_terms(const Eigen::MatrixXd& z, const Eigen::MatrixXd& y, const Eig
     for (Eigen::Index j = 0; j < q; ++j) {
       const Eigen::Index g = response_group(groups, j), column = l * q + j;
       const Eigen::ArrayXd h =
-          w.array() * (1.0 / model.weight + quadratic.col(l * groups + g).array() + outside / model.lambda(l, g));
+          w.array() * (1.0 / model.weight + quadratic.col(distinct.slot(l, g)).array() + outside / model.lambda(l, g));
       const Eigen::ArrayXd squares = (residual0.col(j) - fitted.col(column)).array().square();
       out.rss.col(column) = (squares * w.array()).matrix();
       for (Eigen::Index i = 0; i < rows; ++i) {

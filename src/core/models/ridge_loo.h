@@ -9,8 +9,8 @@
 // the fit is mean(y) + a_i' (c / (s + lambda)). PRESS = sum w (e / (1 - h))^2
 // per response (responses that share a lambda pool theirs in R); a row of
 // zero weight adds nothing. Each response is evaluated on its own group's
-// lambdas (ridge.h's RidgePath), so that one lambda per response costs one
-// more product, for the leverages at every response's lambdas.
+// lambdas (ridge.h's RidgePath); the leverages, which depend on lambda
+// alone, once per distinct lambda of the paths, which share their grid.
 #pragma once
 #include <Eigen/Dense>
 
