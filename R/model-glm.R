@@ -162,10 +162,11 @@
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
 #' @param offset A known part of each row's linear predictor: `NULL`, one
-#'   finite number per row, or for the `"multinomial"` family a matrix of
-#'   one column per class (for the formula method, evaluated in `data` like
-#'   `weights`, added to the formula's `offset()` terms, and refused for the
-#'   multinomial family).
+#'   finite number per row, or for a fit of several classes (the
+#'   `"multinomial"` family, or `"squared_hinge"` with more than two) a
+#'   matrix of one column per class (for the formula method, evaluated in
+#'   `data` like `weights`, added to the formula's `offset()` terms, and
+#'   refused for several classes).
 #' @param probability For a family without probabilities (the support
 #'   vector machines), `TRUE` calibrates its decision values into them by
 #'   Platt scaling (Platt 1999): a logistic regression of each class on its
