@@ -202,13 +202,13 @@ augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c(
     if (rows$stored) stats::predict(x, type = type) else predict_rows(x, rows, type = type, offset = offset)
   }
   fitted <- predict_glm(type.predict)
-  out <- add_fitted(augment_table(rows$table, kept), fitted, x$response$levels)
+  out <- add_fitted(augment_table(rows$table, kept), fitted, colnames(x$coefficients))
   if (ncol(x$coefficients) > 1L) return(out)
   observed <- formula_response(x$design, rows$table)
   if (is.null(observed) || NROW(observed) != nrow(out) || !is.null(dim(observed))) return(out)
   y <- glm_observed(x, observed, if (is.null(newdata)) "data" else "newdata")
   eta <- if (type.predict == "link") fitted else predict_glm("link")
-  out$.resid <- deviance_residuals(x$family, y, unname(eta))
+  out$.resid <- deviance_residuals(x$family, x$tau, y, unname(eta))
   # rows without a response or a prediction (a predictor missing) stay NA
   if (any(!is.finite(out$.resid[!is.na(y) & !is.na(eta)]))) {
     fail("The deviance residuals overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",

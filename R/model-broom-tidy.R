@@ -41,8 +41,10 @@ tidy.askrff_glm <- function(x, ...) {
   check_no_dots(...)
   require_suggested("tibble", "`tidy()` of a random-feature fit")
   estimate <- rbind(`(Intercept)` = x$intercept, x$coefficients)
-  kind <- if (ncol(x$coefficients) > 1L) "factor" else "numeric"
-  tibble::as_tibble(tidy_columns(kind, x$response$levels, estimate))
+  if (ncol(estimate) == 1L) return(tibble::as_tibble(tidy_columns("numeric", NULL, estimate)))
+  # several classes lead with the class, several levels with tau
+  if (is.null(x$tau)) return(tibble::as_tibble(tidy_columns("factor", x$response$levels, estimate)))
+  tibble::as_tibble(c(list(tau = rep(x$tau, each = nrow(estimate))), tidy_columns("numeric", NULL, estimate)))
 }
 
 # The columns term and estimate of a coefficient matrix (terms by responses),

@@ -1,7 +1,8 @@
 # Model families: R keeps no list of them. The core's table
 # (src/core/models/model_families.cpp) gives each family's name, label,
-# the kind of response it takes and what its mean is; what R does with a
-# family follows from those traits.
+# the kind of response it takes, what its mean is, whether its deviance is a
+# likelihood's and whether its loss has kinks; what R does with a family
+# follows from those traits.
 
 model_families <- function() core(.cpp_model_families())
 
@@ -36,8 +37,11 @@ infer_family <- function(y, where) {
 }
 
 # The number of linear predictors of a fit: one per level for a response of
-# several classes, else one.
-family_predictors <- function(traits, levels) if (response_kind(traits, levels) == "classes") length(levels) else 1L
+# several classes (one-vs-rest's of three or more), one per level tau for
+# values, else one.
+family_predictors <- function(traits, levels, tau) {
+  switch(response_kind(traits, levels), classes = length(levels), values = length(tau), 1L)
+}
 
 # The kind of response a family takes with these levels: a one-vs-rest
 # family takes two classes as one predictor and more as one per class.
@@ -46,12 +50,40 @@ response_kind <- function(traits, levels) {
   if (length(levels) > 2L) "classes" else "two_classes"
 }
 
+# The names of a fit's predictors (its coefficients' columns): the classes'
+# levels, the levels tau ("tau=0.5"), or "y".
+predictor_names <- function(traits, levels, tau) {
+  switch(response_kind(traits, levels), classes = levels, values = paste0("tau=", tau), "y")
+}
+
+# The levels tau of a family of values, checked and in increasing order
+# (the order its predictors, coefficients and predictions take); 0.5 when
+# not given. Other families take none.
+check_tau <- function(tau, traits) {
+  if (traits$response != "values") {
+    if (!is.null(tau)) {
+      values <- names(Filter(function(f) f$response == "values", model_families()))
+      fail("`tau` is for the families of levels (%s); the \"%s\" family takes none.",
+           paste0('"', values, '"', collapse = ", "), traits$name)
+    }
+    return(NULL)
+  }
+  if (is.null(tau)) return(0.5)
+  if (!is.numeric(tau) || is.object(tau) || !is.null(dim(tau)) || length(tau) < 1L || anyNA(tau) ||
+      any(!(tau > 0 & tau < 1))) {
+    fail("`tau` must be one or more levels strictly between 0 and 1.")
+  }
+  if (anyDuplicated(tau) > 0L) fail("`tau` must hold distinct levels; %s is given twice.", format(tau[anyDuplicated(tau)]))
+  sort(as.double(tau))
+}
+
 # The response as the core reads it (model_family.h): for two classes a 0/1
 # column (1 for the second level), for several the classes' indicator
-# columns, for counts the counts; with its kind and levels (`response`
+# columns, for counts the counts, for values (levels `tau`) the values in a
+# column per level; with its kind and levels (`response`
 # NULL for the first chunk, which sets the kind and levels the others must
 # match).
-glm_response <- function(y, n, where, response, family) {
+glm_response <- function(y, n, where, response, family, tau) {
   traits <- model_family_traits(family)
   if (is.null(y) || !is.null(dim(y)) && !(is.matrix(y) && ncol(y) == 1L)) {
     fail("%s must be a vector with one entry per row of x.", where)
@@ -64,6 +96,13 @@ glm_response <- function(y, n, where, response, family) {
       fail("%s must be nonnegative finite counts (at most 1e100) for the \"%s\" family.", where, family)
     }
     return(list(y = matrix(as.double(y)), response = list(kind = "counts", levels = character())))
+  }
+  if (traits$response == "values") {
+    if (!is.numeric(y) || is.object(y) || any(!is.finite(y)) || any(abs(y) > 1e100)) {
+      fail("%s must be finite numbers (at most 1e100 in absolute value) for the \"%s\" family.", where, family)
+    }
+    # the response once per level, as the core reads it (model_family.h)
+    return(list(y = matrix(as.double(y), n, length(tau)), response = list(kind = "numeric", levels = character())))
   }
   if (is.character(y) && is.null(response)) y <- factor(y)
   two <- response_kind(traits, if (is.factor(y)) levels(y) else c(FALSE, TRUE)) == "two_classes"
@@ -102,16 +141,18 @@ glm_response <- function(y, n, where, response, family) {
 # The kinds a fit's `response` may have under each kind of family response.
 response_kinds <- function(traits) {
   switch(traits$response, counts = "counts", two_classes = , one_vs_rest = c("factor", "logical", "numeric"),
-         classes = "factor")
+         classes = "factor", values = "numeric")
 }
 
-# The responses' weighted means from the first pass's sums, which give the
-# intercept-only model in the core, after checking that it exists: every
-# class occurs, or the counts are not all zero.
-glm_null_means <- function(family, setup, response) as_condition_class("data", {
+# The responses' weighted means from the first pass's sums (of the
+# responses less `shift`), which give the intercept-only model in the core
+# (or, for values, where R's fit of it starts), after checking that it
+# exists: every class occurs, or the counts are not all zero.
+glm_null_means <- function(family, setup, response, shift = 0) as_condition_class("data", {
   if (setup$n < 2) fail("A model needs at least two rows of positive weight (`weights`, or the chunks' `w`); the data have %d.", setup$n)
   traits <- model_family_traits(family)
-  mean_y <- setup$y_sum / setup$weight
+  mean_y <- setup$y_sum / setup$weight + shift
+  if (traits$response == "values") return(mean_y)
   if (traits$response == "counts") {
     if (!(mean_y > 0)) fail("The counts `y` are all zero (where the weight is positive): the model has no rate to fit.")
     return(mean_y)
@@ -133,9 +174,16 @@ glm_mean <- function(family, eta) {
 }
 
 # The observed response of a fit of one predictor (1 for the second level,
-# 0 for the first; or the counts), NA where missing.
+# 0 for the first; or the counts or values), NA where missing.
 glm_observed <- function(fit, y, arg) {
-  if (model_family_traits(fit$family)$response == "counts") {
+  kind <- model_family_traits(fit$family)$response
+  if (kind == "values") {
+    if (!is.numeric(y) || is.object(y) || any(!is.na(y) & !is.finite(y))) {
+      fail("The response in `%s` must be finite numbers, as the fit's.", arg)
+    }
+    return(as.double(y))
+  }
+  if (kind == "counts") {
     if (!is.numeric(y) || is.object(y) || any(!is.na(y) & (!is.finite(y) | y < 0))) {
       fail("The response in `%s` must be nonnegative counts, as the fit's.", arg)
     }
@@ -149,12 +197,14 @@ glm_observed <- function(fit, y, arg) {
   as.double(codes == 2L)
 }
 
-# sign(residual) sqrt(d) with d the row's deviance (twice its half loss),
-# from the linear predictor, for a fit of one predictor; NA where y is.
-deviance_residuals <- function(family, y, eta) {
+# sign(residual) sqrt(d) with d the row's deviance (twice its half loss,
+# without smoothing), from the linear predictor, for a fit of one predictor
+# (at the level `tau` for values); NA where y is.
+deviance_residuals <- function(family, tau, y, eta) {
   out <- rep(NA_real_, length(y))
   known <- !is.na(y) & !is.na(eta)
-  rows <- core(.cpp_model_family_rows(family, matrix(eta[known], ncol = 1L), matrix(y[known], ncol = 1L)))
+  rows <- core(.cpp_model_family_rows(family, matrix(eta[known], ncol = 1L), matrix(y[known], ncol = 1L),
+                                      if (is.null(tau)) numeric() else tau, 0))
   out[known] <- sign(rows$residual[, 1L]) * sqrt(pmax(2 * rows$half, 0))
   out
 }
@@ -166,5 +216,11 @@ glm_family_text <- function(fit) {
          two_classes = if (identical(traits$mean, "probability")) sprintf("%s (P(%s))", traits$label, levels[2L]) else
            sprintf("%s (%s against %s)", traits$label, levels[2L], levels[1L]),
          classes = sprintf("%s, %d classes", traits$label, length(levels)),
+         values = sprintf("%s, tau = %s", traits$label, paste(format(fit$tau), collapse = ", ")),
          traits$label)
 }
+
+# What a fit's deviance is called: a deviance for a family with a
+# likelihood, else the sum of its losses.
+deviance_name <- function(family) if (model_family_traits(family)$likelihood) "deviance" else "loss"
+

@@ -8,8 +8,9 @@
 # model's Hessian up to a factor) and the responses, then the path solver
 # in the core asks for its passes (R/model-glm-solver.R). With a scale
 # search (`search` from check_scale_search()), the scales are chosen first
-# (R/model-glm-scale.R) and the fit is solved at them.
-fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
+# (R/model-glm-scale.R) and the fit is solved at them. `tau` holds the
+# levels of a family of values (check_tau()), NULL for the others.
+fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
                     scale_by = "evidence", probability = FALSE) {
   traits <- model_family_traits(family)  # checks the name
   probability <- check_flag(probability, "probability")
@@ -29,14 +30,14 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
   if (!is.null(search) && is.function(data$source)) {
     fail("`scale` needs data it can read once per candidate scale: data in memory or a list of chunks; a function chunk source is read once.")
   }
-  encode <- function(chunk, index, arg, model, response) glm_chunk(chunk, index, arg, model, response, family)
+  encode <- function(chunk, index, arg, model, response) glm_chunk(chunk, index, arg, model, response, family, tau)
   # Z'Z, and per reference its Hessians and their eigenvectors
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 10, encode = encode)
   fold_seed <- resolve_seed(seed)
   # a candidate of a scale search (`final = FALSE`) skips the covariance
   solver_of <- function(problem) {
     run_pass <- model_passes(problem, "rff_glm()")
-    function(model, final = TRUE) glm_solution(model, problem, run_pass, family, lambda, nfolds, fold_seed, final)
+    function(model, final = TRUE) glm_solution(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final)
   }
   solve <- solver_of(setup)
   if (is.null(search)) {
@@ -47,7 +48,7 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
     best <- found$best
     selection <- found$selection
   }
-  fit <- glm_fit(best$model, family, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds, fold_seed,
+  fit <- glm_fit(best$model, family, tau, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds, fold_seed,
                  best$passes)
   fit$selection <- selection
   if (!setup$streamed) {
@@ -61,26 +62,34 @@ fit_glm <- function(data, family, map_of, standardize, lambda, nfolds, seed, fun
 # The fit of `model` (its map) on the data of `problem` (a setup), whose
 # passes run_pass() runs: the first pass's sums, the path the core solves,
 # and the `value` a scale search compares, the cross-validated deviance at
-# the chosen lambda.
-glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_seed, final = TRUE) {
+# the chosen lambda. The intercept-only model the path starts from follows
+# from the responses' means, unless an offset moves it or the family's
+# response is values (a quantile or expectile is no function of the mean):
+# then it is fitted first (R/model-glm-null.R).
+glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final = TRUE) {
   start <- problem$start
   threads <- problem$worker_threads
+  traits <- model_family_traits(family)
   shifts <- model_shifts(model, start, problem$n_threads)
-  sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = rep(0, ncol(start$y))), threads), add_sums, model)
-  mean_y <- glm_null_means(family, sums, start$response)
+  # values are summed less the first row's, so that their variance does not cancel
+  y_shift <- if (traits$response == "values") shifts$y else rep(0, ncol(start$y))
+  sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = y_shift), threads), add_sums, model)
+  mean_y <- glm_null_means(family, sums, start$response, y_shift)
+  parameters <- list(tau = if (is.null(tau)) numeric() else tau, width = smoothing_width(traits, sums))
   passes <- 1L
-  # with an offset, the intercept-only model takes passes of its own
-  null <- if (isTRUE(start$response$offset)) glm_null_model(family, mean_y, function(work) {
-    passes <<- passes + 1L
-    run_pass(work, add_sums, model)
-  })
-  pass <- function(coefficients, model_fold, references) {
-    passes <<- passes + 1L
-    run_pass(glm_pass_work(model, shifts$z, family, nfolds, fold_seed, coefficients, model_fold, references, threads),
-             add_glm_sums, model)
+  offset <- isTRUE(start$response$offset)
+  null <- if (offset || traits$response == "values") {
+    glm_null_model(family, parameters, mean_y, offset, function(work) {
+      passes <<- passes + 1L
+      run_pass(work, add_sums, model)
+    })
   }
-  solved <- glm_solve_path(pass, family, sums, mean_y, null, lambda, nfolds, model$columns, hessian = final,
-                           unit = problem$weight_unit)
+  pass <- function(request) {
+    passes <<- passes + 1L
+    run_pass(glm_pass_work(model, shifts$z, family, tau, nfolds, fold_seed, request, threads), add_glm_sums, model)
+  }
+  solved <- glm_solve_path(pass, family, parameters, sums, mean_y, null, lambda, nfolds, model$columns,
+                           hessian = final, unit = problem$weight_unit)
   sums$weight <- sums$weight * problem$weight_unit
   cv <- solved$path$cv
   list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes, final = final,
@@ -88,11 +97,31 @@ glm_solution <- function(model, problem, run_pass, family, lambda, nfolds, fold_
        value = if (is.null(cv)) NA_real_ else min(cv, na.rm = TRUE))
 }
 
+# The width a loss with kinks is smoothed at along its path, which the core
+# then shrinks for the chosen lambda's fit (src/core/models/glm_path.h): a
+# share of the residuals' scale, the margin (1) for classes and the
+# responses' standard deviation for values (1 if they are constant), from
+# the first pass's sums `sums` (of the values less the first row's); 0 for
+# a family without kinks.
+smoothing_width <- function(traits, sums) {
+  if (!traits$kinked) return(0)
+  if (traits$response != "values") return(kinked_width)
+  mean <- sums$y_sum[1L] / sums$weight
+  sd <- sqrt(max(sums$y_squares[1L] / sums$weight - mean^2, 0))
+  kinked_width * (if (sd > 0) sd else 1)
+}
+
+# The share of the residuals' scale the path of a loss with kinks is
+# smoothed at (bench/kinks.R measured it: smaller widths make the
+# cross-validation fits slower to converge for the same choice of lambda).
+kinked_width <- 0.25
+
 # A chunk's data, checked and standardized, its response encoded for the
 # family (`response` NULL for the first chunk, which sets the kind and
 # levels the others must match, and whether they carry an offset), its
-# weights and its offset (a column per predictor, or NULL).
-glm_chunk <- function(chunk, index, arg, model, response, family) as_condition_class("data", {
+# weights and its offset (a column per predictor, or NULL: one given for
+# the levels of values is every level's).
+glm_chunk <- function(chunk, index, arg, model, response, family, tau) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     where <- "`y`"
@@ -107,29 +136,40 @@ glm_chunk <- function(chunk, index, arg, model, response, family) as_condition_c
   }
   x <- apply_scaling(x, model$scaling)
   check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
-  encoded <- glm_response(chunk$y, nrow(x), where, response, family)
-  offset <- check_offset(chunk$offset, nrow(x), ncol(encoded$y), o_where)
+  encoded <- glm_response(chunk$y, nrow(x), where, response, family, tau)
+  offset <- check_offset(chunk$offset, nrow(x), offset_columns(family, ncol(encoded$y)), o_where)
   encoded$response$offset <- check_offset_presence(offset, response$offset, o_where)
+  # one offset for every level's predictor
+  if (!is.null(offset) && ncol(offset) < ncol(encoded$y)) offset <- offset[, rep(1L, ncol(encoded$y)), drop = FALSE]
   list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), offset = offset, response = encoded$response,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 })
 
-# One chunk's pass sums. Made here so that what travels to a worker is the
-# model, the shift and the coefficients, not the caller's data.
-glm_pass_work <- function(model, shift, family, nfolds, fold_seed, coefficients, model_fold, references, n_threads) {
+# One chunk's pass sums, of what the path solver's `request` asks for
+# (.cpp_glm_path_next). Made here so that what travels to a worker is the
+# model, the shift and the request, not the caller's data.
+glm_pass_work <- function(model, shift, family, tau, nfolds, fold_seed, request, n_threads) {
   force(model)
   force(shift)
-  force(coefficients)
-  force(references)
+  force(request)
+  tau <- if (is.null(tau)) numeric() else tau
   function(chunk) {
     input <- core_input(model$map, chunk$x, "left", n_threads)
     core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, glm_offset_columns(chunk), chunk$first_row,
-                       nfolds, fold_seed, shift, family, coefficients, model_fold, references, n_threads))
+                       nfolds, fold_seed, shift, family, tau, request$width, request$coefficients, request$fold,
+                       request$references, request$directions, request$steps, request$probes, n_threads))
   }
 }
 
 # A chunk's offset as the core reads it: no columns for none.
 glm_offset_columns <- function(chunk) if (is.null(chunk$offset)) matrix(0, nrow(chunk$x), 0L) else chunk$offset
+
+# The columns an offset given for `predictors` linear predictors has: one
+# per class for several classes (one for all would cancel in the softmax),
+# one for the levels of values (every level's).
+offset_columns <- function(family, predictors) {
+  if (model_family_traits(family)$response == "values") 1L else predictors
+}
 
 add_glm_sums <- function(total, sums) {
   if (is.null(total)) return(sums)
@@ -141,17 +181,21 @@ add_glm_sums <- function(total, sums) {
 # The fit object from the solver's result, with the intercepts of the
 # unshifted features; `offset` says whether its rows carried one, which
 # predictions for new rows then need.
-glm_fit <- function(model, family, response, solved, shift, setup, nfolds, fold_seed, passes) {
+glm_fit <- function(model, family, tau, response, solved, shift, setup, nfolds, fold_seed, passes) {
   offset <- isTRUE(response$offset)
   response$offset <- NULL
-  classes <- if (family_predictors(model_family_traits(family), response$levels) > 1L) response$levels else "y"
+  classes <- predictor_names(model_family_traits(family), response$levels, tau)
   coefficients <- solved$coefficients[-1L, , drop = FALSE]
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
   intercept <- stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)
-  structure(list(
+  fit <- structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, family = family, response = response,
     coefficients = coefficients, intercept = intercept, lambda = solved$lambda, path = solved$path,
     deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
     nfolds = nfolds, fold_seed = fold_seed, passes = passes, offset = offset, likelihood = glm_likelihood(solved, shift)
   ), class = "askrff_glm")
+  # a family of values keeps its levels, a loss with kinks its smoothing
+  fit$tau <- tau
+  if (!is.null(solved$smoothing)) fit$smoothing <- as.data.frame(solved$smoothing)
+  fit
 }

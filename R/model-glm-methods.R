@@ -11,14 +11,23 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   response <- fit$response
   levels_ok <- is.list(response) && is.character(response$levels) && !anyNA(response$levels) &&
     anyDuplicated(response$levels) == 0L &&
-    switch(traits$response, counts = length(response$levels) == 0L, two_classes = length(response$levels) == 2L,
-           classes = , one_vs_rest = length(response$levels) >= 2L)
+    switch(traits$response, counts = , values = length(response$levels) == 0L,
+           two_classes = length(response$levels) == 2L, classes = , one_vs_rest = length(response$levels) >= 2L)
   if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L ||
       !response$kind %in% response_kinds(traits)) {
     fail("`%s` must describe the response's kind and levels as rff_glm() does for the \"%s\" family.",
          field(arg, "response"), family)
   }
-  classes <- family_predictors(traits, response$levels)
+  if (traits$response == "values") {
+    tau <- fit$tau
+    if (!is.double(tau) || !is.null(dim(tau)) || is.object(tau) || length(tau) < 1L || anyNA(tau) ||
+        any(!(tau > 0 & tau < 1)) || is.unsorted(tau, strictly = TRUE)) {
+      fail("`%s` must be the fit's increasing levels, strictly between 0 and 1.", field(arg, "tau"))
+    }
+  } else if (!is.null(fit$tau)) {
+    fail("`%s` must be NULL: the \"%s\" family has no levels.", field(arg, "tau"), family)
+  }
+  classes <- family_predictors(traits, response$levels, fit$tau)
   b <- fit$coefficients
   if (!is_matrix(b) || !is.double(b) || nrow(b) != model$columns || ncol(b) != classes || any(!is.finite(b))) {
     fail("`%s` must be a finite matrix with one row per feature column (%d) and %d column%s.",
@@ -79,6 +88,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   }
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   validate_offset_flag(fit$offset, field(arg, "offset"))
+  validate_smoothing(fit$smoothing, traits, field(arg, "smoothing"))
   validate_glm_likelihood(fit$likelihood, classes, model$columns, field(arg, "likelihood"))
   if (!is.null(fit$selection)) {
     # a scale search compares the cross-validated deviance, or a ridge
@@ -100,17 +110,38 @@ print.askrff_glm <- function(x, ...) {
               format(x$n, big.mark = ",")))
   cat(sprintf("  lambda = %s, %s\n", format(x$lambda, digits = 3), glm_lambda_choice(x)))
   if (!is.null(x$selection)) cat(sprintf("  %s\n", selection_text(x$selection)))
-  cat(sprintf("  deviance %s, null deviance %s (%.1f %% explained)\n", format(x$deviance, digits = 5),
+  word <- deviance_name(x$family)
+  cat(sprintf("  %s %s, null %s %s (%.1f %% explained)\n", word, format(x$deviance, digits = 5), word,
               format(x$null_deviance, digits = 5), 100 * (1 - x$deviance / max(x$null_deviance, .Machine$double.xmin))))
   invisible(x)
+}
+
+# Checks the `smoothing` of a fit (`traits` its family's): NULL for a loss
+# without kinks, else the final fit's decreasing widths and the passes each
+# took.
+validate_smoothing <- function(smoothing, traits, where) {
+  if (!traits$kinked) {
+    if (!is.null(smoothing)) fail("`%s` must be NULL: the \"%s\" family's loss has no kinks.", where, traits$name)
+    return(invisible())
+  }
+  # (fits made before the smoothing was recorded have none)
+  if (is.null(smoothing)) return(invisible())
+  width <- if (is.data.frame(smoothing)) smoothing$width
+  passes <- if (is.data.frame(smoothing)) smoothing$passes
+  if (!is.data.frame(smoothing) || nrow(smoothing) < 1L || !is.double(width) || any(!is.finite(width)) ||
+      any(width <= 0) || is.unsorted(rev(width), strictly = TRUE) || !is.numeric(passes) || anyNA(passes) ||
+      any(passes < 1) || any(passes != round(passes))) {
+    fail("`%s` must be NULL or a data frame of decreasing positive smoothing `width` and the whole `passes` each took, as rff_glm() makes.",
+         where)
+  }
 }
 
 # How a GLM fit's lambda was chosen, for print() and summary().
 glm_lambda_choice <- function(fit) {
   if (!"cv" %in% names(fit$path)) return("given")
   chosen <- which(fit$path$lambda == fit$lambda)[1L]
-  sprintf("chosen by %d-fold cross-validation among %d values%s; CV deviance %s (se %s)", fit$nfolds, nrow(fit$path),
-          if (chosen %in% c(1L, nrow(fit$path))) " (at the end of the grid)" else "",
+  sprintf("chosen by %d-fold cross-validation among %d values%s; CV %s %s (se %s)", fit$nfolds, nrow(fit$path),
+          if (chosen %in% c(1L, nrow(fit$path))) " (at the end of the grid)" else "", deviance_name(fit$family),
           format(fit$path$cv[chosen], digits = 4), format(fit$path$cv_se[chosen], digits = 2))
 }
 
@@ -119,122 +150,6 @@ coef.askrff_glm <- function(object, ...) {
   object <- validate_glm(object, "object")
   b <- rbind(`(Intercept)` = object$intercept, object$coefficients)
   if (ncol(b) > 1L) b else b[, 1L]
-}
-
-#' Predictions of a penalized GLM on random features
-#'
-#' The linear predictors \eqn{b_0 + z(x)'b} of a fit of [rff_glm()] for new
-#' data (plus their offset when the fit has one), computed a block of rows
-#' at a time without storing the features, or their means (probabilities,
-#' or the Poisson mean), or the most probable class.
-#'
-#' **Offsets.** As for [predict.askrff_ridge()]: a formula fit evaluates its
-#' offset in `newdata` (its formula's `offset()` terms and its `offset`
-#' argument's expression), as [predict.lm()] and [predict.glm()] do, so a
-#' rate model fitted with `offset(log(exposure))` predicts the mean count
-#' for each new row's exposure; a fit of the default method whose rows
-#' carried an offset needs `offset` for the new rows.
-#'
-#' @param object A fit of [rff_glm()].
-#' @param newdata For a formula fit, a data frame with the predictors of the
-#'   formula; else a numeric matrix or data frame with the fit's columns.
-#'   Rows with a missing predictor get NA. Omitted: the fitted values (data
-#'   in memory only; with NA for the rows [na.exclude()] left out).
-#' @param type `"link"` for the linear predictors, `"response"` for the
-#'   probability of the second level (binomial), the probabilities of every
-#'   class (multinomial: a matrix whose rows sum to 1) or the mean count
-#'   (Poisson), or for a support vector machine fitted with `probability =
-#'   TRUE` its Platt probabilities (see [rff_glm()]), `"class"` for the most
-#'   probable level (a factor; for a
-#'   support vector machine the level on the positive side, or of several
-#'   classes the one whose classifier scores highest), `"decision"` for a
-#'   classifier's decision values (the linear predictors, as `"link"`; a
-#'   matrix with a column per class for a one-vs-rest fit of several).
-#' @param offset For a fit of the default method, the offset of each row of
-#'   `newdata` (a matrix of one column per class for the multinomial
-#'   family), added to its linear predictors; required when the fit's rows
-#'   carried one. `NULL` otherwise; a formula fit takes none.
-#' @param ... Not used: an argument given here is refused, `interval` and
-#'   `se.fit` (of [predict.lm()]) among them, since these predictions have no
-#'   standard errors (see [vcov.askrff_glm()] for the coefficients'
-#'   covariance).
-#' @inheritParams kernel_matrix
-#' @return A vector with one entry per row of `newdata` (a matrix with one
-#'   column per class for a fit of several classes' `"link"`,
-#'   `"decision"` and `"response"`), or a factor for `"class"`.
-#' @family models
-#' @examples
-#' x <- as.matrix(iris[, 1:4])
-#' fit <- rff_glm(x, iris$Species == "virginica", family = "binomial", kernel = gaussian_kernel(1),
-#'                n_features = 32, standardize = TRUE, seed = 1)
-#' predict(fit, x[c(1, 51, 101), ], type = "response")
-#' @export
-predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class", "decision"), n_threads = NULL,
-                               offset = NULL, ...) {
-  object <- validate_glm(object, "object")
-  uncertain <- intersect(c("interval", "se.fit"), ...names())
-  if (length(uncertain) > 0L) {
-    fail("`%s` is not available for fits of rff_glm(): their predictions have no standard errors or intervals (vcov() gives the coefficients' covariance).",
-         uncertain[1L])
-  }
-  check_no_dots(...)
-  type <- check_choice(type, c("link", "response", "class", "decision"), "type")
-  check_glm_prediction(object, type, "type")
-  if (missing(newdata) || is.null(newdata)) {
-    no_offset_without_rows(offset)
-    if (is.null(object$linear_predictors)) {
-      fail("This fit streamed its data, so it keeps no fitted values; use predict(fit, newdata) on the data instead.")
-    }
-    eta <- stats::naresid(object$design$na_action, object$linear_predictors)
-  } else {
-    rows <- ridge_newdata(object, newdata, offset, ncol(object$coefficients))
-    eta <- if (nrow(rows$x) > 0L) {
-      scores <- fit_scores(object, rows$x, resolve_threads(n_threads), "rff_glm()", colnames(object$coefficients))
-      add_offset(scores, rows$offset)
-    } else {
-      matrix(numeric(), 0L, ncol(object$coefficients))
-    }
-    eta <- pad_rows(eta, rows$complete)
-    if (nrow(eta) == NROW(newdata)) rownames(eta) <- rownames(newdata)
-  }
-  if (type == "class") {
-    # the most probable class: the largest predictor, or for two classes
-    # the second level where the one predictor is positive
-    scores <- if (ncol(eta) == 1L) cbind(0, eta) else eta
-    classes <- object$response$levels[max.col(replace(scores, is.na(scores), 0), ties.method = "first")]
-    classes[!stats::complete.cases(scores)] <- NA
-    return(stats::setNames(factor(classes, levels = object$response$levels), rownames(eta)))
-  }
-  values <- if (type %in% c("link", "decision")) eta else {
-    mean <- if (is.null(object$platt)) glm_mean(object$family, eta) else platt_probabilities(object$platt, eta)
-    if (any(is.infinite(mean))) {
-      fail("The predicted means overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
-           format(max(eta, na.rm = TRUE), digits = 3))
-    }
-    dimnames(mean) <- dimnames(eta)
-    mean
-  }
-  if (ncol(values) > 1L) values else stats::setNames(values[, 1L], rownames(values))
-}
-
-# The predictions a fit's family gives: classes for a response of classes,
-# means where the family has them.
-check_glm_prediction <- function(fit, type, arg) {
-  traits <- model_family_traits(fit$family)
-  if (type %in% c("class", "decision") && traits$response == "counts") {
-    fail("`%s = \"%s\"` needs a fit to classes; the \"%s\" family's response is counts.", arg, type, fit$family)
-  }
-  if (type == "response" && identical(traits$mean, "") && is.null(fit$platt)) {
-    fail("`%s = \"response\"` needs a family with a mean, or a fit with `probability = TRUE`; the \"%s\" family gives scores (\"link\") and classes.",
-         arg, fit$family)
-  }
-  invisible(traits)
-}
-
-#' @export
-fitted.askrff_glm <- function(object, ...) {
-  object <- validate_glm(object, "object")
-  stats::predict(object, type = "response")
 }
 
 #' Plot the cross-validation curve of a penalized GLM
@@ -256,7 +171,7 @@ plot.askrff_glm <- function(x, ...) {
   se <- path$cv_se
   draw_with_defaults(graphics::plot, list(x = path$lambda, y = path$cv, log = "x", type = if (nrow(path) > 1L) "b" else "p",
                                           pch = 20, ylim = range(c(path$cv - se, path$cv + se)), xlab = "lambda",
-                                          ylab = "CV deviance per unit weight",
+                                          ylab = sprintf("CV %s per unit weight", deviance_name(x$family)),
                                           main = sprintf("%d-fold cross-validation", x$nfolds)), list(...))
   graphics::segments(path$lambda, path$cv - se, path$lambda, path$cv + se, col = "grey50")
   graphics::abline(v = x$lambda, lty = 2)

@@ -40,3 +40,22 @@ glm_scale_search <- function(setup, solve, solver_of, search, scale_by, fun, enc
 surrogate_response <- function(family) {
   if (model_family_traits(family)$response == "counts") function(y) sqrt(y + 3 / 8) else identity
 }
+
+# The scale search (check_scale_search(); `by_data` for a kernel whose
+# scale comes from the data, searched by default) and what it compares,
+# `scale_by` (`given` when the call chose it). The evidence's surrogate,
+# ridge regression on the response's encoding (glm_scale_search() above),
+# cannot take an offset, so rows that carry one are compared by the
+# cross-validated deviance, which does and needs a path of lambdas.
+glm_search <- function(scale, ard, by_data, scale_by, given, offset, lambda) {
+  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
+  path <- is.null(lambda) || length(lambda) > 1L
+  search <- check_scale_search(scale, ard, by_data && ((scale_by == "evidence" && !offset) || path))
+  if (offset && !is.null(search)) {
+    if (given && scale_by == "evidence") {
+      fail("`scale_by = \"evidence\"` compares ridge regression on the response's encoding, which cannot take the rows' offset; use `scale_by = \"cv\"`, the default with an offset.")
+    }
+    scale_by <- "cv"
+  }
+  list(search = search, scale_by = scale_by)
+}

@@ -7,21 +7,27 @@
 # chosen) and then the chosen lambda's fit on all rows to convergence, and
 # with `hessian` takes the whole Hessian at that fit when it fits in memory
 # (whole_hessian_fits(); a fit that only compares candidates, as a scale
-# search's, needs none). `pass(coefficients, model_fold, references)` runs
-# one pass of .cpp_glm_pass over the data; `setup` holds the first pass's
+# search's, needs none, and a loss with kinks or of values has none).
+# `pass(request)` runs one pass of .cpp_glm_pass over the data for the
+# solver's request (.cpp_glm_path_next: coefficients, folds, references,
+# the smoothing width and a kinked loss's line search);
+# `parameters` are the family's levels `tau` and the width its path starts
+# at (smoothing_width()); `setup` holds the first pass's
 # sums, `mean_y` the responses' weighted means (glm_null_means()), which
 # give the intercept-only model the path starts from, and `null` that model
 # when an offset moves it (glm_null_model(); NULL for none). The result has
 # the saturated model's log-likelihood (the passes' `saturated`) beside the
 # core's. The passes sum weights divided by `unit`; `lambda` and the result
 # are in the given weights.
-glm_solve_path <- function(pass, family, setup, mean_y, null, lambda, nfolds, columns, hessian = TRUE, unit = 1) {
+glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda, nfolds, columns, hessian = TRUE,
+                           unit = 1) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
-  hessian <- hessian && whole_hessian_fits(length(mean_y), columns)
+  traits <- model_family_traits(family)
+  hessian <- hessian && !traits$kinked && traits$response != "values" && whole_hessian_fits(length(mean_y), columns)
   # solved in the passes' unit weights (R/model-weight-units.R)
-  solver <- core(.cpp_glm_path(family, setup, mean_y, null$intercept, null$curvature,
+  solver <- core(.cpp_glm_path(family, parameters$tau, parameters$width, setup, mean_y, null$intercept, null$curvature,
                                if (is.null(lambda)) numeric() else lambda / unit, nfolds, hessian,
                                eigen_progress(columns)))
   sums <- NULL
@@ -32,7 +38,7 @@ glm_solve_path <- function(pass, family, setup, mean_y, null, lambda, nfolds, co
     }
     request <- core(.cpp_glm_path_next(solver, sums, progress))
     if (is.null(request)) break
-    sums <- pass(request$coefficients, request$fold, request$references)
+    sums <- pass(request)
   }
   solved <- core(.cpp_glm_path_result(solver))
   solved$saturated <- sums$saturated

@@ -5,7 +5,7 @@
 # lambda and fold; the optimizer (src/core/models/glm_path.*) asks for the
 # passes through R/model-glm-solver.R.
 
-#' Penalized logistic, multinomial, Poisson and squared-hinge models on random features
+#' Penalized GLMs, support vector machines and quantile regression on random features
 #'
 #' Fits the generalized linear model with canonical link on the left
 #' features \eqn{Z} of a map, with an unpenalized intercept and a ridge
@@ -17,10 +17,13 @@
 #' `"binomial"` family is logistic regression, `"multinomial"` the full
 #' K-class softmax with every class's coefficients penalized (as in glmnet,
 #' which makes them identifiable: they sum to zero over the classes),
-#' `"poisson"` log-linear regression for counts, and `"squared_hinge"` the
+#' `"poisson"` log-linear regression for counts, `"squared_hinge"` the
 #' L2-loss support vector machine (its deviance is the sum of the squared
 #' hinge losses), for several classes one machine per class against the
-#' rest, fitted together in the same passes.
+#' rest, fitted together in the same passes; `"hinge"` the L1-loss one
+#' (two classes), `"quantile"` quantile regression at one or several levels
+#' `tau` and `"expectile"` expectile regression (see the section on these
+#' losses below).
 #'
 #' **Relation to glmnet.** glmnet minimises \eqn{-\ell / N + \lambda_g
 #' \|b\|^2 / 2} with the weights scaled to sum to \eqn{N}; both criteria have
@@ -135,21 +138,29 @@
 #'
 #' @param x Numeric matrix or data frame of numeric columns, or a chunk
 #'   source; for the formula method, see `formula`.
-#' @param y The response: for `"binomial"` a factor of two levels (the second
-#'   is the event, as in [glm()]), a logical or a 0/1 numeric vector; for
-#'   `"multinomial"` a factor (every level must occur); for `"poisson"`
-#'   nonnegative counts. `NULL` when `x` is a chunk source.
+#' @param y The response: for `"binomial"` (and the hinge losses) a factor
+#'   of two levels (the second is the event, as in [glm()]), a logical or a
+#'   0/1 numeric vector; for `"multinomial"` a factor (every level must
+#'   occur); for `"poisson"` nonnegative counts; for `"quantile"` and
+#'   `"expectile"` finite numbers. `NULL` when `x` is a chunk source.
 #' @param family The loss: `"binomial"`, `"multinomial"`,
-#'   `"poisson"`, or `"squared_hinge"` (the loss
+#'   `"poisson"`, `"squared_hinge"` (the loss
 #'   \eqn{\max(0, 1 - s\eta)^2} of the L2-loss support vector machine with
 #'   \eqn{s = \pm 1} the class, whose fits predict decision values and
 #'   classes, not probabilities; a factor of \eqn{K > 2} levels gets \eqn{K}
 #'   machines, level \eqn{k} against the rest, and the class whose machine
-#'   scores highest); each is one entry of the core's table of model families.
-#'   `NULL` (the default) takes it from the response, as its kind says: a
-#'   factor, characters, a logical or 0/1 numbers of two classes are
-#'   binomial, of more multinomial; counts must say `"poisson"` (or be made a
-#'   factor), since they could be either.
+#'   scores highest), `"hinge"` (two classes, the loss \eqn{\max(0, 1 -
+#'   s\eta)} of the L1-loss machine), `"quantile"` or `"expectile"`
+#'   (numbers, at the levels `tau`); each is one entry of the core's table
+#'   of model families. `NULL` (the default) takes it from the response, as
+#'   its kind says: a factor, characters, a logical or 0/1 numbers of two
+#'   classes are binomial, of more multinomial; counts must say `"poisson"`
+#'   (or be made a factor), since they could be either, and other numbers
+#'   `"quantile"` or `"expectile"`.
+#' @param tau For `"quantile"` and `"expectile"`, the levels: one or more
+#'   distinct numbers strictly between 0 and 1, in any order (the fit takes
+#'   them in increasing order); `NULL` is 0.5, the median. Other families
+#'   take none.
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
@@ -162,11 +173,11 @@
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
 #' @param offset A known part of each row's linear predictor: `NULL`, one
-#'   finite number per row, or for a fit of several classes (the
-#'   `"multinomial"` family, or `"squared_hinge"` with more than two) a
-#'   matrix of one column per class (for the formula method, evaluated in
-#'   `data` like `weights`, added to the formula's `offset()` terms, and
-#'   refused for several classes).
+#'   finite number per row (every level's, for quantiles and expectiles),
+#'   or for a fit of several classes (the `"multinomial"` family, or
+#'   `"squared_hinge"` with more than two) a matrix of one column per class
+#'   (for the formula method, evaluated in `data` like `weights`, added to
+#'   the formula's `offset()` terms, and refused for several classes).
 #' @param probability For a family without probabilities (the support
 #'   vector machines), `TRUE` calibrates its decision values into them by
 #'   Platt scaling (Platt 1999): a logistic regression of each class on its
@@ -179,7 +190,10 @@
 #' @inheritParams rff_ridge
 #' @return An object of class `"askrff_glm"`: the `map`, `family`,
 #'   `response` (its kind and levels), `coefficients` (feature columns by
-#'   classes; one column for binomial and Poisson), `intercept`, the chosen
+#'   classes, or by levels `tau`; one column for the families of one
+#'   predictor), `intercept`, the levels `tau` (quantiles and expectiles),
+#'   for a loss with kinks its `smoothing` (a data frame of the final fit's
+#'   widths and the `passes` each took), the chosen
 #'   `lambda`, the `path` (a data frame of `lambda`, the full-data fit's
 #'   `deviance`, whether every fit at that `lambda` `converged`, and when
 #'   `lambda` was cross-validated the deviance `cv` per unit weight and its
@@ -194,6 +208,7 @@
 #'   the `platt` sigmoids (an `intercept` and `slope` per predictor); formula fits also keep the `call` and
 #'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
 #'   cross-validation curve) and `fitted`.
+#' @template glm-kinks
 #' @family models
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
@@ -212,7 +227,7 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 
 #' @rdname rff_glm
 #' @export
-rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NULL,
+rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, tau = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = NULL, scale = NULL, ard = FALSE, scale_by = c("evidence", "cv"), fun = NULL,
                             n_threads = NULL, offset = NULL, probability = FALSE, ...) {
@@ -227,13 +242,14 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, lambda = NUL
     if (is.function(x)) fail("`family` must be given for a function chunk source, whose chunks are read once per pass.")
     family <- if (streamed) infer_family(x[[1L]]$y, "`y` of chunk 1") else infer_family(y, "`y`")
   }
-  fit_glm(data, family, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
+  tau <- check_tau(tau, model_family_traits(family))
+  fit_glm(data, family, tau, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
           n_threads, searching$search, searching$scale_by, probability)
 }
 
 #' @rdname rff_glm
 #' @export
-rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
+rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE,
                             scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
@@ -245,33 +261,16 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, kernel = NULL,
                           lambda)
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")
-  if (!is.null(frame$offset) && family_predictors(model_family_traits(family), levels(factor(frame$y))) > 1L) {
+  tau <- check_tau(tau, model_family_traits(family))
+  if (!is.null(frame$offset) && response_kind(model_family_traits(family), levels(factor(frame$y))) == "classes") {
     fail("The \"%s\" family takes no offset from a formula (its offset() terms or `offset`) for several classes: each class has a linear predictor of its own, and one offset added to every class's would cancel in the softmax; the default method takes a matrix of one column per class.",
          family)
   }
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
-  fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, model_map(map, kernel, n_features, method, seed),
-                 standardize, lambda, nfolds, seed, fun, n_threads, searching$search, searching$scale_by, probability)
+  fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, tau,
+                 model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun, n_threads,
+                 searching$search, searching$scale_by, probability)
   fit$call <- call
   fit$design <- frame$design
   fit
-}
-
-# The scale search (check_scale_search(); `by_data` for a kernel whose
-# scale comes from the data, searched by default) and what it compares,
-# `scale_by` (`given` when the call chose it). The evidence's surrogate,
-# ridge regression on the response's encoding (R/model-glm-scale.R),
-# cannot take an offset, so rows that carry one are compared by the
-# cross-validated deviance, which does and needs a path of lambdas.
-glm_search <- function(scale, ard, by_data, scale_by, given, offset, lambda) {
-  scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
-  path <- is.null(lambda) || length(lambda) > 1L
-  search <- check_scale_search(scale, ard, by_data && ((scale_by == "evidence" && !offset) || path))
-  if (offset && !is.null(search)) {
-    if (given && scale_by == "evidence") {
-      fail("`scale_by = \"evidence\"` compares ridge regression on the response's encoding, which cannot take the rows' offset; use `scale_by = \"cv\"`, the default with an offset.")
-    }
-    scale_by <- "cv"
-  }
-  list(search = search, scale_by = scale_by)
 }

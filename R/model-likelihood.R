@@ -126,7 +126,7 @@ logLik.askrff_glm <- function(object, ...) {
 glm_kept_likelihood <- function(fit, what) {
   traits <- model_family_traits(fit$family)
   kept <- fit$likelihood
-  if (identical(traits$mean, "") || (!is.null(kept) && is.null(kept$saturated))) {
+  if (!traits$likelihood || (!is.null(kept) && is.null(kept$saturated))) {
     fail("`%s` needs a family with a likelihood; the \"%s\" family's deviance is a sum of %s losses, not twice a negative log-likelihood.",
          what, fit$family, traits$label)
   }

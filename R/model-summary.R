@@ -112,7 +112,8 @@ summary.askrff_glm <- function(object, ...) {
   traits <- model_family_traits(object$family)
   likelihood <- tryCatch(stats::logLik(object), askrff_error = function(e) e)
   # (a squared hinge fit of two classes has degrees of freedom, from its
-  # generalized Hessian; a fit that took no Hessian has none)
+  # generalized Hessian; a fit that took no Hessian, of a kinked loss or of
+  # values among them, has none)
   df <- if (is.null(object$likelihood$df)) NA_real_ else object$likelihood$df
   one <- ncol(object$coefficients) == 1L
   out <- list(call = object$call, model = model_description(object), family = glm_family_text(object),
@@ -124,8 +125,8 @@ summary.askrff_glm <- function(object, ...) {
               aic = if (inherits(likelihood, "logLik")) -2 * as.numeric(likelihood) + 2 * df else NA_real_,
               aic_note = if (inherits(likelihood, "logLik")) NULL else conditionMessage(likelihood),
               converged = object$path$converged[which(object$path$lambda == object$lambda)[1L]],
-              passes = object$passes, has_likelihood = !identical(traits$mean, ""),
-              covariance = !identical(traits$mean, "") && !is.null(object$likelihood$covariance))
+              passes = object$passes, has_likelihood = traits$likelihood,
+              covariance = traits$likelihood && !is.null(object$likelihood$covariance))
   structure(out, class = "summary.askrff_glm")
 }
 
@@ -135,11 +136,14 @@ print.summary.askrff_glm <- function(x, digits = max(3L, getOption("digits") - 3
   f <- function(v) format(signif(v, digits))
   print_summary_head(x, "Penalized GLM on random features", x$family, digits)
   print_coefficient_note(x, digits)
-  cat(sprintf("Null deviance: %s%s\n", f(x$null.deviance),
+  # a family without a likelihood reports the sum of its losses
+  word <- if (x$has_likelihood) "deviance" else "loss"
+  cat(sprintf("Null %s: %s%s\n", word, f(x$null.deviance),
               if (is.na(x$df.null)) "" else sprintf(" on %s degrees of freedom", f(x$df.null))))
-  cat(sprintf("Residual deviance: %s%s\n", f(x$deviance),
+  cat(sprintf("Residual %s: %s%s\n", word, f(x$deviance),
               if (is.na(x$df.residual)) "" else sprintf(" on %s effective residual degrees of freedom", f(x$df.residual))))
-  cat(sprintf("Deviance explained: %.1f %%\n", 100 * (1 - x$deviance / max(x$null.deviance, .Machine$double.xmin))))
+  cat(sprintf("%s explained: %.1f %%\n", if (x$has_likelihood) "Deviance" else "Loss",
+              100 * (1 - x$deviance / max(x$null.deviance, .Machine$double.xmin))))
   if (!is.na(x$aic)) {
     cat(sprintf("AIC: %s\n", f(x$aic)))
   } else if (!x$has_likelihood) {

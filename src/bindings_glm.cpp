@@ -36,15 +36,20 @@ bool all_finite(const Rcpp::NumericVector& v) {
 // Hessians at the columns of `references`. Folds need n_folds >= 2 (0: no
 // folds, every model_fold 0). A pass of no models for several classes is the
 // whole Hessian's (glm_path_hessian.h): its Hessians are the blocks of the
-// softmax's. Every pass also sums, as `saturated`, w times each row's
-// log-likelihood under the saturated model (NA for a family without a
-// likelihood).
+// softmax's. The family's rows take its levels tau (a family of values)
+// and the pass's smoothing width. With `directions` (else no columns), the
+// pass also sums each model's line search (glm_pass.h: its coefficients
+// are its last point plus `steps` times its direction) at the `probes`. Every pass also sums, as `saturated`, w
+// times each row's log-likelihood under the saturated model (NA for a
+// family without a likelihood).
 // [[Rcpp::export(.cpp_glm_pass)]]
 Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                         Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds,
                         Rcpp::NumericVector fold_seed,
-                        Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericMatrix coefficients,
-                        Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, int n_threads) {
+                        Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width,
+                        Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold,
+                        Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps,
+                        Rcpp::NumericVector probes, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
@@ -52,6 +57,7 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   askrff::require_whole(offset, "the offsets");
   askrff::require_whole(coefficients, "the coefficients");
   askrff::require_whole(references, "the references");
+  askrff::require_whole(directions, "the directions");
   const int columns = left->n_columns(), classes = y.ncol();
   askrff::GlmModels models;
   const askrff::ModelFamily& model_family = askrff::model_family(family);
@@ -59,7 +65,8 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   models.family = whole_hessian ? &askrff::class_hessian_rows() : &model_family;
   models.classes = classes;
   askrff::require(askrff::takes_predictors(model_family, classes),
-                  "y must have one column, or one per class for a family of several classes");
+                  "y must have one column, or one per class or level for a family of several predictors");
+  models.parameters = askrff::family_parameters(model_family, tau, width, classes);
   askrff::require(!whole_hessian || std::string(model_family.mean_name) == "probability",
                   "the whole Hessian of a family of classes is the softmax's");
   askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
@@ -76,12 +83,21 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   askrff::require(coefficients.ncol() == model_fold.size() * classes && references.ncol() % classes == 0,
                   "the coefficients must have one column per model and class");
   askrff::require(all_finite(coefficients) && all_finite(references), "the coefficients must be finite");
+  askrff::require(directions.ncol() == 0 || (directions.nrow() == coefficients.nrow() &&
+                                             directions.ncol() == coefficients.ncol() && all_finite(directions) &&
+                                             steps.size() == model_fold.size() && all_finite(steps) && all_finite(probes)),
+                  "the directions must be finite, one per model and class, with a finite step per model and finite probes");
   for (const int f : model_fold) askrff::require(f >= 0 && f <= n_folds, "each model's fold must be 0 or a fold");
 
   models.coefficients = Eigen::Map<const Eigen::MatrixXd>(coefficients.begin(), 1 + columns, coefficients.ncol());
   models.references = Eigen::Map<const Eigen::MatrixXd>(references.begin(), 1 + columns, references.ncol());
   models.fold.assign(model_fold.begin(), model_fold.end());
   models.rotated_references = whole_hessian;
+  if (directions.ncol() > 0) {
+    models.directions = Eigen::Map<const Eigen::MatrixXd>(directions.begin(), 1 + columns, directions.ncol());
+    models.steps.assign(steps.begin(), steps.end());
+    models.probes.assign(probes.begin(), probes.end());
+  }
   const askrff::RowFolds folds{static_cast<std::uint64_t>(first_row), n_folds, askrff::seed_from_words(fold_seed)};
   const askrff::GlmSums sums = askrff::glm_pass(*left, x.begin(), x.nrow(), models, askrff::as_matrix(y),
                                                 askrff::as_vector(w), askrff::as_matrix(offset), folds,
@@ -97,9 +113,11 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   }
   return Rcpp::List::create(Rcpp::Named("gradient") = askrff::to_r(sums.gradient),
                             Rcpp::Named("deviance") = askrff::to_r(sums.deviance),
+                            Rcpp::Named("exact") = askrff::to_r(sums.exact),
                             Rcpp::Named("heldout") = askrff::to_r(sums.heldout),
                             Rcpp::Named("heldout_weight") = askrff::to_r(sums.heldout_weight),
                             Rcpp::Named("hessians") = hessians,
+                            Rcpp::Named("probe_slope") = askrff::to_r(sums.probe_slope),
                             Rcpp::Named("saturated") = std::isnan(saturated) ? NA_REAL : saturated);
 }
 
@@ -123,30 +141,38 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
   const Rcpp::NumericMatrix gradient = sums["gradient"];
   askrff::require_whole(gradient, "the gradient");
   out.gradient = Eigen::Map<const Eigen::MatrixXd>(gradient.begin(), gradient.nrow(), gradient.ncol());
-  const Rcpp::NumericVector deviance = sums["deviance"], heldout = sums["heldout"], heldout_weight = sums["heldout_weight"];
+  const Rcpp::NumericVector deviance = sums["deviance"], exact = sums["exact"], heldout = sums["heldout"],
+                            heldout_weight = sums["heldout_weight"];
   out.deviance = Eigen::Map<const Eigen::VectorXd>(deviance.begin(), deviance.size());
+  out.exact = Eigen::Map<const Eigen::VectorXd>(exact.begin(), exact.size());
   out.heldout = Eigen::Map<const Eigen::VectorXd>(heldout.begin(), heldout.size());
   out.heldout_weight = Eigen::Map<const Eigen::VectorXd>(heldout_weight.begin(), heldout_weight.size());
   const Rcpp::List hessians = sums["hessians"];
   for (R_xlen_t i = 0; i < hessians.size(); ++i) out.hessians.push_back(askrff::cross_products_from_r(hessians[i]));
+  const Rcpp::NumericMatrix probe_slope = sums["probe_slope"];
+  askrff::require_whole(probe_slope, "the probes' slopes");
+  out.probe_slope = Eigen::Map<const Eigen::MatrixXd>(probe_slope.begin(), probe_slope.nrow(), probe_slope.ncol());
   return out;
 }
 
 }  // namespace
 
-// A path solver (glm_path.h) for `family` from the first pass's sums `gram`
-// (of .cpp_cross_products, weights w), the responses' weighted means, with
+// A path solver (glm_path.h) for `family` with its levels `tau` (a family of
+// values) and smoothing `width` (a loss with kinks), from the first pass's
+// sums `gram` (of .cpp_cross_products, weights w), the responses' weighted
+// means (one per predictor), with
 // an offset the intercept-only fit's `intercept` and `curvature` (NULL
 // without; glm_null.h), the lambdas (empty: chosen), the number of folds
 // and whether to end with the Laplace covariance and degrees of freedom at
 // the fit (glm_path_hessian.h). The eigendecomposition stops on a user
 // interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
-SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature,
-                  Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress) {
+SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcpp::List gram, Rcpp::NumericVector mean,
+                  SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
-  askrff::GlmPathSetup setup{askrff::model_family(family), sums,
-                             Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
+  const askrff::ModelFamily& model_family = askrff::model_family(family);
+  askrff::GlmPathSetup setup{model_family, askrff::family_parameters(model_family, tau, width, static_cast<int>(mean.size())),
+                             sums, Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
                              std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
   askrff::require(Rf_isNull(intercept) == Rf_isNull(curvature), "the intercept-only fit needs its intercepts and curvature");
   if (!Rf_isNull(intercept)) {
@@ -162,7 +188,9 @@ SEXP cpp_glm_path(std::string family, Rcpp::List gram, Rcpp::NumericVector mean,
 
 // Hands the solver the sums of the pass it asked for (NULL before the first)
 // and returns what the next pass must evaluate: list(coefficients, fold,
-// references), or NULL once the path is solved.
+// references, width (the smoothing width of its rows), and for a loss with
+// kinks the line search's directions, steps and probes), or NULL once the
+// path is solved.
 // [[Rcpp::export(.cpp_glm_path_next)]]
 SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress) {
   Rcpp::XPtr<askrff::GlmPath> path(solver);
@@ -172,7 +200,11 @@ SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress) {
   const askrff::GlmPassRequest& request = path->request();
   return Rcpp::List::create(Rcpp::Named("coefficients") = askrff::to_r(request.coefficients),
                             Rcpp::Named("fold") = Rcpp::IntegerVector(request.fold.begin(), request.fold.end()),
-                            Rcpp::Named("references") = askrff::to_r(request.references));
+                            Rcpp::Named("references") = askrff::to_r(request.references),
+                            Rcpp::Named("width") = request.width,
+                            Rcpp::Named("directions") = askrff::to_r(request.directions),
+                            Rcpp::Named("steps") = Rcpp::NumericVector(request.steps.begin(), request.steps.end()),
+                            Rcpp::Named("probes") = Rcpp::NumericVector(request.probes.begin(), request.probes.end()));
 }
 
 // The solved path: the chosen fit's coefficients ((1 + D) x K, intercept
@@ -181,7 +213,8 @@ SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress) {
 // max_passes passes; when the solver was asked for it and they are defined,
 // the Laplace covariance (H + lambda P)^+ at the fit (K (1 + D) square, on
 // the shifted features) and its effective degrees of freedom (NULL and NA
-// otherwise).
+// otherwise); for a loss with kinks the smoothing widths of the final fit
+// and the passes each took (NULL for the others).
 // [[Rcpp::export(.cpp_glm_path_result)]]
 Rcpp::List cpp_glm_path_result(SEXP solver) {
   Rcpp::XPtr<askrff::GlmPath> path(solver);
@@ -204,30 +237,43 @@ Rcpp::List cpp_glm_path_result(SEXP solver) {
                         : Rcpp::List::create(Rcpp::Named("lambda") = lambda, Rcpp::Named("deviance") = deviance,
                                              Rcpp::Named("converged") = converged);
   const SEXP covariance = r.covariance.size() > 0 ? SEXP(askrff::to_r(r.covariance)) : R_NilValue;
+  SEXP smoothing = R_NilValue;
+  if (!r.smoothing.empty()) {
+    Rcpp::NumericVector width;
+    Rcpp::IntegerVector passes;
+    for (const askrff::GlmSmoothingStep& step : r.smoothing) {
+      width.push_back(step.width);
+      passes.push_back(step.passes);
+    }
+    smoothing = Rcpp::List::create(Rcpp::Named("width") = width, Rcpp::Named("passes") = passes);
+  }
   return Rcpp::List::create(Rcpp::Named("coefficients") = askrff::to_r(r.coefficients), Rcpp::Named("lambda") = r.lambda,
                             Rcpp::Named("path") = rows, Rcpp::Named("deviance") = r.deviance,
                             Rcpp::Named("null_deviance") = r.null_deviance, Rcpp::Named("converged") = r.converged,
                             Rcpp::Named("grid_size") = r.grid_size, Rcpp::Named("unconverged") = r.unconverged,
                             Rcpp::Named("max_passes") = askrff::GlmPath::kMaxPasses,
                             Rcpp::Named("covariance") = covariance,
-                            Rcpp::Named("df") = std::isnan(r.df) ? NA_REAL : r.df);
+                            Rcpp::Named("df") = std::isnan(r.df) ? NA_REAL : r.df, Rcpp::Named("smoothing") = smoothing);
 }
 
 // The sums of glm_null.h at the intercepts b over rows of offsets (one
-// column per predictor), encoded responses y and weights w: list(half,
-// residual, hessian, mean, weight).
+// column per predictor), encoded responses y and weights w, with the
+// family's levels tau and smoothing width: list(half, residual, hessian,
+// mean, weight).
 // [[Rcpp::export(.cpp_glm_null_sums)]]
-Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericMatrix offset, Rcpp::NumericMatrix y,
-                             Rcpp::NumericVector w, Rcpp::NumericVector intercept) {
+Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix offset,
+                             Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector intercept) {
   askrff::require_whole(offset, "the offsets");
   askrff::require_whole(y, "y");
   askrff::require(all_finite(offset) && all_finite(y) && all_finite(w) && all_finite(intercept) &&
                       std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
                   "the offsets, y, w and the intercepts must be finite and w nonnegative");
   const askrff::ModelFamily& model_family = askrff::model_family(family);
-  askrff::require(askrff::takes_predictors(model_family, static_cast<int>(intercept.size())),
-                  "a family of several classes needs an intercept per class, the others one");
-  const askrff::GlmNullSums sums = askrff::glm_null_sums(model_family, askrff::as_matrix(offset),
+  const int k = static_cast<int>(intercept.size());
+  askrff::require(askrff::takes_predictors(model_family, k),
+                  "a family of several classes needs an intercept per class, of levels one per level, the others one");
+  const askrff::GlmNullSums sums = askrff::glm_null_sums(model_family, askrff::family_parameters(model_family, tau, width, k),
+                                                         askrff::as_matrix(offset),
                                                          askrff::as_matrix(y), askrff::as_vector(w),
                                                          Eigen::VectorXd(askrff::as_vector(intercept)));
   return Rcpp::List::create(Rcpp::Named("half") = sums.half, Rcpp::Named("residual") = askrff::to_r(sums.residual),
@@ -236,10 +282,14 @@ Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericMatrix offset, Rcp
 }
 
 // Where the intercept-only fit with an offset starts (glm_null.h), from the
-// responses' and the offsets' weighted means.
+// responses' and the offsets' weighted means, with the family's levels tau
+// and smoothing width.
 // [[Rcpp::export(.cpp_glm_null_start)]]
-Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean) {
+Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector tau, double width,
+                                       Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean) {
   askrff::require(all_finite(mean) && all_finite(offset_mean), "the means must be finite");
-  return askrff::to_r(askrff::glm_null_start(askrff::model_family(family), askrff::as_vector(mean),
-                                             askrff::as_vector(offset_mean)));
+  const askrff::ModelFamily& model_family = askrff::model_family(family);
+  return askrff::to_r(askrff::glm_null_start(model_family,
+                                             askrff::family_parameters(model_family, tau, width, static_cast<int>(mean.size())),
+                                             askrff::as_vector(mean), askrff::as_vector(offset_mean)));
 }

@@ -8,20 +8,23 @@
 
 #include "core/models/model_family.h"
 #include "guards.h"
+#include "model_glue.h"
 
 namespace {
 
 int predictors_of(const askrff::ModelFamily& family, int columns) {
   askrff::require(askrff::takes_predictors(family, columns),
-                  "eta must have one column, or one per class for a family of several classes");
+                  "eta must have one column, or one per class or level for a family of several predictors");
   return columns;
 }
 
 }  // namespace
 
 // Every family: list(name, label, response (its kind), mean (what
-// predict(type = "response") gives, "" for none), and the functions it
-// lacks of those it needs (for the registry's tests)).
+// predict(type = "response") gives, "" for none), likelihood (whether its
+// deviance is twice a negative log-likelihood), kinked (whether its loss
+// has kinks, smoothed in its fits), and the functions it lacks of those it
+// needs (for the registry's tests)).
 // [[Rcpp::export(.cpp_model_families)]]
 Rcpp::List cpp_model_families() {
   Rcpp::List out;
@@ -33,18 +36,23 @@ Rcpp::List cpp_model_families() {
     out.push_back(Rcpp::List::create(Rcpp::Named("name") = family.name, Rcpp::Named("label") = family.label,
                                      Rcpp::Named("response") = askrff::response_kind_name(family.response),
                                      Rcpp::Named("mean") = family.mean_name,
+                                     Rcpp::Named("likelihood") = family.likelihood,
+                                     Rcpp::Named("kinked") = family.kinked,
                                      Rcpp::Named("missing") = Rcpp::CharacterVector(missing.begin(), missing.end())),
                   family.name);
   }
   return out;
 }
 
-// For rows of linear predictors eta and encoded responses y (rows x K):
-// list(half (the half losses), residual, curvature (rows x K)).
+// For rows of linear predictors eta and encoded responses y (rows x K),
+// with the family's levels tau (for a family of values) and smoothing
+// width: list(half (the half losses), residual, curvature (rows x K)).
 // [[Rcpp::export(.cpp_model_family_rows)]]
-Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp::NumericMatrix y) {
+Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp::NumericMatrix y,
+                                 Rcpp::NumericVector tau, double width) {
   const askrff::ModelFamily& family = askrff::model_family(name);
   const int k = predictors_of(family, eta.ncol()), n = eta.nrow();
+  const askrff::FamilyParameters parameters = askrff::family_parameters(family, tau, width, k);
   askrff::require(y.nrow() == n && y.ncol() == k, "y must have the rows and columns of eta");
   Rcpp::NumericVector half(n);
   Rcpp::NumericMatrix residual(n, k), curvature(n, k);
@@ -54,7 +62,7 @@ Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp
       e[j] = eta(i, j);
       v[j] = y(i, j);
     }
-    half[i] = family.row(e.data(), v.data(), k, r.data(), c.data());
+    half[i] = family.row(e.data(), v.data(), k, parameters, r.data(), c.data());
     for (int j = 0; j < k; ++j) {
       residual(i, j) = r[j];
       curvature(i, j) = c[j];

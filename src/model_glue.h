@@ -5,8 +5,11 @@
 
 #include <Eigen/Dense>
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "core/models/cross_products.h"
+#include "core/models/model_family.h"
 #include "guards.h"
 
 namespace askrff {
@@ -27,6 +30,20 @@ inline Rcpp::NumericMatrix to_r(const Eigen::MatrixXd& m) {
 }
 
 inline Rcpp::NumericVector to_r(const Eigen::VectorXd& v) { return Rcpp::NumericVector(v.data(), v.data() + v.size()); }
+
+// A family's parameters from R, checked: the levels tau, one per predictor
+// and increasing within (0, 1) for a family of values and none for the
+// others, and a finite nonnegative smoothing width.
+inline FamilyParameters family_parameters(const ModelFamily& family, const Rcpp::NumericVector& tau, double width,
+                                          int predictors) {
+  const bool values = family.response == ResponseKind::values;
+  require(tau.size() == (values ? predictors : 0), "a family of values needs a level tau per predictor, the others none");
+  for (R_xlen_t j = 0; j < tau.size(); ++j) {
+    require(tau[j] > 0.0 && tau[j] < 1.0 && (j == 0 || tau[j] > tau[j - 1]), "the levels tau must increase within (0, 1)");
+  }
+  require(std::isfinite(width) && width >= 0.0, "the smoothing width must be finite and nonnegative");
+  return FamilyParameters{std::vector<double>(tau.begin(), tau.end()), width};
+}
 
 inline Rcpp::List to_r(const CrossProducts& sums) {
   return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),

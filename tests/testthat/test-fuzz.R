@@ -443,6 +443,10 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {
       values <- if (arg %in% c("x", "y", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      if (arg == "tau") {
+        values <- c(values, list(one = 1, duplicated = c(0.5, 0.2, 0.5), matrix = matrix(c(0.2, 0.5)),
+                                 outside = c(0.5, 1.5), tiny = 1e-300))
+      }
       if (arg == "newdata") values <- values[setdiff(names(values), c("na", "nan"))]
       argument_cases(name, spec$fun, spec$args, arg, values)
     }), recursive = FALSE)
@@ -887,19 +891,22 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   fit <- rff_glm(x3, y, map, lambda = c(1, 0.1), nfolds = 2)
   frame <- data.frame(y = factor(c("a", "b", "a", "b", "b")), u = x3[, 1], v = x3[, 2], g = factor(c("p", "q", "p", "q", "p")))
   calls <- list(
-    rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", lambda = 1, nfolds = 2,
+    rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", tau = NULL, lambda = 1, nfolds = 2,
                                              weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
                                              standardize = FALSE, scale = NULL, ard = FALSE, scale_by = "evidence",
                                              fun = NULL, n_threads = 1,
                                              offset = NULL, probability = FALSE)),
     rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
-                           args = list(formula = y ~ u + v + g, data = frame, family = "binomial",
+                           args = list(formula = y ~ u + v + g, data = frame, family = "binomial", tau = NULL,
                                        kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
                                        contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, scale = NULL,
                                        ard = FALSE, scale_by = "cv", method = "iid", seed = 1, fun = NULL,
                                        n_threads = 1, offset = rep(0.5, 5), probability = FALSE)),
     predict = list(fun = getS3method("predict", "askrff_glm"),
-                   args = list(object = fit, newdata = x3, type = "response", n_threads = 1)))
+                   args = list(object = fit, newdata = x3, type = "response", n_threads = 1)),
+    # the levels of quantiles: any order, no duplicates, strictly within (0, 1)
+    rff_glm_quantile = list(fun = rff_glm, args = list(x = x3, y = x3[, 1], map = map, family = "quantile",
+                                                       tau = c(0.9, 0.1), lambda = 1)))
   # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
   for (method in c("default", "formula")) {
     given <- names(calls[[if (method == "default") "rff_glm" else "rff_glm_formula"]]$args)
@@ -911,6 +918,10 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {
       values <- if (arg %in% c("x", "y", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      if (arg == "tau") {
+        values <- c(values, list(one = 1, duplicated = c(0.5, 0.2, 0.5), matrix = matrix(c(0.2, 0.5)),
+                                 outside = c(0.5, 1.5), tiny = 1e-300))
+      }
       # a row of newdata with a missing value predicts NA, as predict.lm() does
       if (arg == "newdata") values[c("na", "nan")] <- NULL
       argument_cases(name, spec$fun, spec$args, arg, values)
@@ -926,7 +937,8 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   responses <- list(two_classes = list(refused = factor(c("a", "b", "c", "a", "b")), taken = y),
                     classes = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))),
                     counts = list(refused = c(-1, 2, 0, 1, 3), taken = c(0, 2, 1, 1, 3)),
-                    one_vs_rest = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))))
+                    one_vs_rest = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))),
+                    values = list(refused = factor(c("a", "b", "c", "a", "b")), taken = c(0.3, -1.2, 2, 0.7, 1.1)))
   for (traits in askrff:::model_families()) {
     response <- responses[[traits$response]]
     expect_false(is.null(response), info = sprintf("the fuzz suite has no responses of the kind \"%s\"", traits$response))
@@ -944,14 +956,18 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
                     predict = function(f) predict(f, x3, type = "response"),
                     classes = function(f) predict(f, x3, type = "class"), plot = function(f) plot(f),
                     fitted = function(f) fitted(f))
-  cases <- c(cases, object_cases(fit, consumers, "fit",
-                                 c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance",
-                                   "n", "weight", "nfolds", "fun", "linear_predictors", "fold_seed", "passes")))
+  fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance", "n", "weight",
+              "nfolds", "fun", "linear_predictors", "fold_seed", "passes")
+  cases <- c(cases, object_cases(fit, consumers, "fit", fields))
   # a machine with Platt's sigmoids (on twenty rows, so that every fold's
   # refit sees both classes)
   svm <- rff_glm(rbind(x3, x3 + 0.1, x3 - 0.1, x3 + 0.2), rep(y, 4), map, family = "squared_hinge", lambda = 1,
                  nfolds = 2, seed = 1, probability = TRUE)
   cases <- c(cases, object_cases(svm, consumers, "fit", "platt"))
+  # a fit of levels and of a loss with kinks: its `tau` and `smoothing`
+  quantiles <- rff_glm(x3, c(0.3, -1.2, 2, 0.7, 1.1), map, family = "quantile", tau = c(0.25, 0.75), lambda = 1)
+  consumers$classes <- NULL
+  cases <- c(cases, object_cases(quantiles, consumers, "fit", c(fields, "tau", "smoothing")))
   fuzz_check(cases)
 })
 
@@ -959,7 +975,8 @@ test_that("offsets in arguments, formulas, chunks and predictions, and fits that
   skip_on_cran()
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
   o <- c(0.1, -0.2, 0.3, 0, 0.5)
-  responses <- list(two_classes = c(0, 1, 0, 1, 1), counts = c(0, 2, 1, 1, 3), classes = factor(c("a", "b", "c", "a", "b")))
+  responses <- list(two_classes = c(0, 1, 0, 1, 1), counts = c(0, 2, 1, 1, 3), classes = factor(c("a", "b", "c", "a", "b")),
+                    values = c(0.3, -1.2, 2, 0.7, 1.1))
   responses$one_vs_rest <- responses$classes
   # beside the usual bad values, offsets of the wrong shape or with a bad
   # entry, and legal ones the intercept-only model cannot fit

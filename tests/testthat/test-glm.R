@@ -101,6 +101,32 @@ test_that("the squared hinge equals LiblineaR's L2-loss SVM with cost 1 / (2 lam
                                                                                levels = levels(y)), NULL))
 })
 
+test_that("the hinge loss reaches the minimum of the L1-loss SVM's quadratic program", {
+  skip_if_not_installed("highs")
+  # The SVM's primal, sum w xi + lambda ||b||^2 with xi >= 1 - s(b0 + z'b)
+  # and xi >= 0, solved by HiGHS to feasibility 1e-10; rff_glm() smooths the
+  # hinge and shrinks the smoothing until the exact objective changes by
+  # less than 1e-9 of itself. The issue's bound is 1e-6 relative.
+  data <- glm_data(n = 200, seed = 4)
+  y <- factor(ifelse(data$f + stats::rnorm(200, sd = 0.5) > 0, "up", "down"))
+  s <- ifelse(y == "up", 1, -1)
+  w <- stats::runif(200, 0.5, 2)
+  map <- rff_map(gaussian_kernel(1), 3, 16, seed = 5)
+  z <- rff_features(map, data$x)
+  for (lambda in c(5, 0.05)) {
+    fit <- rff_glm(data$x, y, map, family = "hinge", lambda = lambda, weights = w)
+    qp <- hinge_qp(z, s, w, lambda)
+    eta <- fit$intercept + drop(z %*% fit$coefficients)
+    ours <- sum(w * pmax(0, 1 - s * eta)) + lambda * sum(fit$coefficients^2)
+    expect_lt(abs(ours - qp$objective) / qp$objective, 1e-6)
+    expect_equal(unname(c(fit$intercept, fit$coefficients)), qp$coefficients, tolerance = 1e-5)
+    expect_equal(fit$deviance, sum(w * pmax(0, 1 - s * eta)), tolerance = 1e-12)
+    expect_identical(unname(predict(fit, data$x, type = "class")), factor(ifelse(eta > 0, "up", "down"), levels(y)))
+  }
+  # the intercept-only hinge: +-1 toward the larger class, loss twice the smaller class's weight
+  expect_equal(fit$null_deviance, 2 * min(sum(w[s > 0]), sum(w[s < 0])), tolerance = 1e-10)
+})
+
 test_that("the cross-validated deviance is that of glmnet's fits on each fold's training rows", {
   skip_if_not_installed("glmnet")
   data <- glm_data(n = 200, seed = 2)

@@ -4,34 +4,46 @@
 
 families <- askrff:::model_families()
 
-# Data of each kind of response: a data set and its encoded response (as
-# the core reads it) for the rows.
-family_data <- function(kind, n = 60) {
+# Data of each kind of response: a data set, its encoded response (as the
+# core reads it) for the rows, and the family's parameters: levels `tau`
+# for values (given in no order; the fit sorts them), and for a loss with
+# kinks a smoothing `width` at which its rows are differentiable.
+family_data <- function(kind, traits, n = 60) {
   set.seed(11)
   x <- matrix(stats::rnorm(n * 2), n, 2)
   signal <- sin(2 * x[, 1]) + x[, 2]
+  tau <- if (kind == "values") c(0.8, 0.2, 0.5)
   y <- switch(kind,
               two_classes = factor(ifelse(signal + stats::rnorm(n, sd = 0.7) > 0, "yes", "no")),
               classes = factor(cut(signal + stats::rnorm(n, sd = 0.5), c(-Inf, -0.5, 0.6, Inf), labels = c("a", "b", "c"))),
-              counts = stats::rpois(n, exp(0.5 * signal)))
+              counts = stats::rpois(n, exp(0.5 * signal)),
+              values = signal + stats::rnorm(n, sd = 0.5))
   encoded <- switch(kind, two_classes = matrix(as.double(y == "yes")), classes = outer(as.integer(y), 1:3, "==") + 0,
-                    counts = matrix(as.double(y)))
-  list(x = x, y = y, encoded = encoded, w = stats::runif(n, 0.5, 2))
+                    counts = matrix(as.double(y)), values = matrix(y, n, length(tau)))
+  list(x = x, y = y, encoded = encoded, w = stats::runif(n, 0.5, 2), tau = tau,
+       levels = if (is.null(tau)) numeric() else sort(tau), width = if (traits$kinked) 0.3 else 0)
+}
+
+# The family's rows (half losses, residuals, curvatures) at eta.
+family_rows <- function(traits, data, eta, width = data$width) {
+  askrff:::.cpp_model_family_rows(traits$name, eta, data$encoded, data$levels, width)
 }
 
 # The data sets a family is tested on: a one-vs-rest family takes two
 # classes (one predictor) and three (one per class).
 family_datasets <- function(traits) {
   kinds <- if (traits$response == "one_vs_rest") c("two_classes", "classes") else traits$response
-  lapply(kinds, family_data)
+  lapply(kinds, family_data, traits = traits)
 }
 
 test_that("every family declares its kind of response, its mean and every function it needs", {
   expect_true(length(families) >= 3L)
   for (traits in families) {
     expect_identical(traits$missing, character(), info = sprintf("the \"%s\" family lacks these functions", traits$name))
-    expect_true(traits$response %in% c("two_classes", "classes", "counts", "one_vs_rest"), info = traits$name)
-    expect_true(traits$mean %in% c("probability", "mean", ""), info = traits$name)
+    expect_true(traits$response %in% c("two_classes", "classes", "counts", "one_vs_rest", "values"), info = traits$name)
+    expect_true(traits$mean %in% c("probability", "mean", "quantile", "expectile", ""), info = traits$name)
+    expect_true(isTRUE(traits$likelihood) || isFALSE(traits$likelihood), info = traits$name)
+    expect_true(isTRUE(traits$kinked) || isFALSE(traits$kinked), info = traits$name)
     expect_true(is.character(traits$label) && nzchar(traits$label), info = traits$name)
   }
 })
@@ -39,13 +51,14 @@ test_that("every family declares its kind of response, its mean and every functi
 test_that("every family's residual is minus the gradient of its half loss, and its curvature the gradient's slope", {
   # central differences with step h have error O(h^2) times the third
   # derivative (O(1) here), well below the tolerance; the points avoid
-  # kinks of piecewise-quadratic losses by their random offsets
+  # kinks of piecewise-quadratic losses (and the edges of a smoothed kink's
+  # band) by their random offsets
   h <- 1e-5
   for (traits in families) {
     for (data in family_datasets(traits)) {
       k <- ncol(data$encoded)
       eta <- matrix(stats::rnorm(nrow(data$encoded) * k, sd = 1.5), ncol = k) + 0.0137
-      rows <- askrff:::.cpp_model_family_rows(traits$name, eta, data$encoded)
+      rows <- family_rows(traits, data, eta)
       expect_true(all(is.finite(rows$half)) && all(rows$half >= 0), info = traits$name)
       expect_true(all(rows$curvature >= 0), info = traits$name)
       for (j in seq_len(k)) {
@@ -53,13 +66,33 @@ test_that("every family's residual is minus the gradient of its half loss, and i
         down <- eta
         up[, j] <- up[, j] + h
         down[, j] <- down[, j] - h
-        rows_up <- askrff:::.cpp_model_family_rows(traits$name, up, data$encoded)
-        rows_down <- askrff:::.cpp_model_family_rows(traits$name, down, data$encoded)
+        rows_up <- family_rows(traits, data, up)
+        rows_down <- family_rows(traits, data, down)
         gradient <- (rows_up$half - rows_down$half) / (2 * h)
         expect_equal(-gradient, rows$residual[, j], tolerance = 1e-7, info = traits$name)
         slope <- -(rows_up$residual[, j] - rows_down$residual[, j]) / (2 * h)
         expect_equal(slope, rows$curvature[, j], tolerance = 1e-6, info = traits$name)
       }
+    }
+  }
+})
+
+test_that("a loss with kinks is smoothed within its band only, by at most a quarter of the width", {
+  # the smoothed loss minus the exact one is (h - |r|)^2 / (4h) within h of
+  # the kink (r the residual, or the margin 1 - s eta) and 0 outside: a row
+  # at the kink gains h / 4 in loss, h / 8 in half loss
+  for (traits in Filter(function(f) f$kinked, families)) {
+    for (data in family_datasets(traits)) {
+      k <- ncol(data$encoded)
+      eta <- matrix(stats::rnorm(nrow(data$encoded) * k, sd = 1.5), ncol = k)
+      # some rows exactly at the kink
+      kink <- if (traits$response == "values") data$encoded[1:3, ] else 2 * data$encoded[1:3, ] - 1
+      eta[1:3, ] <- kink
+      excess <- family_rows(traits, data, eta)$half - family_rows(traits, data, eta, width = 0)$half
+      expect_true(all(excess >= 0 & excess <= k * data$width / 8 + 1e-15), info = traits$name)
+      expect_equal(excess[1:3], rep(k * data$width / 8, 3), tolerance = 1e-12, info = traits$name)
+      expect_identical(family_rows(traits, data, eta + 10)$half, family_rows(traits, data, eta + 10, width = 0)$half,
+                       info = traits$name)
     }
   }
 })
@@ -70,18 +103,42 @@ test_that("every family's fit satisfies the optimality conditions of its criteri
   # gradient vanishes: a reference fit needs no other program. The fit stops
   # at a relative decrease of 1e-20 or once the gradient stops falling, which
   # leaves a gradient of order 1e-12 relative to the data's scale here.
+  # A loss with kinks has a subgradient instead: the fit is its minimizer
+  # when some residuals of the rows at a kink (within the last smoothing
+  # width, where the fit's curvature is positive), each between the
+  # residuals on either side of the kink, make the gradient vanish; least
+  # squares finds them; those rows lie within the last width of the kink,
+  # which must be small beside the first (here 1e-5; the fits stop near
+  # 1e-8, where the exact criterion stops changing). The deviance is the
+  # loss without smoothing.
   lambda <- 0.7
   for (traits in families) {
     for (data in family_datasets(traits)) {
-      fit <- rff_glm(data$x, data$y, family = traits$name, kernel = gaussian_kernel(1), n_features = 12, seed = 2,
-                     lambda = lambda, weights = data$w)
-      z <- rff_features(fit$map, data$x)
-      eta <- sweep(z %*% fit$coefficients, 2L, fit$intercept, "+")
-      rows <- askrff:::.cpp_model_family_rows(traits$name, eta, data$encoded)
-      gradient <- -crossprod(cbind(1, z), data$w * rows$residual) + lambda * rbind(0, fit$coefficients)
+      fit <- rff_glm(data$x, data$y, family = traits$name, tau = data$tau, kernel = gaussian_kernel(1), n_features = 12,
+                     seed = 2, lambda = lambda, weights = data$w)
+      z <- cbind(1, rff_features(fit$map, data$x))
+      eta <- sweep(z[, -1L] %*% fit$coefficients, 2L, fit$intercept, "+")
+      expect_equal(is.null(fit$smoothing), !traits$kinked, info = traits$name)
+      if (traits$kinked) expect_lt(utils::tail(fit$smoothing$width, 1L) / fit$smoothing$width[1L], 1e-5)
+      rows <- family_rows(traits, data, eta, width = if (traits$kinked) utils::tail(fit$smoothing$width, 1L) else 0)
+      residual <- rows$residual
+      at_kink <- traits$kinked & rows$curvature > 0
+      for (j in seq_len(ncol(eta))) {
+        kink <- at_kink[, j]
+        target <- lambda * c(0, fit$coefficients[, j]) - crossprod(z[!kink, ], data$w[!kink] * residual[!kink, j])
+        if (!any(kink)) next
+        # the residuals on either side of the kink, far past it
+        sides <- cbind(family_rows(traits, data, eta + 100, width = 0)$residual[kink, j],
+                       family_rows(traits, data, eta - 100, width = 0)$residual[kink, j])
+        free <- qr.solve(t(data$w[kink] * z[kink, , drop = FALSE]), target)
+        expect_true(all(free >= apply(sides, 1L, min) - 1e-9 & free <= apply(sides, 1L, max) + 1e-9), info = traits$name)
+        residual[kink, j] <- free
+      }
+      gradient <- -crossprod(z, data$w * residual) + lambda * rbind(0, fit$coefficients)
       scale <- sum(data$w * abs(rows$residual))
       expect_lt(max(abs(gradient)) / scale, 1e-9, label = sprintf("the \"%s\" fit's relative gradient", traits$name))
-      expect_equal(fit$deviance, 2 * sum(data$w * rows$half), tolerance = 1e-10, info = traits$name)
+      exact <- family_rows(traits, data, eta, width = 0)
+      expect_equal(fit$deviance, 2 * sum(data$w * exact$half), tolerance = 1e-10, info = traits$name)
       expect_equal(unname(predict(fit, data$x)), unname(drop(eta)), tolerance = 1e-10, info = traits$name)
     }
   }
@@ -90,13 +147,16 @@ test_that("every family's fit satisfies the optimality conditions of its criteri
 test_that("every family's fit prints, predicts what its traits promise, and survives saving", {
   for (traits in families) {
     for (data in family_datasets(traits)) {
-      fit <- rff_glm(data$x, data$y, family = traits$name, kernel = gaussian_kernel(1), n_features = 8, seed = 3,
-                     nfolds = 3)
+      fit <- rff_glm(data$x, data$y, family = traits$name, tau = data$tau, kernel = gaussian_kernel(1), n_features = 8,
+                     seed = 3, nfolds = 3)
       expect_output(print(fit), traits$label, fixed = TRUE)
+      # a family without a likelihood reports its loss, and refuses logLik()
+      expect_output(print(fit), if (traits$likelihood) "deviance" else "loss", fixed = TRUE)
+      if (!traits$likelihood) expect_error(logLik(fit), "needs a family with a likelihood", class = "askrff_error")
       saved <- tempfile(fileext = ".rds")
       saveRDS(fit, saved)
       expect_identical(predict(readRDS(saved), data$x[1:5, ]), predict(fit, data$x[1:5, ]))
-      if (traits$response == "counts") {
+      if (traits$response %in% c("counts", "values")) {
         expect_error(predict(fit, data$x, type = "class"), "needs a fit to classes", class = "askrff_error")
       } else {
         classes <- predict(fit, data$x, type = "class")
@@ -109,6 +169,11 @@ test_that("every family's fit prints, predicts what its traits promise, and surv
         if (traits$mean == "probability" && is.matrix(mean)) expect_equal(unname(rowSums(mean)), rep(1, nrow(data$x)))
         if (traits$mean == "probability") expect_true(all(mean >= 0 & mean <= 1))
         if (traits$mean == "mean") expect_true(all(mean > 0))
+        # the levels' predictions, rearranged: each row's link values in increasing order
+        if (traits$response == "values") {
+          expect_identical(colnames(mean), paste0("tau=", data$levels))
+          expect_equal(unname(mean), unname(t(apply(predict(fit, data$x), 1L, sort))))
+        }
       }
     }
   }

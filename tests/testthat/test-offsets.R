@@ -234,18 +234,20 @@ test_that("every family's null deviance with an offset is its intercept-only los
   x <- matrix(rnorm(n * 2), n, 2)
   map <- rff_map(gaussian_kernel(1), 2, 8, seed = 5)
   responses <- list(two_classes = rbinom(n, 1, 0.4), counts = rpois(n, 3),
-                    classes = factor(sample(c("a", "b", "c"), n, replace = TRUE)))
+                    classes = factor(sample(c("a", "b", "c"), n, replace = TRUE)), values = rnorm(n, 2))
   # a one-vs-rest family on three classes: a predictor per class
   responses$one_vs_rest <- responses$classes
   for (traits in askrff:::model_families()) {
     y <- responses[[traits$response]]
     expect_false(is.null(y), info = sprintf("the test has no responses of the kind \"%s\"", traits$response))
-    k <- askrff:::family_predictors(traits, levels(factor(y)))
+    # a family of values at its default level, 0.5; a loss with kinks exactly
+    tau <- if (traits$response == "values") 0.5 else numeric()
+    k <- askrff:::family_predictors(traits, if (is.factor(y)) levels(y) else character(), tau)
     offset <- matrix(rnorm(n * k, sd = 1.5), n, k)
     encoded <- if (k > 1L) outer(as.integer(y), seq_len(k), "==") + 0 else matrix(as.double(y))
     loss <- function(b) {
       eta <- offset + matrix(b, n, k, byrow = TRUE)
-      2 * sum(askrff:::.cpp_model_family_rows(traits$name, eta, encoded)$half)
+      2 * sum(askrff:::.cpp_model_family_rows(traits$name, eta, encoded, tau, 0)$half)
     }
     minimum <- if (k == 1L) {
       stats::optimize(loss, c(-20, 20), tol = 1e-10)$objective

@@ -7,7 +7,8 @@
 
 namespace askrff {
 
-GlmNullSums glm_null_sums(const ModelFamily& family, const Eigen::Ref<const Eigen::MatrixXd>& offset,
+GlmNullSums glm_null_sums(const ModelFamily& family, const FamilyParameters& parameters,
+                          const Eigen::Ref<const Eigen::MatrixXd>& offset,
                           const Eigen::Ref<const Eigen::MatrixXd>& y, const Eigen::Ref<const Eigen::VectorXd>& w,
                           const Eigen::VectorXd& intercept) {
   const int k = static_cast<int>(intercept.size());
@@ -29,7 +30,7 @@ GlmNullSums glm_null_sums(const ModelFamily& family, const Eigen::Ref<const Eige
       eta[j] = intercept(j) + offset(i, j);
       y_row[j] = y(i, j);
     }
-    sums.half += weight * family.row(eta, y_row, k, r, c);
+    sums.half += weight * family.row(eta, y_row, k, parameters, r, c);
     sums.weight += weight;
     for (int j = 0; j < k; ++j) sums.residual(j) += weight * r[j];
     if (family.mean != nullptr) {
@@ -43,19 +44,20 @@ GlmNullSums glm_null_sums(const ModelFamily& family, const Eigen::Ref<const Eige
     // row a of diag(p) - pp': the first row of the classes rotated to start at a
     for (int a = 0; a < k; ++a) {
       for (int j = 0; j < k; ++j) rotated[j] = eta[(a + j) % k];
-      curvatures.row(rotated, nullptr, k, r, c);
+      curvatures.row(rotated, nullptr, k, parameters, r, c);
       for (int j = 0; j < k; ++j) sums.hessian(a, (a + j) % k) += weight * c[j];
     }
   }
   return sums;
 }
 
-Eigen::VectorXd glm_null_start(const ModelFamily& family, const Eigen::VectorXd& mean, const Eigen::VectorXd& offset_mean) {
+Eigen::VectorXd glm_null_start(const ModelFamily& family, const FamilyParameters& parameters, const Eigen::VectorXd& mean,
+                               const Eigen::VectorXd& offset_mean) {
   const int k = static_cast<int>(mean.size());
   if (k < 1 || offset_mean.size() != k) throw std::invalid_argument("the offsets' means must have one entry per predictor");
   Eigen::VectorXd intercept(k);
   Eigen::MatrixXd a(k, k);
-  family.null_model(mean.data(), k, intercept.data(), a.data());
+  family.null_model(mean.data(), k, parameters, intercept.data(), a.data());
   intercept -= offset_mean;
   if (family.response == ResponseKind::classes) intercept.array() -= intercept.mean();
   return intercept;

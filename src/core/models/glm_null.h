@@ -22,15 +22,19 @@ struct GlmNullSums {
 // The sums at the intercepts b (K) over rows of offsets o (rows x K, or one
 // column for a family of one predictor), encoded responses y (rows x K) and
 // weights w. H is the family's curvature (diagonal for several predictors
-// one-vs-rest) and the softmax's diag(p) - pp' for several classes
-// (glm_path_hessian.h).
-GlmNullSums glm_null_sums(const ModelFamily& family, const Eigen::Ref<const Eigen::MatrixXd>& offset,
+// one-vs-rest or of values, whose predictors are separate) and the softmax's
+// diag(p) - pp' for several classes (glm_path_hessian.h). `half` is the loss
+// at the parameters' smoothing width.
+GlmNullSums glm_null_sums(const ModelFamily& family, const FamilyParameters& parameters,
+                          const Eigen::Ref<const Eigen::MatrixXd>& offset,
                           const Eigen::Ref<const Eigen::MatrixXd>& y, const Eigen::Ref<const Eigen::VectorXd>& w,
                           const Eigen::VectorXd& intercept);
 
 // Where Newton's method starts: the intercepts of the responses' weighted
 // means less the offsets' weighted means (exact for a constant offset; for
-// several classes centred, as null_model() centres them).
-Eigen::VectorXd glm_null_start(const ModelFamily& family, const Eigen::VectorXd& mean, const Eigen::VectorXd& offset_mean);
+// several classes centred, as null_model() centres them; for values the
+// mean, which Newton's steps move to the levels' quantiles or expectiles).
+Eigen::VectorXd glm_null_start(const ModelFamily& family, const FamilyParameters& parameters, const Eigen::VectorXd& mean,
+                               const Eigen::VectorXd& offset_mean);
 
 }  // namespace askrff

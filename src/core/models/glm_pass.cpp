@@ -9,8 +9,11 @@ namespace askrff {
 GlmSums::GlmSums(const GlmModels& models, int n_columns)
     : gradient(Eigen::MatrixXd::Zero(1 + n_columns, models.coefficients.cols())),
       deviance(Eigen::VectorXd::Zero(models.n_models())),
+      exact(Eigen::VectorXd::Zero(models.n_models())),
       heldout(Eigen::VectorXd::Zero(models.n_models())),
       heldout_weight(Eigen::VectorXd::Zero(models.n_models())) {
+  const Eigen::Index probes = models.directions.cols() > 0 ? static_cast<Eigen::Index>(models.probes.size()) : 0;
+  probe_slope = Eigen::MatrixXd::Zero(models.n_models(), probes);
   const int n_hessians = models.n_references() * models.classes;
   hessians.reserve(n_hessians);
   for (int i = 0; i < n_hessians; ++i) hessians.emplace_back(n_columns, 0);
@@ -32,6 +35,10 @@ void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index
     gemm(1.0, z, strided(models.references.bottomRows(d)), 0.0, eta.data() + begin + c * eta.rows(), eta.rows());
     eta.block(begin, c, rows, r).rowwise() += models.references.row(0);
   }
+  if (models.directions.cols() > 0) {
+    gemm(1.0, z, strided(models.directions.bottomRows(d)), 0.0, eta.data() + begin + (c + r) * eta.rows(), eta.rows());
+    eta.block(begin, c + r, rows, c).rowwise() += models.directions.row(0);
+  }
   if (block.offset.cols() == 0) return;
   const int k = models.classes;
   for (Eigen::Index j = 0; j < c; ++j) eta.col(j).segment(begin, rows) += block.offset.col(j % k).segment(begin, rows);
@@ -40,13 +47,47 @@ void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index
   }
 }
 
+namespace {
+
+// The line search's sums of model m (GlmModels::directions): at each probe
+// t, the slope -sum w residual a of the training rows' half loss at
+// eta + (t - step) a, with a the direction's predictors.
+void probe_rows(const GlmModels& models, const GlmBlock& block, const Eigen::MatrixXd& eta, int m, GlmSums& sums) {
+  const int k = models.classes, fold = models.fold[static_cast<std::size_t>(m)];
+  const Eigen::Index first = static_cast<Eigen::Index>(m) * k, rows = block.z.rows();
+  const Eigen::Index along = models.coefficients.cols() + models.references.cols() + first;
+  const double step = models.steps[static_cast<std::size_t>(m)];
+  std::vector<double> buffer(3 * static_cast<std::size_t>(k));
+  double *eta_row = buffer.data(), *y_row = eta_row + k, *r_row = y_row + k;
+  for (std::size_t p = 0; p < models.probes.size(); ++p) {
+    const double shift = models.probes[p] - step;
+    double slope = 0.0;
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      const double w = block.w(i);
+      if (w == 0.0 || (fold != 0 && block.fold[static_cast<std::size_t>(i)] == fold)) continue;
+      for (int j = 0; j < k; ++j) {
+        eta_row[j] = eta(i, first + j) + shift * eta(i, along + j);
+        y_row[j] = block.y(i, j);
+      }
+      models.family->row(eta_row, y_row, k, models.parameters, r_row, nullptr);
+      for (int j = 0; j < k; ++j) slope -= w * r_row[j] * eta(i, along + j);
+    }
+    sums.probe_slope(m, static_cast<Eigen::Index>(p)) += slope;
+  }
+}
+
+}  // namespace
+
 void glm_model_rows(const GlmModels& models, const GlmBlock& block, const Eigen::MatrixXd& eta, int m,
                     Eigen::MatrixXd& residual, GlmSums& sums) {
   const int k = models.classes, fold = models.fold[static_cast<std::size_t>(m)];
   const Eigen::Index first = static_cast<Eigen::Index>(m) * k, rows = block.z.rows();
-  std::vector<double> buffer(3 * static_cast<std::size_t>(k));
-  double *eta_row = buffer.data(), *y_row = eta_row + k, *r_row = y_row + k;
-  double deviance = 0.0, heldout = 0.0, heldout_weight = 0.0;
+  const bool smoothed = models.parameters.width > 0.0;
+  FamilyParameters unsmoothed = models.parameters;
+  unsmoothed.width = 0.0;
+  std::vector<double> buffer(4 * static_cast<std::size_t>(k));
+  double *eta_row = buffer.data(), *y_row = eta_row + k, *r_row = y_row + k, *scratch = r_row + k;
+  double deviance = 0.0, exact = 0.0, heldout = 0.0, heldout_weight = 0.0;
   for (Eigen::Index i = 0; i < rows; ++i) {
     const double w = block.w(i);
     for (int j = 0; j < k; ++j) residual(i, first + j) = 0.0;
@@ -55,16 +96,20 @@ void glm_model_rows(const GlmModels& models, const GlmBlock& block, const Eigen:
       eta_row[j] = eta(i, first + j);
       y_row[j] = block.y(i, j);
     }
-    const double half = w * models.family->row(eta_row, y_row, k, r_row, nullptr);
-    if (fold != 0 && block.fold[static_cast<std::size_t>(i)] == fold) {
+    const bool held_out = fold != 0 && block.fold[static_cast<std::size_t>(i)] == fold;
+    const double half = w * models.family->row(eta_row, y_row, k, held_out ? unsmoothed : models.parameters, r_row, nullptr);
+    if (held_out) {
       heldout += half;
       heldout_weight += w;
       continue;
     }
     deviance += half;
+    exact += smoothed ? w * models.family->row(eta_row, y_row, k, unsmoothed, scratch, nullptr) : half;
     for (int j = 0; j < k; ++j) residual(i, first + j) = w * r_row[j];
   }
   sums.deviance(m) += deviance;
+  sums.exact(m) += exact;
+  if (models.directions.cols() > 0) probe_rows(models, block, eta, m, sums);
   sums.heldout(m) += heldout;
   sums.heldout_weight(m) += heldout_weight;
   sums.gradient.row(0).segment(first, k) += residual.middleCols(first, k).colwise().sum();
@@ -81,7 +126,7 @@ Eigen::MatrixXd glm_reference_weights(const GlmModels& models, const GlmBlock& b
       eta_row[j] = eta(i, first + j);
       y_row[j] = block.y(i, j);
     }
-    models.family->row(eta_row, y_row, k, r_row, v_row);
+    models.family->row(eta_row, y_row, k, models.parameters, r_row, v_row);
     for (int j = 0; j < k; ++j) weights(i, j) = block.w(i) * v_row[j];
   }
   return weights;

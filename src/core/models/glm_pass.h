@@ -23,13 +23,21 @@ namespace askrff {
 
 struct GlmModels {
   const ModelFamily* family = nullptr;
-  int classes = 1;                // predictors per model: K for a family of classes, else 1
+  FamilyParameters parameters;    // the levels tau and the smoothing width of this pass
+  int classes = 1;                // predictors per model: K for classes and values, else 1
   Eigen::MatrixXd coefficients;   // (1 + D) x (models * classes)
   std::vector<int> fold;          // per model: 0 for all rows, f to leave fold f out
   Eigen::MatrixXd references;     // (1 + D) x (references * classes): where the Hessians are taken
   // whether the references are class_hessian_references()' (glm_path_hessian.h),
   // reference r's column j that of class (j + r) mod K, whose offset moves with it
   bool rotated_references = false;
+  // A line search along each model's direction in the same pass (no
+  // columns for none): its coefficients are the base point plus steps[m]
+  // times its direction, and the pass sums its loss's slope at base + t
+  // direction for each of the probes t.
+  Eigen::MatrixXd directions;     // (1 + D) x (models * classes), or no columns
+  std::vector<double> steps;      // per model
+  std::vector<double> probes;
   int n_models() const { return static_cast<int>(fold.size()); }
   int n_references() const { return static_cast<int>(references.cols()) / classes; }
   // the class (offset column) of predictor column c of the references
@@ -43,11 +51,17 @@ struct GlmSums {
   // gradient of half the deviance, (1 + D) x (models * classes)
   Eigen::MatrixXd gradient;
   Eigen::VectorXd deviance;        // half the deviance on the training rows, per model
-  Eigen::VectorXd heldout;         // half the deviance on the held-out rows, per model
+  // the same without smoothing (parameters.width 0), which a loss with kinks
+  // reports; equal to `deviance` for the others
+  Eigen::VectorXd exact;
+  Eigen::VectorXd heldout;         // half the deviance on the held-out rows, per model, without smoothing
   Eigen::VectorXd heldout_weight;  // sum of w on the held-out rows, per model
   // per reference and class (reference-major): sum w v (z - s)(z - s)' and
   // the other sums of cross_products.h with weights w v, over all rows
   std::vector<CrossProducts> hessians;
+  // with directions, per model and probe t (models x probes): the
+  // derivative in t of half the training rows' deviance at base + t direction
+  Eigen::MatrixXd probe_slope;
 };
 
 // A block of rows: shifted features z (rows x D), responses y (rows x
@@ -61,14 +75,16 @@ struct GlmBlock {
   const Eigen::MatrixXd& offset;
 };
 
-// eta (rows x (models + references) * classes) for rows [begin, end) of
-// the block, offsets included.
+// eta (rows x (models * 2 + references) * classes) for rows [begin, end)
+// of the block, offsets included: the models', the references', and the
+// directions' (no offsets; no columns without directions).
 void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index begin, Eigen::Index end,
                     Eigen::MatrixXd& eta);
 
 // Model m's part of the block: its residual columns w (y - mu) on its
 // training rows (zero elsewhere), their sums into the gradient's intercept
-// row, and its deviances.
+// row, and its deviances (the held-out rows' without smoothing, so that
+// cross-validation compares the loss itself).
 void glm_model_rows(const GlmModels& models, const GlmBlock& block, const Eigen::MatrixXd& eta, int m,
                     Eigen::MatrixXd& residual, GlmSums& sums);
 

@@ -11,22 +11,43 @@ namespace askrff {
 
 GlmPath::~GlmPath() = default;
 
-GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& progress) {
+GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& progress)
+    : family_(&setup.family), parameters_(setup.parameters) {
   classes_ = static_cast<int>(setup.mean.size());
   softmax_ = classes_ > 1 && setup.family.response == ResponseKind::classes;
   p_ = 1 + setup.gram.zz.rows();
   total_weight_ = setup.gram.weight;
-  // one-vs-rest's K problems are separate: no softmax Hessian joins them
-  hessian_ = setup.hessian && (classes_ == 1 || softmax_);
+  const ResponseKind kind = setup.family.response;
+  const bool values = kind == ResponseKind::values;
+  // one-vs-rest's K problems are separate: no softmax Hessian joins them; a
+  // loss with kinks or of values has no likelihood, whose covariance it is
+  hessian_ = setup.hessian && (classes_ == 1 || softmax_) && !setup.family.kinked && !values;
   result_.df = kNaN;
-  const bool counts = setup.family.response == ResponseKind::counts;
+  result_.null_deviance = kNaN;
+  const bool counts = kind == ResponseKind::counts;
   if (!takes_predictors(setup.family, classes_)) {
     throw std::invalid_argument("a family of one predictor needs one mean response");
   }
   for (const double m : setup.mean) {
-    if (!(m > 0.0) || !std::isfinite(m) || (!counts && !(m < 1.0))) {
-      throw std::invalid_argument("the mean responses must be positive and finite, and below 1 for classes");
+    const bool fits = values ? std::isfinite(m)
+                             : m > 0.0 && std::isfinite(m) && (counts || m < 1.0);
+    if (!fits) {
+      throw std::invalid_argument("the mean responses must be finite, positive for classes and counts, and below 1 for classes");
     }
+  }
+  if (parameters_.tau.size() != (values ? static_cast<std::size_t>(classes_) : 0u)) {
+    throw std::invalid_argument("a family of values needs a level tau per predictor, the others none");
+  }
+  for (std::size_t j = 0; j < parameters_.tau.size(); ++j) {
+    if (!(parameters_.tau[j] > 0.0 && parameters_.tau[j] < 1.0) || (j > 0 && !(parameters_.tau[j] > parameters_.tau[j - 1]))) {
+      throw std::invalid_argument("the levels tau must increase within (0, 1)");
+    }
+  }
+  if (setup.family.kinked ? !(parameters_.width > 0.0 && std::isfinite(parameters_.width)) : parameters_.width != 0.0) {
+    throw std::invalid_argument("a loss with kinks needs a positive finite smoothing width, the others none");
+  }
+  if (values && setup.intercept.size() == 0) {
+    throw std::invalid_argument("the intercept-only fit of values must be given: it is no function of their mean");
   }
   if (setup.nfolds < 2) throw std::invalid_argument("the number of folds must be at least 2");
   for (const double l : setup.lambda) {
@@ -34,7 +55,7 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   }
   Eigen::VectorXd intercept(classes_);
   Eigen::MatrixXd a_matrix(classes_, classes_);
-  setup.family.null_model(setup.mean.data(), classes_, intercept.data(), a_matrix.data());
+  setup.family.null_model(setup.mean.data(), classes_, parameters_, intercept.data(), a_matrix.data());
   if (setup.intercept.size() > 0) {
     if (setup.intercept.size() != classes_ || setup.curvature.rows() != classes_ || setup.curvature.cols() != classes_ ||
         !setup.intercept.allFinite() || !setup.curvature.allFinite()) {
@@ -125,11 +146,12 @@ void GlmPath::prepare_pass() {
   const Models& s = *models_;
   refresh_.clear();
   if (final_) {
-    // the Hessian at the point tried
-    if (classes_ == 1 || std::find(std::begin(kFinalRefreshPasses), std::end(kFinalRefreshPasses), passes_) !=
-                             std::end(kFinalRefreshPasses)) {
-      refresh_ = active_;
-    }
+    // the Hessian at the point tried: at every pass where the predictors'
+    // Hessians are separate (one predictor, or levels), Newton's method
+    const bool separate = classes_ == 1 || family_->response == ResponseKind::values;
+    const bool scheduled = std::find(std::begin(kFinalRefreshPasses), std::end(kFinalRefreshPasses), passes_) !=
+                           std::end(kFinalRefreshPasses);
+    if (separate || scheduled) refresh_ = active_;
   } else {
     // at each reference lambda's full-data fit three passes after it starts
     for (int m = 0; m < s.size(); ++m) {
@@ -144,6 +166,15 @@ void GlmPath::prepare_pass() {
   request_.fold.clear();
   for (const int m : active_) request_.fold.push_back(s.fold[static_cast<std::size_t>(m)]);
   request_.references = gather(final_ ? s.trial : s.beta, refresh_, classes_);
+  request_.width = parameters_.width;
+  // a kinked loss's line search, from the second pass (the first has no directions)
+  const bool probing = family_->kinked && !first_;
+  request_.directions = probing ? gather(s.direction, active_, classes_) : Eigen::MatrixXd(p_, 0);
+  request_.steps.clear();
+  if (probing) {
+    for (const int m : active_) request_.steps.push_back(s.step[static_cast<std::size_t>(m)]);
+  }
+  request_.probes = probing ? kProbes : std::vector<double>();
 }
 
 void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& progress) {
@@ -156,7 +187,8 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
   const int k = classes_;
   const std::size_t n_active = active_.size();
   if (sums.gradient.rows() != p_ || sums.gradient.cols() != static_cast<Eigen::Index>(n_active) * k ||
-      sums.deviance.size() != static_cast<Eigen::Index>(n_active) || sums.heldout.size() != sums.deviance.size() ||
+      sums.deviance.size() != static_cast<Eigen::Index>(n_active) || sums.exact.size() != sums.deviance.size() ||
+      sums.heldout.size() != sums.deviance.size() ||
       sums.heldout_weight.size() != sums.deviance.size() || sums.hessians.size() != refresh_.size() * k) {
     throw std::invalid_argument("the pass's sums must be those of the models and references requested");
   }
@@ -176,7 +208,9 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
       const std::size_t at = static_cast<std::size_t>(
           std::find_if(active_.begin(), active_.end(), [&](int a) { return s.fold[a] == s.fold[m]; }) - active_.begin());
       if (at == n_active) continue;
-      s.null_half[m] = sums.deviance(static_cast<Eigen::Index>(at));
+      if (s.fold[m] == 0 && std::isnan(result_.null_deviance)) {
+        result_.null_deviance = 2.0 * sums.exact(static_cast<Eigen::Index>(at));
+      }
       s.scale[m] = s.fold[m] == 0 ? 1.0 : (total_weight_ - sums.heldout_weight(static_cast<Eigen::Index>(at))) / total_weight_;
     }
   }
@@ -204,11 +238,13 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
       good_local.push_back(static_cast<int>(i));
       continue;
     }
-    // backtrack to the minimum of the quadratic through the criterion's
-    // value and slope, within a tenth and a half of the step
+    // back to where the probes put the minimum along the direction, or to
+    // the minimum of the quadratic through the criterion's value and slope,
+    // within a tenth and a half of the step
     const double t = s.step[m], curvature = objective[i] - s.objective[m] - slope[i] * t;
     const double shrink = std::isfinite(objective[i]) && curvature > 0.0 ? -slope[i] * t / (2.0 * curvature) : 0.1;
-    s.step[m] = t * std::min(0.5, std::max(0.1, shrink));
+    const double probed = sums.probe_slope.cols() > 0 ? probed_step(sums, static_cast<Eigen::Index>(i), m) : kNaN;
+    s.step[m] = std::isnan(probed) ? t * std::min(0.5, std::max(0.1, shrink)) : probed;
     s.of(s.trial, m) = s.of(s.beta, m) + s.step[m] * s.of(s.direction, m);
     // no decrease is left but rounding
     if (s.step[m] < 1e-12 || (final_ && -slope[i] <= 1e-12 * std::max(1.0, std::abs(s.objective[m])))) {
@@ -216,7 +252,9 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
     }
   }
   if (!good.empty()) {
-    if (!first_) {
+    // (a kinked loss's Newton steps cross pieces of other curvature, whose
+    // pairs would spoil the Hessian at the point)
+    if (!first_ && !(final_ && family_->kinked)) {
       const Eigen::MatrixXd step = gather(s.trial, good, k) - gather(s.beta, good, k);
       const Eigen::MatrixXd change = gather(gradient, good_local, k) - gather(s.gradient, good, k);
       s.memory.remember(good, step, change);
@@ -227,6 +265,7 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
       s.of(s.gradient, m) = gradient.middleCols(static_cast<Eigen::Index>(i) * k, k);
       s.objective[m] = objective[static_cast<std::size_t>(i)];
       s.deviance[m] = sums.deviance(i);
+      s.exact[m] = sums.exact(i);
       s.heldout[m] = sums.heldout(i);
       s.heldout_weight[m] = sums.heldout_weight(i);
     }
@@ -320,6 +359,31 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
   }
 }
 
+// The step along model m's direction where its criterion's slope, summed
+// at the probes (sums' entry i), changes sign: linear between the probes
+// on either side (the slope is piecewise linear); NaN where the probes do
+// not bracket it (the direction rises from its start, or the criterion
+// falls all the way to the step of 1).
+double GlmPath::probed_step(const GlmSums& sums, Eigen::Index i, int m) const {
+  const Models& s = *models_;
+  const auto beta = s.of(s.beta, m), direction = s.of(s.direction, m);
+  const double lambda = s.lambda[static_cast<std::size_t>(m)];
+  double above = kNaN, above_slope = kNaN;
+  for (std::size_t p = 0; p < kProbes.size(); ++p) {
+    const double t = kProbes[p];
+    const double slope = sums.probe_slope(i, static_cast<Eigen::Index>(p)) +
+                         lambda * (block_dot(beta, direction, true) + t * block_dot(direction, direction, true));
+    if (!std::isfinite(slope)) return kNaN;
+    if (slope <= 0.0) {
+      if (std::isnan(above)) return kNaN;
+      return t + (above - t) * (-slope) / (above_slope - slope);
+    }
+    above = t;
+    above_slope = slope;
+  }
+  return kNaN;
+}
+
 void GlmPath::finish_run() {
   Models& s = *models_;
   if (!final_) {
@@ -336,24 +400,44 @@ void GlmPath::finish_run() {
     const double chosen = result_.path[static_cast<std::size_t>(best_)].lambda;
     int full = 0;
     while (!(s.fold[full] == 0 && s.lambda[full] == chosen)) ++full;
-    result_.null_deviance = 2.0 * s.null_half[0];
     models_ = std::make_unique<Models>(std::vector<double>{chosen}, std::vector<int>{0}, Eigen::MatrixXd(s.of(s.beta, full)),
                                        classes_);
     start_run(true);
     return;
   }
+  if (family_->kinked) {
+    result_.smoothing.push_back(GlmSmoothingStep{parameters_.width, passes_});
+    const double objective = s.exact[0] + s.lambda[0] / 2.0 * block_dot(s.beta, s.beta, true);
+    const bool settled = std::abs(objective - last_width_objective_) <= kSmoothingTolerance * std::abs(objective);
+    if (!settled && static_cast<int>(result_.smoothing.size()) < kMaxWidths) {
+      // the next width from this one's fit and the last one's, extrapolated
+      // to it linearly in h; the curvature memory was another loss's
+      const double width = parameters_.width;
+      shrink_ = passes_ <= 2 && shrink_ > 0.0 ? std::min(shrink_ * 10.0, kMaxWidthShrink) : kWidthShrink;
+      parameters_.width = width / shrink_;
+      Eigen::MatrixXd start = s.beta;
+      if (last_width_fit_.size() > 0) {
+        start += (s.beta - last_width_fit_) * ((width - parameters_.width) / (last_width_ - width));
+      }
+      last_width_fit_ = s.beta;
+      last_width_ = width;
+      last_width_objective_ = objective;
+      models_ = std::make_unique<Models>(s.lambda, std::vector<int>{0}, start, classes_);
+      start_run(true);
+      return;
+    }
+  }
   if (!result_.cross_validated) {
     result_.path.push_back(GlmPathRow{grid_[0], kNaN, kNaN, 0.0, false});
-    result_.null_deviance = 2.0 * s.null_half[0];
     result_.grid_size = 1;
     best_ = 0;
   }
   GlmPathRow& row = result_.path[static_cast<std::size_t>(best_)];
-  row.deviance = 2.0 * s.deviance[0];
+  row.deviance = 2.0 * s.exact[0];
   row.converged = (result_.cross_validated ? row.converged : true) && s.converged[0];
   result_.coefficients = s.beta;
   result_.lambda = row.lambda;
-  result_.deviance = 2.0 * s.deviance[0];
+  result_.deviance = 2.0 * s.exact[0];
   result_.converged = s.converged[0];
   if (!hessian_) {
     done_ = true;

@@ -25,9 +25,38 @@
 // Laplace covariance at that fit and its effective degrees of freedom, from
 // the whole Hessian of half the deviance there (glm_path_hessian.h), which
 // for several classes takes one more pass.
+//
+// A loss with kinks (ModelFamily::kinked) is piecewise quadratic along a
+// step, whose end may lie in other pieces than its start: a step that fails
+// Armijo's rule goes back to where the criterion's slope, summed in the
+// same pass at steps 1, 1/2, ..., 2^-15 (GlmModels::probes), changes sign,
+// instead of shrinking one pass at a time.
+//
+// Such a loss is smoothed within a band of half-width h around each kink
+// (model_families.cpp), which lifts a row's loss by at most h / 4 and
+// leaves it exact outside the band, so the smoothed criterion's minimiser
+// b_h has an exact criterion within the sum of w h / 8 over the rows within
+// h of a kink at the exact minimiser (the half loss's excess there) of the
+// exact minimum. The path and its
+// cross-validation run at the setup's width (their held-out losses and
+// every deviance reported are exact); the chosen lambda's fit then
+// continues by Newton's method (a Hessian per pass: the generalized Newton
+// method of a piecewise-quadratic loss) at shrinking widths, each from the
+// last ones' fits, until the exact criterion changes by less than 1e-9 of
+// itself from one width to the next: as its error shrinks with h, it is
+// then at most that change over the shrink factor less one. Each width
+// starts from the fits at the last two extrapolated linearly in h: near the
+// exact fit the rows within the band stay the same, and the fit of a fixed
+// set is a smooth function of h along which their residuals shrink with h;
+// from the last fit alone, whose band rows lie outside the new band, a
+// Newton step would lose them. While the rows within the band change, the
+// widths shrink threefold (Newton's steps from the extrapolated start then
+// take a few passes); once a width's extrapolated start is its fit, by more
+// (glm_path_state.h).
 #pragma once
 #include <Eigen/Dense>
 
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -48,8 +77,11 @@ namespace askrff {
 // the first reference) come fitted (glm_null.h).
 struct GlmPathSetup {
   const ModelFamily& family;
+  // the levels tau of a family of values; for a loss with kinks, the
+  // positive width the path is smoothed at (0 for the others)
+  FamilyParameters parameters;
   const CrossProducts& gram;
-  Eigen::VectorXd mean;
+  Eigen::VectorXd mean;  // per predictor (a family of values: the mean response for each)
   std::vector<double> lambda;  // empty: chosen from the data
   int nfolds = 5;
   bool hessian = false;        // the Laplace covariance at the fit, and its df
@@ -63,6 +95,18 @@ struct GlmPassRequest {
   Eigen::MatrixXd coefficients;  // (1 + D) x (models * K)
   std::vector<int> fold;         // per model: 0 for all rows, f to leave fold f out
   Eigen::MatrixXd references;    // (1 + D) x (references * K): where to take the Hessians
+  double width = 0.0;            // the smoothing width of the pass's rows (FamilyParameters)
+  // a loss with kinks: each model's direction from its last point (the
+  // coefficients are that point plus `steps` times it), along which the
+  // pass sums the criterion at the `probes` (GlmModels); none otherwise
+  Eigen::MatrixXd directions;
+  std::vector<double> steps, probes;
+};
+
+// One width of the final fit's smoothing and the passes its Newton steps took.
+struct GlmSmoothingStep {
+  double width;
+  int passes;
 };
 
 struct GlmPathRow {
@@ -83,6 +127,7 @@ struct GlmPathResult {
   // (laplace_covariance()); else, or where undefined, empty and NaN
   Eigen::MatrixXd covariance;
   double df = 0.0;
+  std::vector<GlmSmoothingStep> smoothing;  // a loss with kinks: the final fit's widths, in order
 };
 
 class GlmPath {
@@ -111,7 +156,10 @@ class GlmPath {
   Eigen::MatrixXd directions(const std::vector<int>& ms) const;
   Eigen::MatrixXd precondition(const Eigen::MatrixXd& q, const std::vector<int>& ms) const;
   int nearest_reference(double lambda) const;
+  double probed_step(const GlmSums& sums, Eigen::Index i, int m) const;
 
+  const ModelFamily* family_;
+  FamilyParameters parameters_;  // the width shrinks along the final fit of a loss with kinks
   int classes_;
   bool softmax_;  // several classes of the softmax, whose common shift is free
   Eigen::Index p_;
@@ -125,6 +173,12 @@ class GlmPath {
   // class the coefficients of the final run's reference
   bool hessian_ = false, hessian_pass_ = false;
   Eigen::MatrixXd final_at_;
+  // the exact criterion of the final fit at the last width (NaN before one),
+  // the fit there (empty before one), that width, and the factor the width
+  // shrinks by next
+  double last_width_objective_ = std::numeric_limits<double>::quiet_NaN();
+  Eigen::MatrixXd last_width_fit_;
+  double last_width_ = 0.0, shrink_ = 0.0;
   double tolerance_ = 1e-8;
   int passes_ = 0, best_ = 0;
   std::vector<int> active_, refresh_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <stdexcept>
 
@@ -15,7 +14,7 @@ namespace {
 // The first row of diag(p) - pp' for p the softmax of eta, with p_0 (1 -
 // p_0) from the other classes' share so that it keeps its precision as p_0
 // approaches 1.
-double hessian_row(const double* eta, const double*, int k, double* residual, double* curvature) {
+double hessian_row(const double* eta, const double*, int k, const FamilyParameters&, double* residual, double* curvature) {
   const double top = *std::max_element(eta, eta + k);
   double total = 0.0;
   for (int j = 0; j < k; ++j) total += std::exp(eta[j] - top);
@@ -73,8 +72,8 @@ Eigen::MatrixXd lower_inverse(const Eigen::MatrixXd& m, const Poll& poll) {
 }  // namespace
 
 const ModelFamily& class_hessian_rows() {
-  static const ModelFamily family{"class_hessian", "softmax Hessian", ResponseKind::classes, "", hessian_row, nullptr,
-                                  nullptr};
+  static const ModelFamily family{"class_hessian", "softmax Hessian", ResponseKind::classes, "", false, false,
+                                  hessian_row, nullptr, nullptr};
   return family;
 }
 
@@ -168,14 +167,15 @@ GlmCovariance laplace_covariance(const GlmReference& reference, double lambda) {
 }
 
 double saturated_log_likelihood(const ModelFamily& family, const double* y) {
-  const bool probability = std::strcmp(family.mean_name, "probability") == 0;
+  if (!family.likelihood) return std::numeric_limits<double>::quiet_NaN();
   switch (family.response) {
     case ResponseKind::two_classes:
     case ResponseKind::classes:
-      return probability ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+      return 0.0;
     case ResponseKind::counts:
-      if (std::strcmp(family.mean_name, "mean") != 0) return std::numeric_limits<double>::quiet_NaN();
       return (y[0] > 0.0 ? y[0] * std::log(y[0]) : 0.0) - y[0] - std::lgamma(y[0] + 1.0);
+    case ResponseKind::values:
+      break;
   }
   return std::numeric_limits<double>::quiet_NaN();
 }

@@ -65,7 +65,7 @@ GlmCovariance laplace_covariance(const GlmReference& reference, double lambda);
 // log-likelihood is this summed with the weights minus half the deviance:
 // 0 for responses of classes (0/1 indicators) whose mean is a probability,
 // y log y - y - log Gamma(y + 1) for counts whose mean is the Poisson's (the
-// one such family); NaN for a family without a likelihood (no mean).
+// one such family); NaN for a family without a likelihood.
 double saturated_log_likelihood(const ModelFamily& family, const double* y);
 
 }  // namespace askrff

@@ -4,6 +4,7 @@
 #pragma once
 #include <Eigen/Dense>
 
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <utility>
@@ -17,6 +18,21 @@ namespace glm_path_detail {
 
 inline constexpr int kGridSize = 25;
 inline constexpr int kMemorySlots = 8;
+// the smoothing of a kinked loss along the final fit: each width a third
+// of the last; once a width's fit took no more than its first two passes
+// (the extrapolated start was its fit already), the next shrinks ten times
+// more than that one did, by thirty at most; until the exact criterion
+// changes by less than this share of itself, or after this many widths
+inline constexpr double kWidthShrink = 3.0;
+inline constexpr double kMaxWidthShrink = 30.0;
+inline constexpr double kSmoothingTolerance = 1e-9;
+inline constexpr int kMaxWidths = 40;
+// the steps along a direction at which a kinked loss's passes probe it
+inline const std::vector<double> kProbes = [] {
+  std::vector<double> t;
+  for (int i = 0; i < 16; ++i) t.push_back(std::ldexp(1.0, -i));
+  return t;
+}();
 // passes of the final fit that take its Hessian at the point tried, for
 // several classes (for one, every pass does: Newton's method, whose few
 // steps each cost one Hessian)
@@ -65,7 +81,7 @@ struct GlmPath::Models {
     direction = gradient = Eigen::MatrixXd::Zero(beta.rows(), columns);
     objective.assign(n, kInf);
     step.assign(n, 1.0);
-    deviance = heldout = heldout_weight = null_half = std::vector<double>(n, kNaN);
+    deviance = exact = heldout = heldout_weight = std::vector<double>(n, kNaN);
     scale.assign(n, 1.0);
     decrement.assign(n, kInf);
     reference.assign(n, 0);
@@ -92,7 +108,9 @@ struct GlmPath::Models {
   std::vector<double> lambda;
   std::vector<int> fold;
   Eigen::MatrixXd beta, trial, direction, gradient;
-  std::vector<double> objective, step, deviance, heldout, heldout_weight, scale, null_half, decrement;
+  // deviance and exact: half the training rows' loss with and without the
+  // smoothing of a kinked loss (equal for the others)
+  std::vector<double> objective, step, deviance, exact, heldout, heldout_weight, scale, decrement;
   std::vector<int> reference, age;
   std::vector<char> converged, pruned, started;
   LbfgsMemory memory;

@@ -38,8 +38,8 @@ void GlmPath::share_points(const std::vector<int>& active, std::vector<int>& mov
   // the points as they were before any model moves
   struct {
     Eigen::MatrixXd beta, gradient;
-    std::vector<double> objective, deviance, heldout, heldout_weight;
-  } const before{s.beta, s.gradient, s.objective, s.deviance, s.heldout, s.heldout_weight};
+    std::vector<double> objective, deviance, exact, heldout, heldout_weight;
+  } const before{s.beta, s.gradient, s.objective, s.deviance, s.exact, s.heldout, s.heldout_weight};
   std::vector<double> norms(static_cast<std::size_t>(s.size()));
   for (int m = 0; m < s.size(); ++m) norms[m] = block_dot(s.of(before.beta, m), s.of(before.beta, m), true);
   std::vector<int> folds;
@@ -67,6 +67,7 @@ void GlmPath::share_points(const std::vector<int>& active, std::vector<int>& mov
       s.of(s.gradient, m) = s.of(before.gradient, best) + s.penalty_gradient(s.of(before.beta, best), s.lambda[m] - s.lambda[best]);
       s.objective[m] = value;
       s.deviance[m] = before.deviance[best];
+      s.exact[m] = before.exact[best];
       s.heldout[m] = before.heldout[best];
       s.heldout_weight[m] = before.heldout_weight[best];
       if (std::find(moved.begin(), moved.end(), m) == moved.end()) moved.push_back(m);
@@ -104,6 +105,7 @@ void GlmPath::start_next() {
     s.of(s.gradient, t) = s.of(s.gradient, f) + s.penalty_gradient(s.of(s.beta, f), s.lambda[t] - s.lambda[f]);
     s.objective[t] = s.deviance[f] + s.lambda[t] / 2.0 * block_dot(s.of(s.beta, f), s.of(s.beta, f), true);
     s.deviance[t] = s.deviance[f];
+    s.exact[t] = s.exact[f];
     s.heldout[t] = s.heldout[f];
     s.heldout_weight[t] = s.heldout_weight[f];
     s.memory.copy(f, t);
@@ -131,7 +133,8 @@ Eigen::MatrixXd GlmPath::directions(const std::vector<int>& ms) const {
 // reference: classes rotated into the reference's basis, solved class by
 // class, rotated back; the softmax's coefficients sum to zero over the
 // classes (the penalty drives them there, and centering never raises the
-// criterion); one-vs-rest's classes are separate problems.
+// criterion); one-vs-rest's classes and the predictors of levels are
+// separate problems.
 Eigen::MatrixXd GlmPath::precondition(const Eigen::MatrixXd& q, const std::vector<int>& ms) const {
   const Models& s = *models_;
   const int k = classes_;
@@ -192,7 +195,7 @@ std::vector<GlmPathRow> GlmPath::cv_path(int lambdas) const {
       if (s.lambda[m] != lambda) continue;
       pruned = pruned || s.pruned[m];
       row.converged = row.converged && s.converged[m];
-      if (s.fold[m] == 0) deviance = 2.0 * s.deviance[m];
+      if (s.fold[m] == 0) deviance = 2.0 * s.exact[m];
       // folds whose rows all have zero weight hold nothing out
       if (s.fold[m] > 0 && s.heldout_weight[m] > 0.0) {
         heldout += s.heldout[m];

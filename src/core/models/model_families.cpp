@@ -16,7 +16,7 @@ const double kInf = std::numeric_limits<double>::infinity();
 double softplus(double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
 
 // Logistic regression: mu = 1 / (1 + exp(-eta)).
-double binomial_row(const double* eta, const double* y, int, double* residual, double* curvature) {
+double binomial_row(const double* eta, const double* y, int, const FamilyParameters&, double* residual, double* curvature) {
   const double e = eta[0];
   // 1 / (1 + exp(-e)) and its complement, each without cancellation
   const double p = e >= 0.0 ? 1.0 / (1.0 + std::exp(-e)) : std::exp(e) / (1.0 + std::exp(e));
@@ -28,14 +28,14 @@ double binomial_row(const double* eta, const double* y, int, double* residual, d
 
 void binomial_mean(const double* eta, int, double* mu) { mu[0] = 1.0 / (1.0 + std::exp(-eta[0])); }
 
-void binomial_null(const double* m, int, double* intercept, double* a) {
+void binomial_null(const double* m, int, const FamilyParameters&, double* intercept, double* a) {
   intercept[0] = std::log(m[0]) - std::log1p(-m[0]);
   a[0] = m[0] * (1.0 - m[0]);
 }
 
 // The K-class softmax: mu the softmax of the K predictors, whose Hessian
 // diag(mu) - mu mu' has the variances mu (1 - mu) on its diagonal.
-double multinomial_row(const double* eta, const double* y, int k, double* residual, double* curvature) {
+double multinomial_row(const double* eta, const double* y, int k, const FamilyParameters&, double* residual, double* curvature) {
   const double top = *std::max_element(eta, eta + k);
   double total = 0.0;
   for (int j = 0; j < k; ++j) total += std::exp(eta[j] - top);
@@ -59,7 +59,7 @@ void multinomial_mean(const double* eta, int k, double* mu) {
 
 // the coefficients of K classes are identifiable through the penalty, which
 // makes them sum to zero: so do the intercepts
-void multinomial_null(const double* m, int k, double* intercept, double* a) {
+void multinomial_null(const double* m, int k, const FamilyParameters&, double* intercept, double* a) {
   double mean_log = 0.0;
   for (int j = 0; j < k; ++j) mean_log += std::log(m[j]) / k;
   for (int j = 0; j < k; ++j) {
@@ -69,7 +69,7 @@ void multinomial_null(const double* m, int k, double* intercept, double* a) {
 }
 
 // Log-linear regression for counts: mu = exp(eta).
-double poisson_row(const double* eta, const double* y, int, double* residual, double* curvature) {
+double poisson_row(const double* eta, const double* y, int, const FamilyParameters&, double* residual, double* curvature) {
   const double mu = std::exp(eta[0]);
   residual[0] = y[0] - mu;
   if (curvature) curvature[0] = mu;
@@ -79,7 +79,7 @@ double poisson_row(const double* eta, const double* y, int, double* residual, do
 
 void poisson_mean(const double* eta, int, double* mu) { mu[0] = std::exp(eta[0]); }
 
-void poisson_null(const double* m, int, double* intercept, double* a) {
+void poisson_null(const double* m, int, const FamilyParameters&, double* intercept, double* a) {
   intercept[0] = std::log(m[0]);
   a[0] = m[0];
 }
@@ -89,7 +89,8 @@ void poisson_null(const double* m, int, double* intercept, double* a) {
 // max(0, 1 - s eta)^2 / 2, whose generalized Hessian is 1 inside the margin
 // and 0 outside (and at its edge, as LIBLINEAR takes it). For K classes the
 // sum of K such losses, class j against the rest.
-double squared_hinge_row(const double* eta, const double* y, int k, double* residual, double* curvature) {
+double squared_hinge_row(const double* eta, const double* y, int k, const FamilyParameters&, double* residual,
+                         double* curvature) {
   double half = 0.0;
   for (int j = 0; j < k; ++j) {
     const double s = 2.0 * y[j] - 1.0, margin = 1.0 - s * eta[j];
@@ -103,10 +104,101 @@ double squared_hinge_row(const double* eta, const double* y, int k, double* resi
 
 // with a share m of a class, the intercept 2m - 1 in (-1, 1) leaves every
 // row inside its margin, where the loss is quadratic
-void squared_hinge_null(const double* m, int k, double* intercept, double* a) {
+void squared_hinge_null(const double* m, int k, const FamilyParameters&, double* intercept, double* a) {
   for (int j = 0; j < k; ++j) {
     intercept[j] = 2.0 * m[j] - 1.0;
     for (int i = 0; i < k; ++i) a[i + j * k] = i == j ? 1.0 : 0.0;
+  }
+}
+
+// The check loss rho_tau(r) = r (tau - 1{r < 0}) of the residual r = y - eta
+// (the hinge max(0, u) is tau = 1), smoothed within |r| <= h by the
+// parabola that meets its two lines with their slopes, r^2 / (4h) +
+// (tau - 1/2) r + h / 4 (Huber's construction), and exact outside: it
+// exceeds the check loss by (h - |r|)^2 / (4h), at most h / 4 (at the kink),
+// and is once continuously differentiable and convex, with second derivative
+// 1 / (2h) within the band (its edges included: the inner one-sided value)
+// and 0 outside. h = 0 is the exact loss, with the slope tau at the kink.
+struct CheckValue {
+  double loss, slope, curvature;
+};
+
+CheckValue smoothed_check(double r, double tau, double h) {
+  if (r > h || (h == 0.0 && r >= 0.0)) return {tau * r, tau, 0.0};
+  if (r < -h || h == 0.0) return {(tau - 1.0) * r, tau - 1.0, 0.0};
+  // the check loss plus the excess, both nonnegative: no cancellation
+  const double excess = (h - std::abs(r)) * (h - std::abs(r)) / (4.0 * h);
+  return {(r < 0.0 ? (tau - 1.0) * r : tau * r) + excess, r / (2.0 * h) + tau - 0.5, 1.0 / (2.0 * h)};
+}
+
+// The hinge loss of the L1-loss support vector machine: with s = 2y - 1 in
+// {-1, 1}, half of max(0, 1 - s eta), smoothed within the width of the
+// margin's edge.
+double hinge_row(const double* eta, const double* y, int, const FamilyParameters& p, double* residual, double* curvature) {
+  const double s = 2.0 * y[0] - 1.0;
+  const CheckValue c = smoothed_check(1.0 - s * eta[0], 1.0, p.width);
+  residual[0] = s * c.slope / 2.0;
+  if (curvature) curvature[0] = c.curvature / 2.0;
+  return c.loss / 2.0;
+}
+
+// The intercept-only fit, with a share m of the second level: b = 1 for
+// m >= 1/2 puts the majority's rows at the margin's edge, its kink, and the
+// minority's at margin 2, a loss of 2 min(m, 1 - m) per unit weight, the
+// least (b = -1 for m < 1/2). The path smoothed at width h < 2 starts
+// there, with the curvature of the majority's rows, all within the band.
+void hinge_null(const double* m, int, const FamilyParameters& p, double* intercept, double* a) {
+  intercept[0] = m[0] >= 0.5 ? 1.0 : -1.0;
+  a[0] = p.width > 0.0 ? std::max(m[0], 1.0 - m[0]) / (4.0 * p.width) : 0.0;
+}
+
+// Quantile regression: one predictor per level tau_j, half the check loss
+// rho_tau_j(y - eta_j) of each, smoothed as above.
+double quantile_row(const double* eta, const double* y, int k, const FamilyParameters& p, double* residual,
+                    double* curvature) {
+  double half = 0.0;
+  for (int j = 0; j < k; ++j) {
+    const CheckValue c = smoothed_check(y[j] - eta[j], p.tau[static_cast<std::size_t>(j)], p.width);
+    half += c.loss / 2.0;
+    residual[j] = c.slope / 2.0;
+    if (curvature) curvature[j] = c.curvature / 2.0;
+  }
+  return half;
+}
+
+// Expectile regression, asymmetric least squares (Newey and Powell 1987):
+// half of |tau_j - 1{r < 0}| r^2 for r = y - eta_j, once differentiable,
+// with generalized Hessian |tau_j - 1{r < 0}| (tau_j at r = 0). tau = 1/2 is
+// a quarter of the squared error.
+double expectile_row(const double* eta, const double* y, int k, const FamilyParameters& p, double* residual,
+                     double* curvature) {
+  double half = 0.0;
+  for (int j = 0; j < k; ++j) {
+    const double r = y[j] - eta[j], tau = p.tau[static_cast<std::size_t>(j)], a = r < 0.0 ? 1.0 - tau : tau;
+    half += a * r * r / 2.0;
+    residual[j] = a * r;
+    if (curvature) curvature[j] = a;
+  }
+  return std::isfinite(half) ? half : kInf;
+}
+
+// The levels' predictions in increasing order in each row: the
+// rearrangement of Chernozhukov, Fernandez-Val and Galichon (2010), so that
+// they never cross. For the check loss it is never worse: at every y the
+// sum over the levels of rho_tau_j(y - q_j) differs between orders of the q
+// only by -sum tau_j q_j, least when the q increase with the tau.
+void rearranged(const double* eta, int k, double* mu) {
+  std::copy(eta, eta + k, mu);
+  std::sort(mu, mu + k);
+}
+
+// A quantile or expectile of the responses is no function of their mean
+// (m holds it once per level): R fits the intercepts by Newton's method
+// from it (glm_null.h).
+void values_null(const double* m, int k, const FamilyParameters&, double* intercept, double* a) {
+  for (int j = 0; j < k; ++j) {
+    intercept[j] = m[j];
+    for (int i = 0; i < k; ++i) a[i + j * k] = 0.0;
   }
 }
 
@@ -114,11 +206,17 @@ void squared_hinge_null(const double* m, int k, double* intercept, double* a) {
 
 const std::vector<ModelFamily>& model_families() {
   static const std::vector<ModelFamily> table = {
-      {"binomial", "logistic", ResponseKind::two_classes, "probability", binomial_row, binomial_mean, binomial_null},
-      {"multinomial", "multinomial", ResponseKind::classes, "probability", multinomial_row, multinomial_mean,
-       multinomial_null},
-      {"poisson", "Poisson", ResponseKind::counts, "mean", poisson_row, poisson_mean, poisson_null},
-      {"squared_hinge", "squared hinge", ResponseKind::one_vs_rest, "", squared_hinge_row, nullptr, squared_hinge_null},
+      {"binomial", "logistic", ResponseKind::two_classes, "probability", true, false, binomial_row, binomial_mean,
+       binomial_null},
+      {"multinomial", "multinomial", ResponseKind::classes, "probability", true, false, multinomial_row,
+       multinomial_mean, multinomial_null},
+      {"poisson", "Poisson", ResponseKind::counts, "mean", true, false, poisson_row, poisson_mean, poisson_null},
+      {"squared_hinge", "squared hinge", ResponseKind::one_vs_rest, "", false, false, squared_hinge_row, nullptr,
+       squared_hinge_null},
+      {"hinge", "hinge", ResponseKind::two_classes, "", false, true, hinge_row, nullptr, hinge_null},
+      {"quantile", "quantile", ResponseKind::values, "quantile", false, true, quantile_row, rearranged, values_null},
+      {"expectile", "expectile", ResponseKind::values, "expectile", false, false, expectile_row, rearranged,
+       values_null},
   };
   return table;
 }
@@ -136,6 +234,7 @@ const char* response_kind_name(ResponseKind kind) {
     case ResponseKind::classes: return "classes";
     case ResponseKind::counts: return "counts";
     case ResponseKind::one_vs_rest: return "one_vs_rest";
+    case ResponseKind::values: return "values";
   }
   return "";
 }
@@ -144,6 +243,7 @@ bool takes_predictors(const ModelFamily& family, int k) {
   switch (family.response) {
     case ResponseKind::classes: return k >= 2;
     case ResponseKind::one_vs_rest: return k == 1 || k >= 3;
+    case ResponseKind::values: return k >= 1;
     default: return k == 1;
   }
 }

@@ -55,10 +55,10 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
                  const ConstVectorRef& z_shift, const BlockRunner& run) {
   const int columns = map.n_columns(), classes = models.classes;
   const int n_models = models.n_models(), n_references = models.n_references();
-  const Eigen::Index predictors = models.coefficients.cols() + models.references.cols();
+  const Eigen::Index predictors = models.coefficients.cols() + models.references.cols() + models.directions.cols();
   const std::size_t block = std::min(pass_rows(columns), pass_rows(static_cast<int>(predictors)));
   GlmSums sums(models, columns);
-  Eigen::MatrixXd z, y_block, offset_block, eta, residual, weighted_z;
+  Eigen::MatrixXd z, y_block, offset_block, eta, residual, weighted_z, curved_z;
   Eigen::VectorXd w_block;
   std::vector<int> fold;
   const std::size_t panels = to_size(n_panels(columns));
@@ -88,9 +88,25 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
       const Eigen::MatrixXd weights = glm_reference_weights(models, rows_of, eta, reference);
       for (int k = 0; k < classes; ++k) {
         CrossProducts& hessian = sums.hessians[to_size(reference * classes + k)];
-        weighted_z = z.array().colwise() * weights.col(k).array();
-        run(panels, [&](std::size_t p) { add_panel(hessian, z, weighted_z, no_response, static_cast<int>(p)); });
-        add_responses(hessian, no_response, weights.col(k));
+        // rows without curvature (past a margin, outside a kink's band) add
+        // nothing: the product takes the others only
+        const Eigen::VectorXd v = weights.col(k);
+        const Eigen::Index curved = (v.array() != 0.0).count();
+        const Eigen::MatrixXd* rows_z = &z;
+        if (curved < r) {
+          curved_z.resize(curved, z.cols());
+          weighted_z.resize(curved, z.cols());
+          for (Eigen::Index i = 0, c = 0; i < r; ++i) {
+            if (v(i) == 0.0) continue;
+            curved_z.row(c) = z.row(i);
+            weighted_z.row(c++) = v(i) * z.row(i);
+          }
+          rows_z = &curved_z;
+        } else {
+          weighted_z = z.array().colwise() * v.array();
+        }
+        run(panels, [&](std::size_t p) { add_panel(hessian, *rows_z, weighted_z, no_response, static_cast<int>(p)); });
+        add_responses(hessian, no_response, v);
       }
     }
   }
