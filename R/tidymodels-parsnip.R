@@ -3,19 +3,24 @@
 #' `rff_reg()` specifies a kernel machine on random Fourier features for
 #' tidymodels: a ridge regression ([rff_ridge()]) for a numeric outcome, or
 #' a ridge-penalized logistic or multinomial regression ([rff_glm()]) for a
-#' factor. Its one engine, `"askrff"`, fits it with `rff_train()`, which may
-#' also be called directly with the same arguments. In a workflow, every
-#' argument may be `tune()`d; predictions are of type `"numeric"`,
-#' `"conf_int"` and `"pred_int"` (from the ridge fit's Bayesian posterior,
-#' see [predict.askrff_ridge()]) for regression, and `"class"` and `"prob"`
-#' for classification.
+#' factor, or in the mode `"quantile regression"` a kernel quantile
+#' regression ([rff_glm()]'s `"quantile"` family) at the mode's
+#' `quantile_levels`. Its one engine, `"askrff"`, fits it with
+#' `rff_train()`, which may also be called directly with the same
+#' arguments. In a workflow, every argument may be `tune()`d; predictions
+#' are of type `"numeric"`, `"conf_int"` and `"pred_int"` (from the ridge
+#' fit's Bayesian posterior, see [predict.askrff_ridge()]) for regression,
+#' `"class"` and `"prob"` for classification, and `"quantile"` (a column
+#' `.pred_quantile` of `hardhat::quantile_pred()`, the levels' predictions
+#' in increasing order in every row, so they never cross) for quantile
+#' regression.
 #'
 #' **Arguments.** `penalty` is the \eqn{\lambda} of the fit: of
 #' [rff_ridge()] for regression, of [rff_glm()] (deviance plus
 #' \eqn{\lambda \|b\|^2}) for classification; left `NULL`, each chooses it
 #' itself (exact leave-one-out for the ridge, 5-fold cross-validated
-#' deviance for the GLM), which is usually all the tuning the penalty
-#' needs. `scale` multiplies the kernel's length scales, by the convention
+#' deviance for the GLM, the cross-validated check loss for quantiles),
+#' which is usually all the tuning the penalty needs. `scale` multiplies the kernel's length scales, by the convention
 #' of [kernel_scale]: for a kernel given by name, such as the default
 #' `"gaussian"`, they are median distances between the (standardized)
 #' training rows, so `scale = 1` is the median heuristic, and the default
@@ -37,7 +42,9 @@
 #' `workflows::workflow()`, `tune::tune_grid()` and `tune::last_fit()`,
 #' and in parallel tuning once the workers load askrff.
 #'
-#' @param mode `"unknown"`, `"regression"` or `"classification"`.
+#' @param mode `"unknown"`, `"regression"`, `"classification"` or
+#'   `"quantile regression"` (whose levels `parsnip::set_mode()` takes as
+#'   `quantile_levels`).
 #' @param penalty The penalty \eqn{\lambda}, or `NULL` to let the fit choose it.
 #' @param scale The factor of the kernel's length scales (see Details and
 #'   [kernel_scale]); default 1.
@@ -53,6 +60,8 @@
 #'   frame) and the outcome (numeric for regression, a factor for
 #'   classification).
 #' @param weights Observation weights, or `NULL`.
+#' @param quantile_levels For quantile regression, the levels (see `tau` in
+#'   [rff_glm()]); `NULL` for the other modes. parsnip passes the mode's.
 #' @param method,standardize,criterion,nfolds,seed,n_threads Engine
 #'   arguments, passed to [rff_map()], [rff_ridge()] and [rff_glm()].
 #' @return `rff_reg()` and `update()`: a parsnip model specification of class
@@ -100,7 +109,7 @@ print.rff_reg <- function(x, ...) {
 #' @export
 rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_features = 256L, kernel = "gaussian",
                       method = "iid", standardize = NULL, criterion = c("loo", "evidence", "gcv"), nfolds = 5,
-                      seed = NULL, n_threads = NULL, ...) {
+                      seed = NULL, n_threads = NULL, quantile_levels = NULL, ...) {
   # set_engine()'s arguments arrive here: a mistyped one is named
   check_no_dots(...)
   x <- check_data(x, "x")
@@ -114,10 +123,13 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
   scaled <- engine_scaling(standardize, kernel, x)
   kernel <- kernel_for_data(kernel, scale, scaled$x, seed)
   standardize <- if (is.null(scaled$scaling)) FALSE else scaled$scaling
-  if (is.factor(y)) {
-    family <- if (nlevels(y) == 2L) "binomial" else "multinomial"
-    return(rff_glm(x, y, family = family, lambda = penalty, nfolds = nfolds, weights = weights, kernel = kernel,
-                   n_features = n_features, method = method, seed = seed, standardize = standardize,
+  if (is.factor(y) || !is.null(quantile_levels)) {
+    if (!is.null(quantile_levels) && is.factor(y)) {
+      fail("`quantile_levels` are for a numeric outcome; `y` is a factor.")
+    }
+    family <- if (!is.null(quantile_levels)) "quantile" else if (nlevels(y) == 2L) "binomial" else "multinomial"
+    return(rff_glm(x, y, family = family, tau = quantile_levels, lambda = penalty, nfolds = nfolds, weights = weights,
+                   kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize,
                    n_threads = n_threads))
   }
   rff_ridge(x, y, lambda = penalty, weights = weights, kernel = kernel, n_features = n_features, method = method,
@@ -145,13 +157,15 @@ register_rff_reg <- function() {
   if (!isNamespaceLoaded("parsnip")) return(invisible(FALSE))
   if ("rff_reg" %in% parsnip::get_model_env()$models) return(invisible(TRUE))
   parsnip::set_new_model("rff_reg")
-  for (mode in c("regression", "classification")) {
+  for (mode in c("regression", "classification", "quantile regression")) {
     parsnip::set_model_mode("rff_reg", mode)
     parsnip::set_model_engine("rff_reg", mode, "askrff")
     parsnip::set_dependency("rff_reg", "askrff", "askrff", mode = mode)
+    # parsnip evaluates the defaults where the mode's levels are bound
+    levels <- if (mode == "quantile regression") list(quantile_levels = quote(quantile_levels)) else list()
     parsnip::set_fit("rff_reg", mode, "askrff", list(
       interface = "matrix", protect = c("x", "y", "weights"),
-      func = c(pkg = "askrff", fun = "rff_train"), defaults = list()
+      func = c(pkg = "askrff", fun = "rff_train"), defaults = levels
     ))
     parsnip::set_encoding("rff_reg", mode, "askrff", list(
       predictor_indicators = "one_hot", compute_intercept = FALSE, remove_intercept = TRUE, allow_sparse_x = FALSE
@@ -176,6 +190,10 @@ register_rff_reg <- function() {
       args = list(object = fit_of, newdata = data_of, interval = kind, level = quote(level))
     ))
   }
+  parsnip::set_pred("rff_reg", "quantile regression", "askrff", "quantile", list(
+    pre = NULL, post = quantile_column, func = c(fun = "predict"),
+    args = list(object = fit_of, newdata = data_of, type = "response")
+  ))
   parsnip::set_pred("rff_reg", "classification", "askrff", "class", list(
     pre = NULL, post = NULL, func = c(fun = "predict"),
     args = list(object = fit_of, newdata = data_of, type = "class")
@@ -190,6 +208,12 @@ register_rff_reg <- function() {
 # predict(interval = ) gives the columns fit, lwr and upr.
 interval_columns <- function(results, object) {
   tibble::tibble(.pred_lower = unname(results[, "lwr"]), .pred_upper = unname(results[, "upr"]))
+}
+
+# The levels' predictions, already increasing in each row, as parsnip's
+# quantile predictions.
+quantile_column <- function(results, object) {
+  tibble::tibble(.pred_quantile = hardhat::quantile_pred(unname(results), object$fit$tau))
 }
 
 # One column per class, named by its level (parsnip adds ".pred_"); a
