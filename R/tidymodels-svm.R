@@ -18,9 +18,12 @@
 #' `gaussian_kernel(1 / sqrt(2 * rbf_sigma))`, on the predictors
 #' standardized to mean 0 and variance 1, as `ksvm()` standardizes them by
 #' default. `margin` is kernlab's \eqn{\epsilon} of regression, which this
-#' engine does not fit. The loss is the squared hinge of the L2-loss machine
-#' (LIBLINEAR's default) where kernlab's is the hinge, so with the same
-#' `cost` the two fit slightly different machines.
+#' engine does not fit. The loss is by default the squared hinge of the
+#' L2-loss machine (LIBLINEAR's default), where kernlab's is the hinge, so
+#' with the same `cost` the two fit slightly different machines; the engine
+#' argument `loss = "hinge"` fits kernlab's own (the L1-loss machine, exact
+#' to 1e-9 of its criterion, but its kinks make it several times slower to
+#' fit).
 #'
 #' **Defaults.** Left `NULL`, `cost` is chosen by 5-fold cross-validation of
 #' the loss ([rff_glm()]'s path) and `rbf_sigma` by the data (the Gaussian
@@ -28,8 +31,8 @@
 #' a good machine in one call, where kernlab's defaults are \eqn{C = 1} and
 #' `sigest()`'s estimate.
 #'
-#' **Engine arguments** (`set_engine("askrff", ...)`): `n_features`
-#' (default 256), `method`, `standardize` (default `TRUE`), `nfolds`,
+#' **Engine arguments** (`set_engine("askrff", ...)`): `loss`
+#' (`"squared_hinge"` or `"hinge"`), `n_features` (default 256), `method`, `standardize` (default `TRUE`), `nfolds`,
 #' `probability` (default `TRUE`: Platt's probabilities, which cost `nfolds`
 #' more fits; `FALSE` leaves only classes and decision values), `seed` (of
 #' the map and the folds; `NULL` draws it from R's random number generator,
@@ -41,6 +44,8 @@
 #' @param cost kernlab's \eqn{C} (positive), or `NULL` to choose it.
 #' @param rbf_sigma kernlab's \eqn{\sigma} of the Gaussian kernel on the
 #'   standardized predictors (positive), or `NULL` to choose it.
+#' @param loss `"squared_hinge"` (the default) or `"hinge"`: the family of
+#'   [rff_glm()].
 #' @param n_features The number of frequencies.
 #' @param method,standardize,nfolds,probability,seed,n_threads Passed to
 #'   [rff_glm()] (`standardize` as `TRUE` or `FALSE`).
@@ -56,9 +61,11 @@
 #'   predict(fit, iris[c(1, 51, 101), ], type = "prob")
 #' }
 #' @export
-rff_svm_train <- function(x, y, weights = NULL, cost = NULL, rbf_sigma = NULL, n_features = 256L, method = "iid",
-                          standardize = TRUE, nfolds = 5, probability = TRUE, seed = NULL, n_threads = NULL, ...) {
+rff_svm_train <- function(x, y, weights = NULL, cost = NULL, rbf_sigma = NULL, loss = "squared_hinge",
+                          n_features = 256L, method = "iid", standardize = TRUE, nfolds = 5, probability = TRUE,
+                          seed = NULL, n_threads = NULL, ...) {
   check_no_dots(...)
+  loss <- check_choice(loss, c("squared_hinge", "hinge"), "loss")
   x <- check_data(x, "x")
   if (!is.factor(y)) fail("`y` must be a factor of the classes: the \"askrff\" engine of svm_rbf() classifies.")
   lambda <- if (!is.null(cost)) 1 / (2 * check_positive_number(cost, "cost"))
@@ -66,7 +73,7 @@ rff_svm_train <- function(x, y, weights = NULL, cost = NULL, rbf_sigma = NULL, n
     gaussian_kernel(1 / sqrt(2 * check_positive_number(rbf_sigma, "rbf_sigma")))
   }
   scaling <- engine_scaling(check_flag(standardize, "standardize"), kernel, x)$scaling
-  rff_glm(x, y, family = "squared_hinge", lambda = lambda, nfolds = nfolds, weights = weights, kernel = kernel,
+  rff_glm(x, y, family = loss, lambda = lambda, nfolds = nfolds, weights = weights, kernel = kernel,
           n_features = n_features, method = method, seed = seed, standardize = if (is.null(scaling)) FALSE else scaling,
           probability = probability, n_threads = n_threads)
 }

@@ -22,6 +22,14 @@ test_that("rbf_sigma is kernlab's sigma on the standardized predictors, and cost
                     kernel = gaussian_kernel(1 / sqrt(2 * sigma)), n_features = 16, seed = 2, standardize = TRUE)
   expect_equal(fit$coefficients, direct$coefficients, tolerance = 1e-12)
   expect_equal(fit$lambda, 1 / 8)
+  # loss = "hinge" is kernlab's own loss at the same lambda
+  hinge <- rff_svm_train(as.matrix(data[, 1:2]), data$y, cost = 4, rbf_sigma = sigma, loss = "hinge", n_features = 16,
+                         seed = 2, probability = FALSE)
+  direct <- rff_glm(as.matrix(data[, 1:2]), data$y, family = "hinge", lambda = 1 / 8,
+                    kernel = gaussian_kernel(1 / sqrt(2 * sigma)), n_features = 16, seed = 2, standardize = TRUE)
+  expect_identical(hinge$family, "hinge")
+  expect_equal(hinge$coefficients, direct$coefficients, tolerance = 1e-12)
+  expect_error(rff_svm_train(as.matrix(data[, 1:2]), data$y, loss = "logistic"), "`loss`", class = "askrff_error")
 })
 
 test_that("svm_rbf(engine = \"askrff\") fits through parsnip as rff_svm_train() does, with classes and probabilities", {
