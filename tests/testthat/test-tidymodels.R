@@ -249,7 +249,8 @@ test_that("rff_reg() and the svm_rbf() engine are registered whichever of askrff
   script <- paste("library(askrff); invisible(loadNamespace('parsnip')); models <- parsnip::get_model_env();",
                   "cat(nrow(models$rff_reg_fit), 'askrff' %in% models$svm_rbf$engine)")
   out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE, stderr = FALSE)
-  expect_equal(out, "2 TRUE")
+  # one fit per mode: regression, classification, quantile regression
+  expect_equal(out, "3 TRUE")
   script <- paste("invisible(loadNamespace('parsnip')); library(askrff);",
                   "cat('askrff' %in% parsnip::get_model_env()$svm_rbf$engine)")
   out <- system2(file.path(R.home("bin"), "Rscript"), c("-e", shQuote(script)), stdout = TRUE, stderr = FALSE)
