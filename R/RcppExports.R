@@ -25,16 +25,16 @@
     .Call(`_askrff_cpp_instruction_set`, wanted)
 }
 
-.cpp_glm_pass <- function(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, n_threads) {
-    .Call(`_askrff_cpp_glm_pass`, map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, n_threads)
+.cpp_glm_pass <- function(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, n_threads) {
+    .Call(`_askrff_cpp_glm_pass`, map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, n_threads)
 }
 
 .cpp_cv_folds <- function(first_row, n, n_folds, fold_seed) {
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
-.cpp_glm_path <- function(family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, progress) {
-    .Call(`_askrff_cpp_glm_path`, family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, progress)
+.cpp_glm_path <- function(family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress) {
+    .Call(`_askrff_cpp_glm_path`, family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress)
 }
 
 .cpp_glm_path_next <- function(solver, sums, progress) {

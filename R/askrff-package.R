@@ -9,6 +9,13 @@
 #' else RcppParallel's default (at most 2 under `R CMD check --as-cran`, which
 #' sets the environment variable `_R_CHECK_LIMIT_CORES_`).
 #'
+#' [rff_glm()]'s engine preconditions its steps with Hessians of the loss
+#' (\eqn{n D^2} multiply-adds each) taken from a sample of about
+#' `getOption("askrff.hessian_rows")` rows (default 50,000; every row when
+#' there are fewer), drawn by the row's index like the folds, so the fits
+#' stay the same for any chunking and thread count. The sample changes how
+#' many passes a fit takes, not the fit it converges to.
+#'
 #' The L1-minimal measures of the kernels on the sphere (and of the LP route
 #' of [radial_kernel()]) come from a linear program (HiGHS, through the highs
 #' package), solved once per kernel, dimension, `tolerance` and `z_max` in a

@@ -157,7 +157,8 @@ glm_pass_work <- function(model, shift, family, tau, nfolds, fold_seed, request,
     input <- core_input(model$map, chunk$x, "left", n_threads)
     core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, glm_offset_columns(chunk), chunk$first_row,
                        nfolds, fold_seed, shift, family, tau, request$width, request$coefficients, request$fold,
-                       request$references, request$directions, request$steps, request$probes, n_threads))
+                       request$references, request$directions, request$steps, request$probes, request$hessian_every,
+                       n_threads))
   }
 }
 

@@ -18,7 +18,9 @@
 # when an offset moves it (glm_null_model(); NULL for none). The result has
 # the saturated model's log-likelihood (the passes' `saturated`) beside the
 # core's. The passes sum weights divided by `unit`; `lambda` and the result
-# are in the given weights.
+# are in the given weights. The preconditioners' Hessians take a sample of
+# about getOption("askrff.hessian_rows", 50000) of the rows
+# (hessian_sample()).
 glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda, nfolds, columns, hessian = TRUE,
                            unit = 1) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
@@ -29,7 +31,7 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
   # solved in the passes' unit weights (R/model-weight-units.R)
   solver <- core(.cpp_glm_path(family, parameters$tau, parameters$width, setup, mean_y, null$intercept, null$curvature,
                                if (is.null(lambda)) numeric() else lambda / unit, nfolds, hessian,
-                               eigen_progress(columns)))
+                               hessian_sample(setup$n), eigen_progress(columns)))
   sums <- NULL
   repeat {
     # a pass that takes Hessians for its models ends in their eigendecompositions
@@ -54,6 +56,16 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
          format(solved$lambda, digits = 3), solved$max_passes, class = "askrff_not_converged")
   }
   solved
+}
+
+# One row in how many the Hessians that only precondition the steps sum
+# (GlmPathSetup::hessian_every): about `rows` of the n (unbiased, each
+# weighted by the inverse of its share). A Hessian of all rows costs n D^2,
+# at a million rows and 2,048 columns some 40 passes' features; the steps'
+# line search and memory correct a preconditioner's sampling error.
+hessian_sample <- function(n, rows = getOption("askrff.hessian_rows", 50000)) {
+  rows <- check_count(rows, "options(askrff.hessian_rows)", max = 2^31 - 1)
+  as.integer(max(1, floor(n / rows)))
 }
 
 # Whether the whole Hessian at the fit of `classes` predictors on `columns`

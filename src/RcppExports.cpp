@@ -86,8 +86,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_pass
-Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps, Rcpp::NumericVector probes, int n_threads);
-RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP directionsSEXP, SEXP stepsSEXP, SEXP probesSEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps, Rcpp::NumericVector probes, int hessian_every, int n_threads);
+RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP directionsSEXP, SEXP stepsSEXP, SEXP probesSEXP, SEXP hessian_everySEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -110,8 +110,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type directions(directionsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type steps(stepsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type probes(probesSEXP);
+    Rcpp::traits::input_parameter< int >::type hessian_every(hessian_everySEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -130,8 +131,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_path
-SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP progressSEXP) {
+SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, int hessian_every, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP hessian_everySEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -145,8 +146,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type nfolds(nfoldsSEXP);
     Rcpp::traits::input_parameter< bool >::type hessian(hessianSEXP);
+    Rcpp::traits::input_parameter< int >::type hessian_every(hessian_everySEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -889,9 +891,9 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
-    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 20},
+    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 21},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
-    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 11},
+    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 12},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
     {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},
     {"_askrff_cpp_glm_null_sums", (DL_FUNC) &_askrff_cpp_glm_null_sums, 7},

@@ -39,7 +39,9 @@ bool all_finite(const Rcpp::NumericVector& v) {
 // softmax's. The family's rows take its levels tau (a family of values)
 // and the pass's smoothing width. With `directions` (else no columns), the
 // pass also sums each model's line search (glm_pass.h: its coefficients
-// are its last point plus `steps` times its direction) at the `probes`. Every pass also sums, as `saturated`, w
+// are its last point plus `steps` times its direction) at the `probes`.
+// The Hessians sum one row in every `hessian_every` (GlmModels), drawn
+// under the fold seed. Every pass also sums, as `saturated`, w
 // times each row's log-likelihood under the saturated model (NA for a
 // family without a likelihood).
 // [[Rcpp::export(.cpp_glm_pass)]]
@@ -49,7 +51,7 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
                         Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width,
                         Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold,
                         Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps,
-                        Rcpp::NumericVector probes, int n_threads) {
+                        Rcpp::NumericVector probes, int hessian_every, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
@@ -88,11 +90,13 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
                                              steps.size() == model_fold.size() && all_finite(steps) && all_finite(probes)),
                   "the directions must be finite, one per model and class, with a finite step per model and finite probes");
   for (const int f : model_fold) askrff::require(f >= 0 && f <= n_folds, "each model's fold must be 0 or a fold");
+  askrff::require(hessian_every >= 1, "hessian_every must be at least 1");
 
   models.coefficients = Eigen::Map<const Eigen::MatrixXd>(coefficients.begin(), 1 + columns, coefficients.ncol());
   models.references = Eigen::Map<const Eigen::MatrixXd>(references.begin(), 1 + columns, references.ncol());
   models.fold.assign(model_fold.begin(), model_fold.end());
   models.rotated_references = whole_hessian;
+  models.hessian_every = hessian_every;
   if (directions.ncol() > 0) {
     models.directions = Eigen::Map<const Eigen::MatrixXd>(directions.begin(), 1 + columns, directions.ncol());
     models.steps.assign(steps.begin(), steps.end());
@@ -164,16 +168,19 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 // an offset the intercept-only fit's `intercept` and `curvature` (NULL
 // without; glm_null.h), the lambdas (empty: chosen), the number of folds
 // and whether to end with the Laplace covariance and degrees of freedom at
-// the fit (glm_path_hessian.h). The eigendecomposition stops on a user
+// the fit (glm_path_hessian.h), and the sample of rows its preconditioners'
+// Hessians take (GlmPathSetup::hessian_every). The eigendecomposition stops on a user
 // interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
 SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcpp::List gram, Rcpp::NumericVector mean,
-                  SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, SEXP progress) {
+                  SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian,
+                  int hessian_every, SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
   const askrff::ModelFamily& model_family = askrff::model_family(family);
   askrff::GlmPathSetup setup{model_family, askrff::family_parameters(model_family, tau, width, static_cast<int>(mean.size())),
                              sums, Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
                              std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
+  setup.hessian_every = hessian_every;
   askrff::require(Rf_isNull(intercept) == Rf_isNull(curvature), "the intercept-only fit needs its intercepts and curvature");
   if (!Rf_isNull(intercept)) {
     const Rcpp::NumericVector b(intercept);
@@ -188,7 +195,8 @@ SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcp
 
 // Hands the solver the sums of the pass it asked for (NULL before the first)
 // and returns what the next pass must evaluate: list(coefficients, fold,
-// references, width (the smoothing width of its rows), and for a loss with
+// references, width (the smoothing width of its rows), hessian_every (the
+// sample of rows its Hessians take), and for a loss with
 // kinks the line search's directions, steps and probes), or NULL once the
 // path is solved.
 // [[Rcpp::export(.cpp_glm_path_next)]]
@@ -202,6 +210,7 @@ SEXP cpp_glm_path_next(SEXP solver, SEXP sums, SEXP progress) {
                             Rcpp::Named("fold") = Rcpp::IntegerVector(request.fold.begin(), request.fold.end()),
                             Rcpp::Named("references") = askrff::to_r(request.references),
                             Rcpp::Named("width") = request.width,
+                            Rcpp::Named("hessian_every") = request.hessian_every,
                             Rcpp::Named("directions") = askrff::to_r(request.directions),
                             Rcpp::Named("steps") = Rcpp::NumericVector(request.steps.begin(), request.steps.end()),
                             Rcpp::Named("probes") = Rcpp::NumericVector(request.probes.begin(), request.probes.end()));

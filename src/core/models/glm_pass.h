@@ -28,6 +28,10 @@ struct GlmModels {
   Eigen::MatrixXd coefficients;   // (1 + D) x (models * classes)
   std::vector<int> fold;          // per model: 0 for all rows, f to leave fold f out
   Eigen::MatrixXd references;     // (1 + D) x (references * classes): where the Hessians are taken
+  // the references' Hessians sum one row in every `hessian_every`
+  // (hessian_row() of cv_folds.h), weighted by it: an unbiased estimate of
+  // the Hessian from a sample of the rows, for a preconditioner at many rows
+  int hessian_every = 1;
   // whether the references are class_hessian_references()' (glm_path_hessian.h),
   // reference r's column j that of class (j + r) mod K, whose offset moves with it
   bool rotated_references = false;

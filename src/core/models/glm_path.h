@@ -21,7 +21,7 @@
 // point of its fold's path where its own criterion is lower; the path stops
 // once its cross-validated deviance rises past its minimum. The chosen
 // lambda's fit on all rows then runs to convergence, with the Hessian at its
-// own coefficients; and when the setup asks for it, the path ends with the
+// own coefficients at a few scheduled passes; and when the setup asks for it, the path ends with the
 // Laplace covariance at that fit and its effective degrees of freedom, from
 // the whole Hessian of half the deviance there (glm_path_hessian.h), which
 // for several classes takes one more pass.
@@ -87,6 +87,12 @@ struct GlmPathSetup {
   bool hessian = false;        // the Laplace covariance at the fit, and its df
   Eigen::VectorXd intercept;   // with an offset: the intercept-only fit (K); empty otherwise
   Eigen::MatrixXd curvature;   // with an offset: its A (K x K); empty otherwise
+  // the references' Hessians from one row in every `hessian_every`
+  // (GlmModels): preconditioners need no more rows than a few times the
+  // columns, and a Hessian of all rows costs n D^2. The Hessians that are
+  // no preconditioner (a kinked loss's Newton steps in the final fit, the
+  // Laplace covariance's) sum every row.
+  int hessian_every = 1;
 };
 
 // A request with no models is the whole Hessian's pass: for several classes
@@ -96,6 +102,7 @@ struct GlmPassRequest {
   std::vector<int> fold;         // per model: 0 for all rows, f to leave fold f out
   Eigen::MatrixXd references;    // (1 + D) x (references * K): where to take the Hessians
   double width = 0.0;            // the smoothing width of the pass's rows (FamilyParameters)
+  int hessian_every = 1;         // the references' Hessians' sample (GlmModels)
   // a loss with kinks: each model's direction from its last point (the
   // coefficients are that point plus `steps` times it), along which the
   // pass sums the criterion at the `probes` (GlmModels); none otherwise
@@ -161,6 +168,7 @@ class GlmPath {
   const ModelFamily* family_;
   FamilyParameters parameters_;  // the width shrinks along the final fit of a loss with kinks
   int classes_;
+  int hessian_every_;  // GlmPathSetup's
   bool softmax_;  // several classes of the softmax, whose common shift is free
   Eigen::Index p_;
   double total_weight_;

@@ -33,9 +33,8 @@ inline const std::vector<double> kProbes = [] {
   for (int i = 0; i < 16; ++i) t.push_back(std::ldexp(1.0, -i));
   return t;
 }();
-// passes of the final fit that take its Hessian at the point tried, for
-// several classes (for one, every pass does: Newton's method, whose few
-// steps each cost one Hessian)
+// passes of the final fit that take its Hessian at the point tried (for a
+// loss with kinks of separate predictors every pass does: Newton's method)
 inline constexpr int kFinalRefreshPasses[] = {1, 5, 15, 40, 100};
 inline const double kNaN = std::numeric_limits<double>::quiet_NaN();
 inline const double kInf = std::numeric_limits<double>::infinity();

@@ -84,8 +84,18 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
     residual.resize(r, models.coefficients.cols());
     run(to_size(n_models), [&](std::size_t m) { glm_model_rows(models, rows_of, eta, static_cast<int>(m), residual, sums); });
     run(panels, [&](std::size_t p) { add_gradient_panel(sums, z, residual, static_cast<int>(p)); });
+    // a sampled Hessian's rows, weighted by the inverse of their share
+    Eigen::VectorXd sampled;
+    if (n_references > 0 && models.hessian_every > 1) {
+      sampled.resize(r);
+      for (std::size_t i = 0; i < rows; ++i) {
+        const bool in = hessian_row(folds.seed, folds.first_row + begin + i, models.hessian_every);
+        sampled(static_cast<Eigen::Index>(i)) = in ? models.hessian_every : 0.0;
+      }
+    }
     for (int reference = 0; reference < n_references; ++reference) {
-      const Eigen::MatrixXd weights = glm_reference_weights(models, rows_of, eta, reference);
+      Eigen::MatrixXd weights = glm_reference_weights(models, rows_of, eta, reference);
+      if (sampled.size() > 0) weights.array().colwise() *= sampled.array();
       for (int k = 0; k < classes; ++k) {
         CrossProducts& hessian = sums.hessians[to_size(reference * classes + k)];
         // rows without curvature (past a margin, outside a kink's band) add
