@@ -40,7 +40,8 @@ tidy.askrff_glm <- function(x, ...) {
   x <- validate_glm(x, "x")
   check_no_dots(...)
   require_suggested("tibble", "`tidy()` of a random-feature fit")
-  estimate <- rbind(`(Intercept)` = x$intercept, x$coefficients)
+  # a Cox model has no intercept
+  estimate <- if (is_cox_fit(x)) x$coefficients else rbind(`(Intercept)` = x$intercept, x$coefficients)
   if (ncol(estimate) == 1L) return(tibble::as_tibble(tidy_columns("numeric", NULL, estimate)))
   # several classes lead with the class, several levels with tau
   if (is.null(x$tau)) return(tibble::as_tibble(tidy_columns("factor", x$response$levels, estimate)))
@@ -110,5 +111,7 @@ glance.askrff_glm <- function(x, ...) {
   cv <- if ("cv" %in% names(x$path)) list(cv = x$path$cv[chosen], cv_se = x$path$cv_se[chosen], nfolds = x$nfolds)
   tibble::as_tibble(c(list(lambda = x$lambda, family = x$family, deviance = x$deviance,
                            null.deviance = x$null_deviance), cv,
-                      list(converged = x$path$converged[chosen], nobs = x$n, n_features = nrow(x$coefficients))))
+                      list(converged = x$path$converged[chosen], nobs = x$n, n_features = nrow(x$coefficients)),
+                      # a Cox fit's concordance on the rows fitted
+                      if (is_cox_fit(x)) list(concordance = if (is.null(x$concordance)) NA_real_ else x$concordance)))
 }

@@ -20,6 +20,7 @@ model_family_traits <- function(family, arg = "family") {
 # mean is a probability (binomial for two, multinomial for more). Counts
 # could be classes or counts, so they must be said.
 infer_family <- function(y, where) {
+  if (inherits(y, "Surv")) return(names(Filter(function(f) f$response == "survival", model_families()))[1L])
   if (is.matrix(y) && ncol(y) == 1L) y <- y[, 1L]
   values <- if (is.numeric(y) && !is.object(y)) unique(y[!is.na(y)]) else NULL
   classes <- if (is.factor(y)) nlevels(droplevels(y)) else if (is.character(y)) length(unique(y[!is.na(y)])) else
@@ -141,7 +142,7 @@ glm_response <- function(y, n, where, response, family, tau) {
 # The kinds a fit's `response` may have under each kind of family response.
 response_kinds <- function(traits) {
   switch(traits$response, counts = "counts", two_classes = , one_vs_rest = c("factor", "logical", "numeric"),
-         classes = "factor", values = "numeric")
+         classes = "factor", values = "numeric", survival = "survival")
 }
 
 # The responses' weighted means from the first pass's sums (of the
@@ -153,6 +154,10 @@ glm_null_means <- function(family, setup, response, shift = 0) as_condition_clas
   traits <- model_family_traits(family)
   mean_y <- setup$y_sum / setup$weight + shift
   if (traits$response == "values") return(mean_y)
+  if (traits$response == "survival") {
+    if (!(mean_y > 0)) fail("`y` has no events among the rows of positive weight: the Cox model has nothing to fit.")
+    return(mean_y)
+  }
   if (traits$response == "counts") {
     if (!(mean_y > 0)) fail("The counts `y` are all zero (where the weight is positive): the model has no rate to fit.")
     return(mean_y)
@@ -217,6 +222,7 @@ glm_family_text <- function(fit) {
            sprintf("%s (%s against %s)", traits$label, levels[2L], levels[1L]),
          classes = sprintf("%s, %d classes", traits$label, length(levels)),
          values = sprintf("%s, tau = %s", traits$label, paste(format(fit$tau), collapse = ", ")),
+         survival = sprintf("%s proportional hazards (%s ties)", traits$label, fit$ties),
          traits$label)
 }
 

@@ -9,9 +9,11 @@
 # in the core asks for its passes (R/model-glm-solver.R). With a scale
 # search (`search` from check_scale_search()), the scales are chosen first
 # (R/model-glm-scale.R) and the fit is solved at them. `tau` holds the
-# levels of a family of values (check_tau()), NULL for the others.
+# levels of a family of values (check_tau()), NULL for the others; `ties`
+# a Cox model's (check_ties()), whose event times are read first
+# (R/model-glm-cox.R).
 fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
-                    scale_by = "evidence", probability = FALSE) {
+                    scale_by = "evidence", probability = FALSE, ties = NULL) {
   traits <- model_family_traits(family)  # checks the name
   probability <- check_flag(probability, "probability")
   if (probability && !identical(traits$mean, "")) {
@@ -30,14 +32,17 @@ fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed
   if (!is.null(search) && is.function(data$source)) {
     fail("`scale` needs data it can read once per candidate scale: data in memory or a list of chunks; a function chunk source is read once.")
   }
-  encode <- function(chunk, index, arg, model, response) glm_chunk(chunk, index, arg, model, response, family, tau)
+  times <- if (traits$response == "survival") cox_event_times(data)
+  encode <- function(chunk, index, arg, model, response) glm_chunk(chunk, index, arg, model, response, family, tau, times)
   # Z'Z, and per reference its Hessians and their eigenvectors
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 10, encode = encode)
   fold_seed <- resolve_seed(seed)
   # a candidate of a scale search (`final = FALSE`) skips the covariance
   solver_of <- function(problem) {
     run_pass <- model_passes(problem, "rff_glm()")
-    function(model, final = TRUE) glm_solution(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final)
+    function(model, final = TRUE) {
+      glm_solution(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final, list(times = times, ties = ties))
+    }
   }
   solve <- solver_of(setup)
   if (is.null(search)) {
@@ -51,9 +56,13 @@ fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed
   fit <- glm_fit(best$model, family, tau, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds, fold_seed,
                  best$passes)
   fit$selection <- selection
+  if (!is.null(ties)) fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
   if (!setup$streamed) {
     scores <- fit_scores(fit, setup$start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
     fit$linear_predictors <- add_offset(scores, setup$start$offset)
+    if (!is.null(ties)) {
+      fit$concordance <- cox_concordance(data$source[[1L]]$y, fit$linear_predictors[, 1L], setup$start$given_w)
+    }
   }
   if (probability) fit$platt <- platt_scaling(fit, setup, nfolds, fold_seed)
   fit
@@ -65,8 +74,12 @@ fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed
 # the chosen lambda. The intercept-only model the path starts from follows
 # from the responses' means, unless an offset moves it or the family's
 # response is values (a quantile or expectile is no function of the mean):
-# then it is fitted first (R/model-glm-null.R).
-glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final = TRUE) {
+# then it is fitted first (R/model-glm-null.R). A Cox model (`cox`: its
+# event `times` and `ties`) starts at b = 0, whatever its offset, runs each
+# of the solver's passes as two over the data (cox_engine_pass()) and ends
+# with its baseline hazard.
+glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final = TRUE,
+                         cox = NULL) {
   start <- problem$start
   threads <- problem$worker_threads
   traits <- model_family_traits(family)
@@ -78,22 +91,34 @@ glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, 
   parameters <- list(tau = if (is.null(tau)) numeric() else tau, width = smoothing_width(traits, sums))
   passes <- 1L
   offset <- isTRUE(start$response$offset)
-  null <- if (offset || traits$response == "values") {
+  survival <- traits$response == "survival"
+  null <- if ((offset && !survival) || traits$response == "values") {
     glm_null_model(family, parameters, mean_y, offset, function(work) {
       passes <<- passes + 1L
       run_pass(work, add_sums, model)
     })
   }
+  glm_work <- function(request) glm_pass_work(model, shifts$z, family, tau, nfolds, fold_seed, request, threads)
+  risk_work <- function(request) {
+    cox_risk_work(model, shifts$z, length(cox$times), nfolds, fold_seed, request, threads)
+  }
   pass <- function(request) {
-    passes <<- passes + 1L
-    run_pass(glm_pass_work(model, shifts$z, family, tau, nfolds, fold_seed, request, threads), add_glm_sums, model)
+    passes <<- passes + if (survival) 2L else 1L
+    if (survival) return(cox_engine_pass(request, run_pass, risk_work, glm_work, cox$ties, model))
+    run_pass(glm_work(request), add_glm_sums, model)
   }
   solved <- glm_solve_path(pass, family, parameters, sums, mean_y, null, lambda, nfolds, model$columns,
                            hessian = final, unit = problem$weight_unit)
+  baseline <- if (survival && final) {
+    passes <- passes + 1L
+    cox_baseline(solved$coefficients[-1L, 1L], shifts$z, cox$times, cox$ties, risk_work, run_pass, model,
+                 problem$weight_unit)
+  }
+  if (!is.null(baseline)) solved$saturated <- baseline$saturated
   sums$weight <- sums$weight * problem$weight_unit
   cv <- solved$path$cv
   list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes, final = final,
-       lambda = solved$lambda,
+       lambda = solved$lambda, baseline = baseline,
        value = if (is.null(cv)) NA_real_ else min(cv, na.rm = TRUE))
 }
 
@@ -121,7 +146,7 @@ kinked_width <- 0.25
 # levels the others must match, and whether they carry an offset), its
 # weights and its offset (a column per predictor, or NULL: one given for
 # the levels of values is every level's).
-glm_chunk <- function(chunk, index, arg, model, response, family, tau) as_condition_class("data", {
+glm_chunk <- function(chunk, index, arg, model, response, family, tau, times = NULL) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     where <- "`y`"
@@ -136,18 +161,21 @@ glm_chunk <- function(chunk, index, arg, model, response, family, tau) as_condit
   }
   x <- apply_scaling(x, model$scaling)
   check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
-  encoded <- glm_response(chunk$y, nrow(x), where, response, family, tau)
+  encoded <- if (is.null(times)) glm_response(chunk$y, nrow(x), where, response, family, tau) else
+    cox_response(chunk$y, nrow(x), where, times)
   offset <- check_offset(chunk$offset, nrow(x), offset_columns(family, ncol(encoded$y)), o_where)
   encoded$response$offset <- check_offset_presence(offset, response$offset, o_where)
   # one offset for every level's predictor
   if (!is.null(offset) && ncol(offset) < ncol(encoded$y)) offset <- offset[, rep(1L, ncol(encoded$y)), drop = FALSE]
   list(x = x, y = encoded$y, w = check_weights(chunk$w, nrow(x), w_where), offset = offset, response = encoded$response,
+       rank = if (is.null(encoded$rank)) integer() else encoded$rank,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 })
 
 # One chunk's pass sums, of what the path solver's `request` asks for
-# (.cpp_glm_path_next). Made here so that what travels to a worker is the
-# model, the shift and the request, not the caller's data.
+# (.cpp_glm_path_next; a Cox model's with its `log_hazard`, R/model-glm-cox.R).
+# Made here so that what travels to a worker is the model, the shift and
+# the request, not the caller's data.
 glm_pass_work <- function(model, shift, family, tau, nfolds, fold_seed, request, n_threads) {
   force(model)
   force(shift)
@@ -158,6 +186,7 @@ glm_pass_work <- function(model, shift, family, tau, nfolds, fold_seed, request,
     core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, glm_offset_columns(chunk), chunk$first_row,
                        nfolds, fold_seed, shift, family, tau, request$width, request$coefficients, request$fold,
                        request$references, request$directions, request$steps, request$probes, request$hessian_every,
+                       chunk$rank, if (is.null(request$log_hazard)) matrix(0, 0L, 0L) else request$log_hazard,
                        n_threads))
   }
 }
@@ -188,7 +217,9 @@ glm_fit <- function(model, family, tau, response, solved, shift, setup, nfolds, 
   classes <- predictor_names(model_family_traits(family), response$levels, tau)
   coefficients <- solved$coefficients[-1L, , drop = FALSE]
   dimnames(coefficients) <- list(paste0("z", seq_len(nrow(coefficients))), classes)
-  intercept <- stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)
+  # the partial likelihood has no intercept: the baseline hazard holds it
+  intercept <- if (model_family_traits(family)$response == "survival") stats::setNames(0, classes) else
+    stats::setNames(solved$coefficients[1L, ] - drop(shift %*% coefficients), classes)
   fit <- structure(list(
     map = model$map, fun = model$fun, scaling = model$scaling, family = family, response = response,
     coefficients = coefficients, intercept = intercept, lambda = solved$lambda, path = solved$path,

@@ -11,7 +11,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   response <- fit$response
   levels_ok <- is.list(response) && is.character(response$levels) && !anyNA(response$levels) &&
     anyDuplicated(response$levels) == 0L &&
-    switch(traits$response, counts = , values = length(response$levels) == 0L,
+    switch(traits$response, counts = , values = , survival = length(response$levels) == 0L,
            two_classes = length(response$levels) == 2L, classes = , one_vs_rest = length(response$levels) >= 2L)
   if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L ||
       !response$kind %in% response_kinds(traits)) {
@@ -37,13 +37,15 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
     fail("`%s` must hold %d finite number%s.", field(arg, "intercept"), classes, if (classes > 1L) "s, one per class" else "")
   }
   validate_platt(fit$platt, classes, field(arg, "platt"))
+  validate_cox_fit(fit, traits, arg)
   path <- fit$path
   cross_validated <- is.data.frame(path) && all(c("cv", "cv_se") %in% names(path))
   if (!is.data.frame(path) || !all(c("lambda", "deviance", "converged") %in% names(path)) || nrow(path) < 1L ||
       !is.double(path$lambda) || any(!is.finite(path$lambda)) || any(path$lambda <= 0) || anyDuplicated(path$lambda) > 0L ||
       !is.double(path$deviance) || any(!is.finite(path$deviance)) || any(path$deviance < 0) ||
       !is.logical(path$converged) || anyNA(path$converged) ||
-      (cross_validated && (!is.double(path$cv) || !is.double(path$cv_se) || any(!is.finite(path$cv)) || any(path$cv < 0) ||
+      (cross_validated && (!is.double(path$cv) || !is.double(path$cv_se) || any(!is.finite(path$cv)) ||
+                           (traits$response != "survival" && any(path$cv < 0)) ||
                            any(!is.finite(path$cv_se)) || any(path$cv_se < 0))) ||
       (!cross_validated && (nrow(path) != 1L || any(c("cv", "cv_se") %in% names(path))))) {
     fail("`%s` must be a data frame of distinct positive `lambda`, finite nonnegative `deviance`, `converged` and, when lambda was cross-validated, finite nonnegative `cv` and `cv_se`, as rff_glm() makes.",
@@ -113,6 +115,7 @@ print.askrff_glm <- function(x, ...) {
   word <- deviance_name(x$family)
   cat(sprintf("  %s %s, null %s %s (%.1f %% explained)\n", word, format(x$deviance, digits = 5), word,
               format(x$null_deviance, digits = 5), 100 * (1 - x$deviance / max(x$null_deviance, .Machine$double.xmin))))
+  if (!is.null(x$concordance)) cat(sprintf("  concordance (Harrell's C) %s\n", format(x$concordance, digits = 4)))
   invisible(x)
 }
 
@@ -148,7 +151,8 @@ glm_lambda_choice <- function(fit) {
 #' @export
 coef.askrff_glm <- function(object, ...) {
   object <- validate_glm(object, "object")
-  b <- rbind(`(Intercept)` = object$intercept, object$coefficients)
+  # a Cox model has no intercept: its baseline hazard holds it
+  b <- if (is_cox_fit(object)) object$coefficients else rbind(`(Intercept)` = object$intercept, object$coefficients)
   if (ncol(b) > 1L) b else b[, 1L]
 }
 

@@ -41,7 +41,16 @@
 #'   machine the level on the positive side, or of several classes the one
 #'   whose classifier scores highest), `"decision"` for a classifier's
 #'   decision values (the linear predictors, as `"link"`; a matrix with a
-#'   column per class for a one-vs-rest fit of several).
+#'   column per class for a one-vs-rest fit of several). For a Cox fit
+#'   (`family = "cox"`), `"link"` is the linear predictor \eqn{z(x)'b}
+#'   (plus the offset; no intercept), `"response"` and `"risk"` the
+#'   relative risk \eqn{\exp(z(x)'b)}, and `"survival"` the survival
+#'   probabilities \eqn{\exp(-\Lambda_0(t) e^{z(x)'b})} at `times` through
+#'   the fit's baseline cumulative hazard \eqn{\Lambda_0} (Breslow's, or
+#'   Efron's for Efron's ties, as [survival::survfit()] gives it after
+#'   [survival::coxph()]; 0 before the first event time).
+#' @param times For `type = "survival"`, the times at which to give each
+#'   row's survival probability.
 #' @param offset For a fit of the default method, the offset of each row of
 #'   `newdata` (a matrix of one column per class for the multinomial
 #'   family; one number, every level's, for quantiles and expectiles), added
@@ -55,7 +64,9 @@
 #' @return A vector with one entry per row of `newdata` (a matrix with one
 #'   column per class for a fit of several classes' `"link"`,
 #'   `"decision"` and `"response"`, and one per level for several levels
-#'   \eqn{\tau}, named `"tau=0.1"` and so on), or a factor for `"class"`.
+#'   \eqn{\tau}, named `"tau=0.1"` and so on), or a factor for `"class"`,
+#'   or for `"survival"` a matrix of one row per row of `newdata` and one
+#'   column per time (named `"t=1"` and so on).
 #' @family models
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
@@ -66,8 +77,8 @@
 #' q <- rff_glm(x[, 1:3], x[, 4], family = "quantile", tau = c(0.1, 0.5, 0.9), n_features = 32, seed = 1)
 #' head(predict(q, x[, 1:3], type = "response"))
 #' @export
-predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class", "decision"), n_threads = NULL,
-                               offset = NULL, ...) {
+predict.askrff_glm <- function(object, newdata, type = c("link", "response", "class", "decision", "risk", "survival"),
+                               n_threads = NULL, offset = NULL, times = NULL, ...) {
   object <- validate_glm(object, "object")
   uncertain <- intersect(c("interval", "se.fit"), ...names())
   if (length(uncertain) > 0L) {
@@ -75,8 +86,10 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
          uncertain[1L])
   }
   check_no_dots(...)
-  type <- check_choice(type, c("link", "response", "class", "decision"), "type")
+  type <- check_choice(type, c("link", "response", "class", "decision", "risk", "survival"), "type")
   check_glm_prediction(object, type, "type")
+  if (type != "survival" && !is.null(times)) fail("`times` is for `type = \"survival\"` of a Cox fit.")
+  if (type == "survival" && is.null(times)) fail("`type = \"survival\"` needs `times`, the times at which to give it.")
   if (missing(newdata) || is.null(newdata)) {
     no_offset_without_rows(offset)
     if (is.null(object$linear_predictors)) {
@@ -102,6 +115,7 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
     classes[!stats::complete.cases(scores)] <- NA
     return(stats::setNames(factor(classes, levels = object$response$levels), rownames(eta)))
   }
+  if (type == "survival") return(cox_survival(object, stats::setNames(eta[, 1L], rownames(eta)), times))
   values <- if (type %in% c("link", "decision")) eta else {
     mean <- if (is.null(object$platt)) glm_mean(object$family, eta) else platt_probabilities(object$platt, eta)
     if (any(is.infinite(mean))) {
@@ -118,7 +132,10 @@ predict.askrff_glm <- function(object, newdata, type = c("link", "response", "cl
 # means where the family has them.
 check_glm_prediction <- function(fit, type, arg) {
   traits <- model_family_traits(fit$family)
-  if (type %in% c("class", "decision") && traits$response %in% c("counts", "values")) {
+  if (type %in% c("risk", "survival") && traits$response != "survival") {
+    fail("`%s = \"%s\"` needs a Cox fit; the \"%s\" family's response is %s.", arg, type, fit$family, traits$response)
+  }
+  if (type %in% c("class", "decision") && traits$response %in% c("counts", "values", "survival")) {
     fail("`%s = \"%s\"` needs a fit to classes; the \"%s\" family's response is %s.", arg, type, fit$family,
          traits$response)
   }

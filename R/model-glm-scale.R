@@ -45,15 +45,18 @@ surrogate_response <- function(family) {
 # scale comes from the data, searched by default) and what it compares,
 # `scale_by` (`given` when the call chose it). The evidence's surrogate,
 # ridge regression on the response's encoding (glm_scale_search() above),
-# cannot take an offset, so rows that carry one are compared by the
-# cross-validated deviance, which does and needs a path of lambdas.
-glm_search <- function(scale, ard, by_data, scale_by, given, offset, lambda) {
+# cannot take an offset or survival times (`survival`), so such rows are
+# compared by the cross-validated deviance, which does and needs a path of
+# lambdas.
+glm_search <- function(scale, ard, by_data, scale_by, given, offset, lambda, survival = FALSE) {
   scale_by <- check_choice(scale_by, c("evidence", "cv"), "scale_by")
   path <- is.null(lambda) || length(lambda) > 1L
-  search <- check_scale_search(scale, ard, by_data && ((scale_by == "evidence" && !offset) || path))
-  if (offset && !is.null(search)) {
+  no_surrogate <- offset || survival
+  search <- check_scale_search(scale, ard, by_data && ((scale_by == "evidence" && !no_surrogate) || path))
+  if (no_surrogate && !is.null(search)) {
     if (given && scale_by == "evidence") {
-      fail("`scale_by = \"evidence\"` compares ridge regression on the response's encoding, which cannot take the rows' offset; use `scale_by = \"cv\"`, the default with an offset.")
+      fail("`scale_by = \"evidence\"` compares ridge regression on the response's encoding, which cannot take %s; use `scale_by = \"cv\"`, the default %s.",
+           if (survival) "survival times" else "the rows' offset", if (survival) "for the \"cox\" family" else "with an offset")
     }
     scale_by <- "cv"
   }

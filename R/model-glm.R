@@ -230,21 +230,23 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, tau = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = NULL, scale = NULL, ard = FALSE, scale_by = c("evidence", "cv"), fun = NULL,
-                            n_threads = NULL, offset = NULL, probability = FALSE, ...) {
+                            n_threads = NULL, offset = NULL, probability = FALSE, ties = NULL, ...) {
   check_no_dots(...)
   streamed <- is_chunk_source(x)
   data <- model_data(x, y, weights, offset, streamed)
-  offset_given <- !is.null(offset) || (streamed && is.list(x) && is.list(x[[1L]]) && !is.null(x[[1L]]$offset))
-  searching <- glm_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)), scale_by,
-                          !missing(scale_by), offset_given, lambda)
-  standardize <- resolve_standardize(standardize, map, kernel, streamed)
   if (is.null(family)) {
     if (is.function(x)) fail("`family` must be given for a function chunk source, whose chunks are read once per pass.")
     family <- if (streamed) infer_family(x[[1L]]$y, "`y` of chunk 1") else infer_family(y, "`y`")
   }
-  tau <- check_tau(tau, model_family_traits(family))
+  traits <- model_family_traits(family)
+  offset_given <- !is.null(offset) || (streamed && is.list(x) && is.list(x[[1L]]) && !is.null(x[[1L]]$offset))
+  searching <- glm_search(scale, ard, scale_from_data(map, kernel) && !(streamed && is.function(x)), scale_by,
+                          !missing(scale_by), offset_given, lambda, traits$response == "survival")
+  standardize <- resolve_standardize(standardize, map, kernel, streamed)
+  tau <- check_tau(tau, traits)
+  ties <- check_ties(ties, traits)
   fit_glm(data, family, tau, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
-          n_threads, searching$search, searching$scale_by, probability)
+          n_threads, searching$search, searching$scale_by, probability, ties)
 }
 
 #' @rdname rff_glm
@@ -253,15 +255,17 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, ker
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE,
                             scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
-                            offset, probability = FALSE, ...) {
+                            offset, probability = FALSE, ties = NULL, ...) {
   check_no_dots(...)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
-  searching <- glm_search(scale, ard, scale_from_data(map, kernel), scale_by, !missing(scale_by), !is.null(frame$offset),
-                          lambda)
-  standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")
-  tau <- check_tau(tau, model_family_traits(family))
+  traits <- model_family_traits(family)
+  searching <- glm_search(scale, ard, scale_from_data(map, kernel), scale_by, !missing(scale_by), !is.null(frame$offset),
+                          lambda, traits$response == "survival")
+  standardize <- resolve_standardize(standardize, map, kernel, FALSE)
+  tau <- check_tau(tau, traits)
+  ties <- check_ties(ties, traits)
   if (!is.null(frame$offset) && response_kind(model_family_traits(family), levels(factor(frame$y))) == "classes") {
     fail("The \"%s\" family takes no offset from a formula (its offset() terms or `offset`) for several classes: each class has a linear predictor of its own, and one offset added to every class's would cancel in the softmax; the default method takes a matrix of one column per class.",
          family)
@@ -269,7 +273,7 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, ker
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
   fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, tau,
                  model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun, n_threads,
-                 searching$search, searching$scale_by, probability)
+                 searching$search, searching$scale_by, probability, ties)
   fit$call <- call
   fit$design <- frame$design
   fit

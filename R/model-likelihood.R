@@ -117,7 +117,8 @@ logLik.askrff_glm <- function(object, ...) {
   object <- validate_glm(object, "object")
   check_no_dots(...)
   kept <- glm_kept_likelihood(object, "logLik()")
-  structure(kept$saturated - object$deviance / 2, df = kept$df, nobs = object$n, class = "logLik")
+  structure(kept$saturated - object$deviance / 2, df = if (is.null(kept$df)) NA_real_ else kept$df, nobs = object$n,
+            class = "logLik")
 }
 
 # What the fit keeps of its likelihood, after checking that its family has
@@ -132,6 +133,13 @@ glm_kept_likelihood <- function(fit, what) {
   }
   if (is.null(kept)) {
     fail("This fit keeps no likelihood: it was made before rff_glm() kept one; fit it again.")
+  }
+  # a Cox fit's passes take a bound of the partial likelihood's Hessian, not
+  # the Hessian: its log-likelihood is known, its covariance and df are not
+  if (is_cox_fit(fit)) {
+    if (what == "logLik()") return(kept)
+    fail("`%s` is not available for a Cox fit: its passes take a bound of the partial likelihood's Hessian, not the Hessian, so it keeps no covariance.",
+         what)
   }
   if (!kept$hessian) {
     size <- ncol(fit$coefficients) * (nrow(fit$coefficients) + 1)

@@ -119,7 +119,10 @@ summary.askrff_glm <- function(object, ...) {
   out <- list(call = object$call, model = model_description(object), family = glm_family_text(object),
               response = object$response, n = object$n, weight = object$weight, lambda = object$lambda,
               lambda_choice = glm_lambda_choice(object), selection = selection_text(object$selection), df = df,
-              df.residual = if (one) object$n - df else NA_real_, intercept = object$intercept,
+              df.residual = if (one) object$n - df else NA_real_,
+              # a Cox model has no intercept: its baseline hazard holds it
+              intercept = if (is_cox_fit(object)) NULL else object$intercept,
+              concordance = object$concordance,
               coefficient_norm = sqrt(colSums(object$coefficients^2)), deviance = object$deviance,
               null.deviance = object$null_deviance, df.null = if (one) object$n - 1 else NA_real_,
               aic = if (inherits(likelihood, "logLik")) -2 * as.numeric(likelihood) + 2 * df else NA_real_,
@@ -151,6 +154,7 @@ print.summary.askrff_glm <- function(x, digits = max(3L, getOption("digits") - 3
   } else {
     cat(sprintf("AIC: not available (%s)\n", sub("[.]$", "", x$aic_note)))
   }
+  if (!is.null(x$concordance)) cat(sprintf("Concordance (Harrell's C) on the rows fitted: %s\n", f(x$concordance)))
   cat(sprintf("\n%s after %d passes over the data\n", if (isTRUE(x$converged)) "Converged" else "Not converged", x$passes))
   invisible(x)
 }
@@ -183,7 +187,9 @@ print_coefficient_note <- function(x, digits) {
   several <- length(x$intercept) > 1L
   named <- function(v) named_values(v, digits)
   per <- if (!several) "" else if (x$response$kind == "matrix") " per response" else " per class"
-  cat(sprintf("\nIntercept%s: %s\n", if (several) "s" else "", named(x$intercept)))
+  # (a Cox model has none: its baseline hazard holds it)
+  cat(if (is.null(x$intercept)) "\nNo intercept (the baseline hazard holds it)\n" else
+    sprintf("\nIntercept%s: %s\n", if (several) "s" else "", named(x$intercept)))
   cat(sprintf("Feature coefficients: %s%s, of norm %s.\n", format_count(x$model$columns), per, named(x$coefficient_norm)),
       "Each multiplies a random feature, so they are not interpretable one by one\n",
       sprintf("(predict() shows the fitted function%s).\n\n", if (x$covariance) ", vcov() their covariance" else ""),

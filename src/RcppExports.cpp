@@ -11,6 +11,45 @@ Rcpp::Rostream<true>&  Rcpp::Rcout = Rcpp::Rcpp_cout_get();
 Rcpp::Rostream<false>& Rcpp::Rcerr = Rcpp::Rcpp_cerr_get();
 #endif
 
+// cpp_cox_risk_pass
+Rcpp::List cpp_cox_risk_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, Rcpp::IntegerVector rank, int times, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, int n_threads);
+RcppExport SEXP _askrff_cpp_cox_risk_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP rankSEXP, SEXP timesSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type offset(offsetSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type rank(rankSEXP);
+    Rcpp::traits::input_parameter< int >::type times(timesSEXP);
+    Rcpp::traits::input_parameter< double >::type first_row(first_rowSEXP);
+    Rcpp::traits::input_parameter< int >::type n_folds(n_foldsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type fold_seed(fold_seedSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type coefficients(coefficientsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type model_fold(model_foldSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type references(referencesSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cox_risk_pass(map, fun, x, y, w, offset, rank, times, first_row, n_folds, fold_seed, z_shift, coefficients, model_fold, references, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_cox_baseline
+Rcpp::List cpp_cox_baseline(Rcpp::List sums, Rcpp::IntegerVector fold, std::string ties);
+RcppExport SEXP _askrff_cpp_cox_baseline(SEXP sumsSEXP, SEXP foldSEXP, SEXP tiesSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type sums(sumsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type fold(foldSEXP);
+    Rcpp::traits::input_parameter< std::string >::type ties(tiesSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_cox_baseline(sums, fold, ties));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_map_kinds
 Rcpp::CharacterVector cpp_map_kinds();
 RcppExport SEXP _askrff_cpp_map_kinds() {
@@ -86,8 +125,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_pass
-Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps, Rcpp::NumericVector probes, int hessian_every, int n_threads);
-RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP directionsSEXP, SEXP stepsSEXP, SEXP probesSEXP, SEXP hessian_everySEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps, Rcpp::NumericVector probes, int hessian_every, Rcpp::IntegerVector rank, Rcpp::NumericMatrix log_hazard, int n_threads);
+RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP directionsSEXP, SEXP stepsSEXP, SEXP probesSEXP, SEXP hessian_everySEXP, SEXP rankSEXP, SEXP log_hazardSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -111,8 +150,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type steps(stepsSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type probes(probesSEXP);
     Rcpp::traits::input_parameter< int >::type hessian_every(hessian_everySEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type rank(rankSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type log_hazard(log_hazardSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -885,13 +926,15 @@ END_RCPP
 }
 
 static const R_CallMethodDef CallEntries[] = {
+    {"_askrff_cpp_cox_risk_pass", (DL_FUNC) &_askrff_cpp_cox_risk_pass, 16},
+    {"_askrff_cpp_cox_baseline", (DL_FUNC) &_askrff_cpp_cox_baseline, 3},
     {"_askrff_cpp_map_kinds", (DL_FUNC) &_askrff_cpp_map_kinds, 0},
     {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 5},
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
-    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 21},
+    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 23},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
     {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 12},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},

@@ -43,7 +43,10 @@ bool all_finite(const Rcpp::NumericVector& v) {
 // The Hessians sum one row in every `hessian_every` (GlmModels), drawn
 // under the fold seed. Every pass also sums, as `saturated`, w
 // times each row's log-likelihood under the saturated model (NA for a
-// family without a likelihood).
+// family without a likelihood). A Cox model's pass takes the rows' time
+// ranks `rank` and per model and reference the offsets log Lambda0 of the
+// risk sums' pass (cox_risk.h: `log_hazard`, 2 (T + 1) rows); the other
+// families take none (an empty `rank`, no columns).
 // [[Rcpp::export(.cpp_glm_pass)]]
 Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                         Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds,
@@ -51,7 +54,8 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
                         Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width,
                         Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold,
                         Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps,
-                        Rcpp::NumericVector probes, int hessian_every, int n_threads) {
+                        Rcpp::NumericVector probes, int hessian_every, Rcpp::IntegerVector rank,
+                        Rcpp::NumericMatrix log_hazard, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
@@ -102,9 +106,21 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
     models.steps.assign(steps.begin(), steps.end());
     models.probes.assign(probes.begin(), probes.end());
   }
+  std::vector<int> ranks;
+  const bool survival = model_family.response == askrff::ResponseKind::survival;
+  askrff::require(survival == (log_hazard.ncol() > 0), "a Cox model's pass needs its baseline hazards, the others none");
+  if (survival) {
+    askrff::require(log_hazard.nrow() >= 2 && log_hazard.nrow() % 2 == 0 &&
+                        log_hazard.ncol() == coefficients.ncol() + references.ncol() && directions.ncol() == 0,
+                    "the baseline hazards must have 2 (T + 1) rows and a column per model and reference");
+    askrff::require(std::none_of(log_hazard.begin(), log_hazard.end(), [](double v) { return std::isnan(v) || v == R_PosInf; }),
+                    "the baseline hazards' logarithms must be below Inf");
+    ranks = askrff::survival_ranks(y, rank, log_hazard.nrow() / 2 - 1);
+    models.log_hazard = Eigen::Map<const Eigen::MatrixXd>(log_hazard.begin(), log_hazard.nrow(), log_hazard.ncol());
+  }
   const askrff::RowFolds folds{static_cast<std::uint64_t>(first_row), n_folds, askrff::seed_from_words(fold_seed)};
   const askrff::GlmSums sums = askrff::glm_pass(*left, x.begin(), x.nrow(), models, askrff::as_matrix(y),
-                                                askrff::as_vector(w), askrff::as_matrix(offset), folds,
+                                                askrff::as_vector(w), askrff::as_matrix(offset), ranks, folds,
                                                 askrff::as_vector(z_shift),
                                                 askrff::thread_runner(n_threads));
   Rcpp::List hessians(sums.hessians.size());

@@ -45,6 +45,18 @@ inline FamilyParameters family_parameters(const ModelFamily& family, const Rcpp:
   return FamilyParameters{std::vector<double>(tau.begin(), tau.end()), width};
 }
 
+// A Cox model's rows from R, checked: one time rank in [0, times] per row
+// (cox_risk.h) and one event indicator (0 or 1) per row in y's one column.
+inline std::vector<int> survival_ranks(const Rcpp::NumericMatrix& y, const Rcpp::IntegerVector& rank, int times) {
+  require(times >= 0 && y.ncol() == 1 && rank.size() == y.nrow(),
+          "a Cox model's rows need one event indicator and one time rank each");
+  for (R_xlen_t i = 0; i < rank.size(); ++i) {
+    require(rank[i] != NA_INTEGER && rank[i] >= 0 && rank[i] <= times, "the time ranks must lie between 0 and the number of event times");
+    require(y[i] == 0.0 || y[i] == 1.0, "a Cox model's events must be 0 (censored) or 1");
+  }
+  return std::vector<int>(rank.begin(), rank.end());
+}
+
 inline Rcpp::List to_r(const CrossProducts& sums) {
   return Rcpp::List::create(Rcpp::Named("zz") = to_r(sums.zz), Rcpp::Named("zy") = to_r(sums.zy),
                             Rcpp::Named("z_sum") = to_r(sums.z_sum), Rcpp::Named("y_sum") = to_r(sums.y_sum),

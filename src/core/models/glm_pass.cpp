@@ -39,11 +39,18 @@ void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index
     gemm(1.0, z, strided(models.directions.bottomRows(d)), 0.0, eta.data() + begin + (c + r) * eta.rows(), eta.rows());
     eta.block(begin, c + r, rows, c).rowwise() += models.directions.row(0);
   }
-  if (block.offset.cols() == 0) return;
-  const int k = models.classes;
-  for (Eigen::Index j = 0; j < c; ++j) eta.col(j).segment(begin, rows) += block.offset.col(j % k).segment(begin, rows);
-  for (Eigen::Index j = 0; j < r; ++j) {
-    eta.col(c + j).segment(begin, rows) += block.offset.col(models.reference_class(j)).segment(begin, rows);
+  if (block.offset.cols() > 0) {
+    const int k = models.classes;
+    for (Eigen::Index j = 0; j < c; ++j) eta.col(j).segment(begin, rows) += block.offset.col(j % k).segment(begin, rows);
+    for (Eigen::Index j = 0; j < r; ++j) {
+      eta.col(c + j).segment(begin, rows) += block.offset.col(models.reference_class(j)).segment(begin, rows);
+    }
+  }
+  if (models.log_hazard.cols() == 0) return;
+  const Eigen::Index events = models.log_hazard.rows() / 2;
+  for (Eigen::Index i = begin; i < end; ++i) {
+    const Eigen::Index at = block.rank[static_cast<std::size_t>(i)] + (block.y(i, 0) > 0.0 ? events : 0);
+    for (Eigen::Index j = 0; j < c + r; ++j) eta(i, j) += models.log_hazard(at, j);
   }
 }
 

@@ -42,6 +42,11 @@ struct GlmModels {
   Eigen::MatrixXd directions;     // (1 + D) x (models * classes), or no columns
   std::vector<double> steps;      // per model
   std::vector<double> probes;
+  // A Cox model's offsets log Lambda0 (cox_risk.h), added to each row's
+  // predictors by its time rank: per column of the models and then the
+  // references, the rows' that are not events at their rank (rows 0 to T)
+  // and the events' (T + 1 to 2T + 1); no columns for the other families.
+  Eigen::MatrixXd log_hazard;
   int n_models() const { return static_cast<int>(fold.size()); }
   int n_references() const { return static_cast<int>(references.cols()) / classes; }
   // the class (offset column) of predictor column c of the references
@@ -69,19 +74,22 @@ struct GlmSums {
 };
 
 // A block of rows: shifted features z (rows x D), responses y (rows x
-// classes), weights w, 1-based folds and offsets (rows x classes, or no
-// columns for none).
+// classes), weights w, 1-based folds, offsets (rows x classes, or no
+// columns for none) and for survival the time ranks (cox_risk.h; empty for
+// the others).
 struct GlmBlock {
   const Eigen::MatrixXd& z;
   const Eigen::MatrixXd& y;
   const Eigen::VectorXd& w;
   const std::vector<int>& fold;
   const Eigen::MatrixXd& offset;
+  const std::vector<int>& rank;
 };
 
 // eta (rows x (models * 2 + references) * classes) for rows [begin, end)
-// of the block, offsets included: the models', the references', and the
-// directions' (no offsets; no columns without directions).
+// of the block, offsets and a Cox model's log Lambda0 included: the
+// models', the references', and the directions' (no offsets; no columns
+// without directions).
 void glm_predictors(const GlmModels& models, const GlmBlock& block, Eigen::Index begin, Eigen::Index end,
                     Eigen::MatrixXd& eta);
 

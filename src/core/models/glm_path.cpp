@@ -22,11 +22,14 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   const ResponseKind kind = setup.family.response;
   const bool values = kind == ResponseKind::values;
   // one-vs-rest's K problems are separate: no softmax Hessian joins them; a
-  // loss with kinks or of values has no likelihood, whose covariance it is
-  hessian_ = setup.hessian && (classes_ == 1 || softmax_) && !setup.family.kinked && !values;
+  // loss with kinks or of values has no likelihood, whose covariance it is;
+  // a Cox model's passes take a bound of its Hessian, not the Hessian
+  const bool survival = kind == ResponseKind::survival;
+  hessian_ = setup.hessian && (classes_ == 1 || softmax_) && !setup.family.kinked && !values && !survival;
   result_.df = kNaN;
   result_.null_deviance = kNaN;
-  const bool counts = kind == ResponseKind::counts;
+  // a Cox model's mean is the share of events, at most 1
+  const bool counts = kind == ResponseKind::counts || survival;
   if (!takes_predictors(setup.family, classes_)) {
     throw std::invalid_argument("a family of one predictor needs one mean response");
   }

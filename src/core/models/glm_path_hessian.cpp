@@ -171,6 +171,7 @@ double saturated_log_likelihood(const ModelFamily& family, const double* y) {
   switch (family.response) {
     case ResponseKind::two_classes:
     case ResponseKind::classes:
+    case ResponseKind::survival:  // the partial likelihood's deviance is -2 l
       return 0.0;
     case ResponseKind::counts:
       return (y[0] > 0.0 ? y[0] * std::log(y[0]) : 0.0) - y[0] - std::lgamma(y[0] + 1.0);

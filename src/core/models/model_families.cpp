@@ -84,6 +84,29 @@ void poisson_null(const double* m, int, const FamilyParameters&, double* interce
   a[0] = m[0];
 }
 
+// The Cox model's rows: at eta + log Lambda0(t), with Lambda0 the Breslow
+// (or Efron) cumulative baseline hazard at the row's time from the pass of
+// risk sums (cox_risk.h), the Poisson row of the event indicator, whose
+// residual delta - exp(eta) Lambda0(t) (the martingale residual) is minus
+// the partial likelihood's gradient in eta, and whose curvature bounds its
+// Hessian's diagonal part from above. Its half loss is not the partial
+// likelihood's, which the risk sums give instead.
+double cox_row(const double* eta, const double* y, int k, const FamilyParameters& p, double* residual, double* curvature) {
+  return poisson_row(eta, y, k, p, residual, curvature);
+}
+
+// The relative risk exp(eta).
+void cox_mean(const double* eta, int, double* mu) { mu[0] = std::exp(eta[0]); }
+
+// The partial likelihood does not change with an intercept, which the
+// baseline hazard absorbs: it stays at 0, and at beta = 0 the rows'
+// curvatures exp(eta) Lambda0(t) average the share m of events (the
+// martingale residuals sum to zero).
+void cox_null(const double* m, int, const FamilyParameters&, double* intercept, double* a) {
+  intercept[0] = 0.0;
+  a[0] = m[0];
+}
+
 // The squared hinge loss of the L2-loss support vector machine (Lin, Weng
 // and Keerthi 2008): with s = 2y - 1 in {-1, 1}, half the loss is
 // max(0, 1 - s eta)^2 / 2, whose generalized Hessian is 1 inside the margin
@@ -228,6 +251,7 @@ const std::vector<ModelFamily>& model_families() {
       {"quantile", "quantile", ResponseKind::values, "quantile", false, true, quantile_row, rearranged, values_null},
       {"expectile", "expectile", ResponseKind::values, "expectile", false, false, expectile_row, rearranged,
        values_null},
+      {"cox", "Cox", ResponseKind::survival, "risk", true, false, cox_row, cox_mean, cox_null},
   };
   return table;
 }
@@ -246,6 +270,7 @@ const char* response_kind_name(ResponseKind kind) {
     case ResponseKind::counts: return "counts";
     case ResponseKind::one_vs_rest: return "one_vs_rest";
     case ResponseKind::values: return "values";
+    case ResponseKind::survival: return "survival";
   }
   return "";
 }

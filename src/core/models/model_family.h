@@ -24,8 +24,12 @@ namespace askrff {
 // binary problems, one per class: one 0/1 column (one predictor) for two
 // classes, as `two_classes`, and one indicator column per class for more;
 // `values` any finite numbers, one response for K >= 1 predictors (one per
-// level tau), repeated in a column per predictor.
-enum class ResponseKind { two_classes, classes, counts, one_vs_rest, values };
+// level tau), repeated in a column per predictor; `survival` right-censored
+// times, one column of event indicators (1 an event, 0 censored) beside the
+// rows' time ranks, which the passes read apart (cox_risk.h): its loss is
+// no sum of rows' losses, and its rows are Poisson rows at offsets that a
+// pass of risk sums gives (the Cox model's partial likelihood).
+enum class ResponseKind { two_classes, classes, counts, one_vs_rest, values, survival };
 
 // What a row reads besides eta and y: the levels tau in (0, 1) of a family
 // of `values`, one per predictor, increasing (empty for the others), and
@@ -42,8 +46,9 @@ struct ModelFamily {
   const char* label;      // what print() calls the model
   ResponseKind response;
   // what predict(type = "response") gives: "probability" (of the second
-  // level, or of each class), "mean", "quantile" or "expectile" (the levels
-  // tau's, in increasing order in each row), or "" (scores and classes only)
+  // level, or of each class), "mean", "risk" (a Cox model's relative risk
+  // exp(eta)), "quantile" or "expectile" (the levels tau's, in increasing
+  // order in each row), or "" (scores and classes only)
   const char* mean_name;
   // whether the deviance is twice a negative log-likelihood (up to a
   // constant), which logLik(), AIC and the Laplace covariance need

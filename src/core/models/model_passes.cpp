@@ -27,6 +27,39 @@ void shifted_features(const FeatureMap& map, const double* x, std::size_t n, std
 
 std::size_t to_size(int n) { return static_cast<std::size_t>(n); }
 
+// The folds of rows [begin, begin + rows) (all 0 without folds).
+void block_folds(const RowFolds& folds, std::size_t begin, std::size_t rows, std::vector<int>& fold) {
+  fold.assign(rows, 0);
+  if (folds.n_folds < 2) return;
+  for (std::size_t i = 0; i < rows; ++i) fold[i] = cv_fold(folds.seed, folds.first_row + begin + i, folds.n_folds);
+}
+
+// The rows' time ranks of rows [begin, begin + rows) (none without).
+void block_ranks(const std::vector<int>& rank, std::size_t begin, std::size_t rows, std::vector<int>& out) {
+  if (rank.empty()) {
+    out.clear();
+    return;
+  }
+  const auto first = rank.begin() + static_cast<std::ptrdiff_t>(begin);
+  out.assign(first, first + static_cast<std::ptrdiff_t>(rows));
+}
+
+// Rows a pass of these models holds at once: as pass_rows() for the
+// features and for eta.
+std::size_t glm_block_rows(int columns, const GlmModels& models, Eigen::Index predictors) {
+  return std::min(pass_rows(columns), pass_rows(static_cast<int>(predictors)));
+}
+
+// eta of rows [0, r) of the block, on the runner's threads.
+void block_predictors(const GlmModels& models, const GlmBlock& block, const BlockRunner& run, Eigen::MatrixXd& eta) {
+  const Eigen::Index r = block.z.rows();
+  const std::size_t sub = kFeatureBlockRows, rows = static_cast<std::size_t>(r);
+  run((rows + sub - 1) / sub, [&](std::size_t b) {
+    const Eigen::Index from = static_cast<Eigen::Index>(b * sub);
+    glm_predictors(models, block, from, std::min<Eigen::Index>(r, from + static_cast<Eigen::Index>(sub)), eta);
+  });
+}
+
 }  // namespace
 
 CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
@@ -51,16 +84,17 @@ CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::si
 }
 
 GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
-                 const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset, const RowFolds& folds,
-                 const ConstVectorRef& z_shift, const BlockRunner& run) {
+                 const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
+                 const std::vector<int>& rank, const RowFolds& folds, const ConstVectorRef& z_shift,
+                 const BlockRunner& run) {
   const int columns = map.n_columns(), classes = models.classes;
   const int n_models = models.n_models(), n_references = models.n_references();
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols() + models.directions.cols();
-  const std::size_t block = std::min(pass_rows(columns), pass_rows(static_cast<int>(predictors)));
+  const std::size_t block = glm_block_rows(columns, models, predictors);
   GlmSums sums(models, columns);
   Eigen::MatrixXd z, y_block, offset_block, eta, residual, weighted_z, curved_z;
   Eigen::VectorXd w_block;
-  std::vector<int> fold;
+  std::vector<int> fold, rank_block;
   const std::size_t panels = to_size(n_panels(columns));
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);
@@ -69,18 +103,12 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
     y_block = y.middleRows(first, r);
     w_block = w.segment(first, r);
     offset_block = offset.middleRows(first, r);
-    fold.assign(rows, 0);
-    if (folds.n_folds >= 2) {
-      for (std::size_t i = 0; i < rows; ++i) fold[i] = cv_fold(folds.seed, folds.first_row + begin + i, folds.n_folds);
-    }
-    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block};
+    block_folds(folds, begin, rows, fold);
+    block_ranks(rank, begin, rows, rank_block);
+    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block, rank_block};
     const Eigen::MatrixXd no_response(r, 0);  // the Hessians' sums carry no response
     eta.resize(r, predictors);
-    const std::size_t sub = kFeatureBlockRows;
-    run((rows + sub - 1) / sub, [&](std::size_t b) {
-      const Eigen::Index from = static_cast<Eigen::Index>(b * sub);
-      glm_predictors(models, rows_of, from, std::min<Eigen::Index>(r, from + static_cast<Eigen::Index>(sub)), eta);
-    });
+    block_predictors(models, rows_of, run, eta);
     residual.resize(r, models.coefficients.cols());
     run(to_size(n_models), [&](std::size_t m) { glm_model_rows(models, rows_of, eta, static_cast<int>(m), residual, sums); });
     run(panels, [&](std::size_t p) { add_gradient_panel(sums, z, residual, static_cast<int>(p)); });
@@ -119,6 +147,39 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
         add_responses(hessian, no_response, v);
       }
     }
+  }
+  return sums;
+}
+
+CoxRiskSums cox_risk_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
+                          const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
+                          const std::vector<int>& rank, int times, const RowFolds& folds,
+                          const ConstVectorRef& z_shift, const BlockRunner& run) {
+  const int columns = map.n_columns(), n_models = models.n_models();
+  const Eigen::Index predictors = models.coefficients.cols() + models.references.cols();
+  const std::size_t block = glm_block_rows(columns, models, predictors);
+  CoxRiskSums sums(times, predictors, folds.n_folds);
+  Eigen::MatrixXd z, y_block, offset_block, eta;
+  Eigen::VectorXd w_block;
+  std::vector<int> fold, rank_block;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
+    shifted_features(map, x, n, begin, rows, z_shift, run, z);
+    y_block = y.middleRows(first, r);
+    w_block = w.segment(first, r);
+    offset_block = offset.middleRows(first, r);
+    block_folds(folds, begin, rows, fold);
+    block_ranks(rank, begin, rows, rank_block);
+    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block, rank_block};
+    eta.resize(r, predictors);
+    block_predictors(models, rows_of, run, eta);
+    // each column owns its sums: the same for any thread count
+    run(static_cast<std::size_t>(predictors), [&](std::size_t c) {
+      const int f = c < static_cast<std::size_t>(n_models) ? models.fold[c] : 0;
+      add_cox_risk_rows(rows_of, rank_block, eta, static_cast<Eigen::Index>(c), f, sums);
+    });
+    add_cox_events(rows_of, rank_block, sums);
   }
   return sums;
 }

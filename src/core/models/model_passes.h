@@ -8,8 +8,10 @@
 #include <Eigen/Dense>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "core/features/feature_map.h"
+#include "core/models/cox_risk.h"
 #include "core/models/cross_products.h"
 #include "core/models/glm_pass.h"
 #include "core/models/ridge_loo.h"
@@ -36,10 +38,20 @@ struct RowFolds {
 };
 
 // The sums of glm_pass.h over the rows, with responses y (one column per
-// class, or one), weights w and offsets (as y, or no columns for none).
+// class, or one), weights w, offsets (as y, or no columns for none) and a
+// Cox model's time ranks (cox_risk.h; empty for the others).
 GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
-                 const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset, const RowFolds& folds,
-                 const ConstVectorRef& z_shift, const BlockRunner& run);
+                 const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
+                 const std::vector<int>& rank, const RowFolds& folds, const ConstVectorRef& z_shift,
+                 const BlockRunner& run);
+
+// The first pass of a Cox model's (cox_risk.h): the risk sums of the
+// models and references over the rows, whose events are y's 1s and whose
+// time ranks (0 to `times`) are `rank`.
+CoxRiskSums cox_risk_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
+                          const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
+                          const std::vector<int>& rank, int times, const RowFolds& folds,
+                          const ConstVectorRef& z_shift, const BlockRunner& run);
 
 // The sums of ridge_loo.h's terms over the rows: press and rss per row of
 // the paths and response (row l's responses at l q to l q + q - 1).

@@ -1,0 +1,107 @@
+# rff_glm(family = "cox"): against glmnet's Cox fits (Breslow's ties) and
+# an independent computation of Efron's partial likelihood on the same
+# features, its cross-validation, predictions, chunks and refusals.
+
+# Right-censored times whose hazard grows with sin(2 x1) + x2, with ties
+# (times rounded) when `digits` is given.
+cox_data <- function(n = 150, digits = NULL, seed = 7) {
+  set.seed(seed)
+  x <- matrix(stats::rnorm(n * 2), n, 2)
+  event <- stats::rexp(n, exp(sin(2 * x[, 1]) + x[, 2]))
+  censor <- stats::rexp(n, 0.5)
+  time <- pmin(event, censor)
+  if (!is.null(digits)) time <- round(time, digits) + 0.01
+  list(x = x, time = time, status = as.integer(event <= censor), y = survival::Surv(time, as.integer(event <= censor)),
+       w = stats::runif(n, 0.5, 2))
+}
+
+# The partial log-likelihood at linear predictors eta with weights w, for
+# Breslow's ties or Efron's (survival::coxph()'s weighted form: the tied
+# events' mean weight times the sum over their shares), one event time at
+# a time: the definition, independent of the package's buckets.
+partial_loglik <- function(eta, time, status, w, ties) {
+  l <- 0
+  for (s in unique(time[status == 1])) {
+    risk <- time >= s
+    tied <- time == s & status == 1
+    n <- if (ties == "efron") sum(tied) else 1
+    shares <- (seq_len(n) - 1) / n
+    risk_sum <- sum(w[risk] * exp(eta[risk])) - shares * sum(w[tied] * exp(eta[tied]))
+    l <- l + sum(w[tied] * eta[tied]) - sum(w[tied]) / n * sum(log(risk_sum))
+  }
+  l
+}
+
+# glmnet's Cox ridge fit on the features as they are, with Breslow's ties
+# (its default before 5.1, said where it takes `cox.ties`) and its threshold
+# at 1e-20: at 1e-16 its Cox coefficients still move by 1e-5.
+cox_glmnet <- function(...) {
+  formals <- names(formals(glmnet::glmnet))
+  settings <- list(family = "cox", alpha = 0, standardize = FALSE)
+  if ("cox.ties" %in% formals) settings$cox.ties <- "breslow"
+  tight <- list(thresh = 1e-20, maxit = 1e7)
+  settings <- c(settings, if ("control" %in% formals) list(control = tight) else tight)
+  do.call(glmnet::glmnet, c(list(...), settings))
+}
+
+test_that("the Cox fit equals glmnet(family = \"cox\", alpha = 0) at a matched lambda (Breslow's ties)", {
+  skip_if_not_installed("glmnet")
+  data <- cox_data()
+  n <- nrow(data$x)
+  for (lambda in c(0.3, 3)) {
+    fit <- rff_glm(data$x, data$y, family = "cox", ties = "breslow", kernel = gaussian_kernel(1), n_features = 12,
+                   seed = 1, lambda = lambda)
+    z <- rff_features(fit$map, data$x)
+    # glmnet minimises -l / N + s / 2 ||b||^2: the same minimiser at lambda = N s
+    reference <- cox_glmnet(z, data$y, lambda = lambda / n)
+    expect_equal(unname(coef(fit)), as.vector(coef(reference)), tolerance = 1e-6)
+    expect_equal(unname(fit$intercept), 0)
+  }
+  # weights: glmnet scales them to sum to N, so lambda = s sum(w)
+  fit <- rff_glm(data$x, data$y, family = "cox", ties = "breslow", kernel = gaussian_kernel(1), n_features = 12,
+                 seed = 1, lambda = 2, weights = data$w)
+  z <- rff_features(fit$map, data$x)
+  reference <- cox_glmnet(z, data$y, lambda = 2 / sum(data$w), weights = data$w)
+  expect_equal(unname(coef(fit)), as.vector(coef(reference)), tolerance = 1e-6)
+})
+
+test_that("the Cox fit minimises the penalized partial likelihood, with Breslow's or Efron's ties and weights", {
+  # The criterion -l(b) + lambda / 2 ||b||^2 is strictly convex: the fit is
+  # its minimiser when its gradient vanishes, checked by central
+  # differences of the independent partial_loglik() (step 1e-5: error
+  # O(1e-10) beside gradients of order 10). Its deviance is 2 (l_sat - l)
+  # and logLik() gives l itself, as coxph() does.
+  data <- cox_data(digits = 1)
+  expect_true(anyDuplicated(data$time[data$status == 1]) > 0)
+  lambda <- 0.5
+  for (ties in c("breslow", "efron")) {
+    fit <- rff_glm(data$x, data$y, family = "cox", ties = ties, kernel = gaussian_kernel(1), n_features = 8, seed = 2,
+                   lambda = lambda, weights = data$w)
+    z <- rff_features(fit$map, data$x)
+    b <- fit$coefficients[, 1L]
+    criterion <- function(b) -partial_loglik(drop(z %*% b), data$time, data$status, data$w, ties) + lambda / 2 * sum(b^2)
+    h <- 1e-5
+    gradient <- vapply(seq_along(b), function(j) {
+      e <- replace(numeric(length(b)), j, h)
+      (criterion(b + e) - criterion(b - e)) / (2 * h)
+    }, 0)
+    expect_lt(max(abs(gradient)), 1e-6 * sum(data$w * data$status))
+    l <- partial_loglik(fit$linear_predictors[, 1L], data$time, data$status, data$w, ties)
+    expect_equal(as.numeric(logLik(fit)), l, tolerance = 1e-10, info = ties)
+    expect_gte(fit$deviance, 0)
+    null <- partial_loglik(numeric(nrow(z)), data$time, data$status, data$w, ties)
+    expect_equal(fit$null_deviance - fit$deviance, 2 * (l - null), tolerance = 1e-9, info = ties)
+  }
+})
+
+test_that("the Efron fit agrees with survival::coxph() under a fixed ridge penalty", {
+  data <- cox_data(digits = 1, seed = 3)
+  lambda <- 1
+  fit <- rff_glm(data$x, data$y, family = "cox", ties = "efron", kernel = gaussian_kernel(1), n_features = 4, seed = 4,
+                 lambda = lambda)
+  z <- rff_features(fit$map, data$x)
+  # coxph's ridge() adds theta / 2 ||b||^2 to -l: theta = lambda
+  reference <- survival::coxph(data$y ~ survival::ridge(z, theta = lambda, scale = FALSE), ties = "efron",
+                               control = survival::coxph.control(eps = 1e-10, iter.max = 100))
+  expect_equal(unname(coef(fit)), unname(coef(reference)), tolerance = 1e-6)
+})
