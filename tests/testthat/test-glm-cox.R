@@ -105,3 +105,88 @@ test_that("the Efron fit agrees with survival::coxph() under a fixed ridge penal
                                control = survival::coxph.control(eps = 1e-10, iter.max = 100))
   expect_equal(unname(coef(fit)), unname(coef(reference)), tolerance = 1e-6)
 })
+
+test_that("the cross-validated deviance is Verweij and van Houwelingen's, from glmnet's fits on each fold's training rows", {
+  skip_if_not_installed("glmnet")
+  # times without ties: the partial likelihood's bound l_sat is 0
+  data <- cox_data(n = 200, seed = 5)
+  map <- rff_map(gaussian_kernel(1), 2, 8, seed = 2)
+  z <- rff_features(map, data$x)
+  lambdas <- c(20, 2, 0.2)
+  fit <- rff_glm(data$x, data$y, map, family = "cox", ties = "breslow", lambda = lambdas, nfolds = 4, seed = 7)
+  folds <- askrff:::.cpp_cv_folds(0, 200, 4L, askrff:::resolve_seed(7))
+  deviance <- function(eta, rows) -2 * partial_loglik(eta[rows], data$time[rows], data$status[rows], rep(1, sum(rows)), "breslow")
+  cv <- vapply(sort(lambdas, decreasing = TRUE), function(lambda) {
+    held_out <- vapply(1:4, function(f) {
+      train <- folds != f
+      g <- cox_glmnet(z[train, ], data$y[train], lambda = lambda / sum(train))
+      eta <- drop(z %*% as.vector(coef(g)))
+      deviance(eta, rep(TRUE, 200)) - deviance(eta, train)
+    }, 0)
+    sum(held_out) / 200
+  }, 0)
+  # the folds' fits stop at a relative decrease of 1e-8 in their criterion
+  expect_equal(fit$path$cv, cv, tolerance = 1e-5)
+  expect_equal(fit$lambda, fit$path$lambda[which.min(cv)])
+  expect_equal(coef(fit), coef(rff_glm(data$x, data$y, map, family = "cox", ties = "breslow", lambda = fit$lambda)),
+               tolerance = 1e-8)
+})
+
+test_that("predictions give the linear predictor, the risk and the survival curve through the baseline hazard", {
+  data <- cox_data(digits = 1, seed = 9)
+  for (ties in c("breslow", "efron")) {
+    fit <- rff_glm(data$x, data$y, family = "cox", ties = ties, kernel = gaussian_kernel(1), n_features = 8, seed = 3,
+                   lambda = 1, weights = data$w)
+    eta <- drop(rff_features(fit$map, data$x) %*% fit$coefficients)
+    expect_equal(unname(predict(fit, data$x)), eta, tolerance = 1e-12)
+    expect_equal(unname(predict(fit, data$x, type = "risk")), exp(eta), tolerance = 1e-12)
+    expect_identical(predict(fit, data$x, type = "risk"), predict(fit, data$x, type = "response"))
+    # the baseline's increments at each event time, Breslow's d / S0, or
+    # Efron's mean over the tied events' shares (survfit() after coxph())
+    events <- sort(unique(data$time[data$status == 1]))
+    increments <- vapply(events, function(s) {
+      risk <- data$time >= s
+      tied <- data$time == s & data$status == 1
+      n <- if (ties == "efron") sum(tied) else 1
+      sums <- sum(data$w[risk] * exp(eta[risk])) - (seq_len(n) - 1) / n * sum(data$w[tied] * exp(eta[tied]))
+      sum(data$w[tied]) / n * sum(1 / sums)
+    }, 0)
+    expect_equal(fit$baseline$time, events)
+    expect_equal(fit$baseline$hazard, cumsum(increments), tolerance = 1e-10, info = ties)
+    times <- c(0, events[3], (events[3] + events[4]) / 2, 100)
+    survival <- predict(fit, data$x[1:4, ], type = "survival", times = times)
+    hazard <- c(0, cumsum(increments)[3], cumsum(increments)[3], sum(increments))
+    expect_equal(unname(survival), exp(-outer(exp(eta[1:4]), hazard)), tolerance = 1e-10)
+  }
+  expect_error(predict(fit, data$x, type = "survival"), "needs `times`", class = "askrff_error")
+  expect_error(predict(fit, data$x, type = "survival", times = NA), "`times` must be", class = "askrff_error")
+  expect_error(predict(fit, data$x, type = "class"), "needs a fit to classes", class = "askrff_error")
+  expect_error(vcov(fit), "not available for a Cox fit", class = "askrff_error")
+})
+
+test_that("the Cox fit reports Harrell's concordance, prints and summarises without an intercept", {
+  data <- cox_data(n = 120, digits = 1, seed = 4)
+  fit <- rff_glm(data$x, data$y, family = "cox", kernel = gaussian_kernel(1), n_features = 8, seed = 3, nfolds = 3)
+  eta <- fit$linear_predictors[, 1L]
+  # Harrell's C by its definition: over the pairs whose earlier time is an
+  # event (a row censored at the same time counting as later, as
+  # survival::concordance() takes it), the share where that row's risk is
+  # higher, ties in risk counting a half
+  concordant <- 0
+  comparable <- 0
+  for (i in which(data$status == 1)) {
+    later <- data$time > data$time[i] | (data$time == data$time[i] & data$status == 0)
+    comparable <- comparable + sum(later)
+    concordant <- concordant + sum(eta[i] > eta[later]) + sum(eta[i] == eta[later]) / 2
+  }
+  expect_equal(fit$concordance, concordant / comparable, tolerance = 1e-12)
+  expect_output(print(fit), "Cox proportional hazards (efron ties)", fixed = TRUE)
+  expect_output(print(fit), "concordance", fixed = TRUE)
+  expect_output(print(summary(fit)), "No intercept", fixed = TRUE)
+  expect_false("(Intercept)" %in% names(coef(fit)))
+  expect_true(is.na(attr(logLik(fit), "df")))
+  saved <- tempfile(fileext = ".rds")
+  saveRDS(fit, saved)
+  expect_identical(predict(readRDS(saved), data$x[1:3, ], type = "survival", times = 1),
+                   predict(fit, data$x[1:3, ], type = "survival", times = 1))
+})
