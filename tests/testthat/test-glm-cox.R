@@ -190,3 +190,89 @@ test_that("the Cox fit reports Harrell's concordance, prints and summarises with
   expect_identical(predict(readRDS(saved), data$x[1:3, ], type = "survival", times = 1),
                    predict(fit, data$x[1:3, ], type = "survival", times = 1))
 })
+
+test_that("threads do not change a Cox fit; chunks, a function source and future workers give the in-memory fit", {
+  skip_on_cran()
+  data <- cox_data(n = 240, digits = 1, seed = 6)
+  map <- rff_map(gaussian_kernel(1), 2, 12, seed = 3)
+  one <- rff_glm(data$x, data$y, map, family = "cox", n_threads = 1, seed = 1)
+  two <- rff_glm(data$x, data$y, map, family = "cox", n_threads = 2, seed = 1)
+  expect_identical(coef(two), coef(one))
+  expect_identical(two$path, one$path)
+  expect_identical(two$baseline, one$baseline)
+  # chunks change the order of the sums only: the event times are read
+  # from every chunk first, so the ranks, folds, path and choice are the
+  # same, and the coefficients agree to the solver's tolerance (the folds'
+  # fits stop at a relative decrease of 1e-8, the final fit at 1e-20)
+  pieces <- split(seq_len(240), rep(1:3, c(50, 110, 80)))
+  chunks <- lapply(pieces, function(i) list(x = data$x[i, ], y = data$y[i]))
+  chunked <- rff_glm(chunks, map = map, family = "cox", seed = 1)
+  expect_equal(chunked$lambda, one$lambda)
+  expect_equal(chunked$path$cv, one$path$cv, tolerance = 1e-4)
+  expect_equal(coef(chunked), coef(one), tolerance = 1e-7)
+  expect_equal(chunked$baseline, one$baseline, tolerance = 1e-7)
+  expect_null(chunked$concordance)
+  index <- 0L
+  reader <- function() {
+    index <<- index + 1L
+    if (index > length(chunks)) {
+      index <<- 0L
+      return(NULL)
+    }
+    chunks[[index]]
+  }
+  expect_equal(coef(rff_glm(reader, map = map, family = "cox", seed = 1)), coef(chunked), tolerance = 1e-12)
+  skip_if_not_installed("future")
+  old <- future::plan(future::multisession, workers = 2)
+  on.exit(future::plan(old), add = TRUE)
+  expect_equal(coef(rff_glm(chunks, map = map, family = "cox", seed = 1)), coef(chunked), tolerance = 1e-12)
+})
+
+test_that("a formula takes Surv(time, event), factors, missing values, weights and offsets", {
+  skip_if_not_installed("glmnet")
+  data <- cox_data(n = 150, seed = 8)
+  frame <- data.frame(time = data$time, status = data$status, x1 = data$x[, 1], x2 = data$x[, 2],
+                      group = factor(rep(c("a", "b", "c"), 50)), o = stats::rnorm(150, sd = 0.3))
+  frame$x1[3] <- NA
+  fit <- rff_glm(survival::Surv(time, status) ~ x1 + x2 + group + offset(o), frame, kernel = gaussian_kernel(1),
+                 n_features = 8, seed = 2, lambda = 2, ties = "breslow", na.action = stats::na.exclude)
+  expect_identical(fit$family, "cox")
+  expect_true(fit$offset)
+  expect_true(is.na(predict(fit)[3]))
+  kept <- -3
+  # the same fit by the default method on the formula's columns, and
+  # glmnet's with the offset
+  x <- stats::model.matrix(~ x1 + x2 + group - 1, frame[kept, ], contrasts.arg = list(group = diag(3)))
+  default <- rff_glm(x, survival::Surv(frame$time, frame$status)[kept], map = fit$map, family = "cox", ties = "breslow",
+                     lambda = 2, offset = frame$o[kept], standardize = fit$scaling)
+  expect_equal(coef(default), coef(fit), tolerance = 1e-10)
+  reference <- cox_glmnet(rff_features(fit$map, askrff:::apply_scaling(x, fit$scaling)),
+                          survival::Surv(frame$time, frame$status)[kept], lambda = 2 / 149, offset = frame$o[kept])
+  expect_equal(unname(coef(fit)), as.vector(coef(reference)), tolerance = 1e-6)
+  # predictions evaluate the offset in newdata
+  expect_equal(predict(fit, frame[1:2, ]), predict(default, x[1:2, ], offset = frame$o[1:2]), tolerance = 1e-12,
+               ignore_attr = TRUE)
+})
+
+test_that("the Cox family refuses what it does not fit, naming the argument and the rule", {
+  data <- cox_data(n = 60, seed = 2)
+  x <- data$x
+  fit_cox <- function(y, ...) rff_glm(x, y, family = "cox", kernel = gaussian_kernel(1), n_features = 4, seed = 1, lambda = 1, ...)
+  expect_error(fit_cox(data$time), "must be a survival::Surv\\(time, event\\) object", class = "askrff_error")
+  expect_error(fit_cox(survival::Surv(data$time, data$time + 1, data$status)), "counting-process", class = "askrff_error")
+  expect_error(fit_cox(survival::Surv(data$time, data$status, type = "left")), "left-censored", class = "askrff_error")
+  expect_error(fit_cox(survival::Surv(data$time, data$time + 1, type = "interval2")), "interval-censored",
+               class = "askrff_error")
+  expect_error(fit_cox(survival::Surv(data$time, 0 * data$status)), "no events", class = "askrff_error")
+  expect_error(fit_cox(survival::Surv(replace(data$time, 2, NA), data$status)), "must not contain NA",
+               class = "askrff_error")
+  expect_error(fit_cox(survival::Surv(replace(data$time, 2, Inf), data$status)), "finite times", class = "askrff_error")
+  expect_error(fit_cox(data$y, ties = "exact"), "`ties` must be one of \"efron\", \"breslow\"", class = "askrff_error")
+  expect_error(fit_cox(data$y, tau = 0.5), "`tau` is for", class = "askrff_error")
+  expect_error(rff_glm(x, data$status, family = "binomial", ties = "efron", n_features = 4, seed = 1),
+               "`ties` is for the \"cox\" family", class = "askrff_error")
+  expect_error(rff_glm(x, data$y, family = "binomial", n_features = 4, seed = 1), "`y`", class = "askrff_error")
+  fit <- fit_cox(data$y)
+  expect_identical(fit$family, "cox")
+  expect_identical(rff_glm(x, data$y, kernel = gaussian_kernel(1), n_features = 4, seed = 1, lambda = 1)$family, "cox")
+})
