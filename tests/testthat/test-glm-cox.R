@@ -15,23 +15,6 @@ cox_data <- function(n = 150, digits = NULL, seed = 7) {
        w = stats::runif(n, 0.5, 2))
 }
 
-# The partial log-likelihood at linear predictors eta with weights w, for
-# Breslow's ties or Efron's (survival::coxph()'s weighted form: the tied
-# events' mean weight times the sum over their shares), one event time at
-# a time: the definition, independent of the package's buckets.
-partial_loglik <- function(eta, time, status, w, ties) {
-  l <- 0
-  for (s in unique(time[status == 1])) {
-    risk <- time >= s
-    tied <- time == s & status == 1
-    n <- if (ties == "efron") sum(tied) else 1
-    shares <- (seq_len(n) - 1) / n
-    risk_sum <- sum(w[risk] * exp(eta[risk])) - shares * sum(w[tied] * exp(eta[tied]))
-    l <- l + sum(w[tied] * eta[tied]) - sum(w[tied]) / n * sum(log(risk_sum))
-  }
-  l
-}
-
 # glmnet's Cox ridge fit on the features as they are, with Breslow's ties
 # (its default before 5.1, said where it takes `cox.ties`) and its threshold
 # at 1e-20: at 1e-16 its Cox coefficients still move by 1e-5.

@@ -17,9 +17,12 @@ family_data <- function(kind, traits, n = 60) {
               two_classes = factor(ifelse(signal + stats::rnorm(n, sd = 0.7) > 0, "yes", "no")),
               classes = factor(cut(signal + stats::rnorm(n, sd = 0.5), c(-Inf, -0.5, 0.6, Inf), labels = c("a", "b", "c"))),
               counts = stats::rpois(n, exp(0.5 * signal)),
-              values = signal + stats::rnorm(n, sd = 0.5))
+              values = signal + stats::rnorm(n, sd = 0.5),
+              survival = survival_times(0.5 * signal))
+  # survival: the event indicators the rows read (helper-survival.R)
   encoded <- switch(kind, two_classes = matrix(as.double(y == "yes")), classes = outer(as.integer(y), 1:3, "==") + 0,
-                    counts = matrix(as.double(y)), values = matrix(y, n, length(tau)))
+                    counts = matrix(as.double(y)), values = matrix(y, n, length(tau)),
+                    survival = matrix(as.double(y[, 2L])))
   list(x = x, y = y, encoded = encoded, w = stats::runif(n, 0.5, 2), tau = tau,
        levels = if (is.null(tau)) numeric() else sort(tau), width = if (traits$kinked) 0.3 else 0)
 }
@@ -40,8 +43,9 @@ test_that("every family declares its kind of response, its mean and every functi
   expect_true(length(families) >= 3L)
   for (traits in families) {
     expect_identical(traits$missing, character(), info = sprintf("the \"%s\" family lacks these functions", traits$name))
-    expect_true(traits$response %in% c("two_classes", "classes", "counts", "one_vs_rest", "values"), info = traits$name)
-    expect_true(traits$mean %in% c("probability", "mean", "quantile", "expectile", ""), info = traits$name)
+    expect_true(traits$response %in% c("two_classes", "classes", "counts", "one_vs_rest", "values", "survival"),
+                info = traits$name)
+    expect_true(traits$mean %in% c("probability", "mean", "risk", "quantile", "expectile", ""), info = traits$name)
     expect_true(isTRUE(traits$likelihood) || isFALSE(traits$likelihood), info = traits$name)
     expect_true(isTRUE(traits$kinked) || isFALSE(traits$kinked), info = traits$name)
     expect_true(is.character(traits$label) && nzchar(traits$label), info = traits$name)
@@ -97,6 +101,28 @@ test_that("a loss with kinks is smoothed within its band only, by at most a quar
   }
 })
 
+# The survival kind's equivalent: no row's loss is its own, so the fit is
+# checked against the partial likelihood's definition (helper-survival.R):
+# the gradient of half its deviance plus lambda / 2 ||b||^2 (no intercept)
+# vanishes, by central differences of step 1e-5, whose error (about 1e-10
+# times the third derivative) lies far below the bound; the deviance is
+# that of the definition.
+check_survival_fit <- function(fit, data, z, lambda) {
+  y <- data$y
+  criterion <- function(b) {
+    partial_deviance(drop(z %*% b), y[, 1L], y[, 2L], data$w, fit$ties) / 2 + lambda / 2 * sum(b^2)
+  }
+  b <- fit$coefficients[, 1L]
+  gradient <- vapply(seq_along(b), function(j) {
+    e <- replace(numeric(length(b)), j, 1e-5)
+    (criterion(b + e) - criterion(b - e)) / 2e-5
+  }, 0)
+  expect_lt(max(abs(gradient)) / sum(data$w * y[, 2L]), 1e-7, label = "the Cox fit's relative gradient")
+  eta <- drop(z %*% b)
+  expect_equal(fit$deviance, partial_deviance(eta, y[, 1L], y[, 2L], data$w, fit$ties), tolerance = 1e-10)
+  expect_equal(unname(predict(fit, data$x)), eta, tolerance = 1e-10)
+}
+
 test_that("every family's fit satisfies the optimality conditions of its criterion and reports its deviance", {
   # The criterion sum w half(eta) + lambda / 2 ||b||^2 is strictly convex in
   # the feature coefficients, so the fit is its minimizer exactly when the
@@ -118,6 +144,10 @@ test_that("every family's fit satisfies the optimality conditions of its criteri
                      seed = 2, lambda = lambda, weights = data$w)
       z <- cbind(1, rff_features(fit$map, data$x))
       eta <- sweep(z[, -1L] %*% fit$coefficients, 2L, fit$intercept, "+")
+      if (traits$response == "survival") {
+        check_survival_fit(fit, data, z[, -1L], lambda)
+        next
+      }
       expect_equal(is.null(fit$smoothing), !traits$kinked, info = traits$name)
       if (traits$kinked) expect_lt(utils::tail(fit$smoothing$width, 1L) / fit$smoothing$width[1L], 1e-5)
       rows <- family_rows(traits, data, eta, width = if (traits$kinked) utils::tail(fit$smoothing$width, 1L) else 0)
@@ -156,7 +186,7 @@ test_that("every family's fit prints, predicts what its traits promise, and surv
       saved <- tempfile(fileext = ".rds")
       saveRDS(fit, saved)
       expect_identical(predict(readRDS(saved), data$x[1:5, ]), predict(fit, data$x[1:5, ]))
-      if (traits$response %in% c("counts", "values")) {
+      if (traits$response %in% c("counts", "values", "survival")) {
         expect_error(predict(fit, data$x, type = "class"), "needs a fit to classes", class = "askrff_error")
       } else {
         classes <- predict(fit, data$x, type = "class")
@@ -168,7 +198,7 @@ test_that("every family's fit prints, predicts what its traits promise, and surv
         mean <- predict(fit, data$x, type = "response")
         if (traits$mean == "probability" && is.matrix(mean)) expect_equal(unname(rowSums(mean)), rep(1, nrow(data$x)))
         if (traits$mean == "probability") expect_true(all(mean >= 0 & mean <= 1))
-        if (traits$mean == "mean") expect_true(all(mean > 0))
+        if (traits$mean %in% c("mean", "risk")) expect_true(all(mean > 0))
         # the levels' predictions, rearranged: each row's link values in increasing order
         if (traits$response == "values") {
           expect_identical(colnames(mean), paste0("tau=", data$levels))

@@ -234,7 +234,8 @@ test_that("every family's null deviance with an offset is its intercept-only los
   x <- matrix(rnorm(n * 2), n, 2)
   map <- rff_map(gaussian_kernel(1), 2, 8, seed = 5)
   responses <- list(two_classes = rbinom(n, 1, 0.4), counts = rpois(n, 3),
-                    classes = factor(sample(c("a", "b", "c"), n, replace = TRUE)), values = rnorm(n, 2))
+                    classes = factor(sample(c("a", "b", "c"), n, replace = TRUE)), values = rnorm(n, 2),
+                    survival = survival_times(rnorm(n, sd = 0.5)))
   # a one-vs-rest family on three classes: a predictor per class
   responses$one_vs_rest <- responses$classes
   for (traits in askrff:::model_families()) {
@@ -244,6 +245,14 @@ test_that("every family's null deviance with an offset is its intercept-only los
     tau <- if (traits$response == "values") 0.5 else numeric()
     k <- askrff:::family_predictors(traits, if (is.factor(y)) levels(y) else character(), tau)
     offset <- matrix(rnorm(n * k, sd = 1.5), n, k)
+    if (traits$response == "survival") {
+      # the partial likelihood has no intercept: its null model is b = 0,
+      # at eta = the offset (helper-survival.R)
+      fit <- rff_glm(x, y, map, family = traits$name, lambda = 1, offset = drop(offset))
+      expect_equal(fit$null_deviance, partial_deviance(drop(offset), y[, 1L], y[, 2L], rep(1, n), fit$ties),
+                   tolerance = 1e-10, info = traits$name)
+      next
+    }
     encoded <- if (k > 1L) outer(as.integer(y), seq_len(k), "==") + 0 else matrix(as.double(y))
     loss <- function(b) {
       eta <- offset + matrix(b, n, k, byrow = TRUE)
