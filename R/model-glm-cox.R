@@ -88,10 +88,15 @@ cox_risk_work <- function(model, shift, n_times, nfolds, fold_seed, request, n_t
 # sums at its request, from which the core gives the partial likelihoods
 # and the offsets log Lambda0; then `glm_work(request)`'s Poisson rows at
 # those offsets, whose gradient and Hessians are the solver's, with the
-# partial likelihoods' deviances in place of the rows'.
-cox_engine_pass <- function(request, run_pass, risk_work, glm_work, ties, model) {
+# partial likelihoods' deviances in place of the rows'. The `first` pass is
+# at b = 0, where the partial likelihood must be finite.
+cox_engine_pass <- function(request, run_pass, risk_work, glm_work, ties, model, first) {
   risk <- run_pass(risk_work(request), add_sums, model)
   baseline <- core(.cpp_cox_baseline(risk, c(request$fold, integer(ncol(request$references))), ties))
+  if (first && any(!is.finite(baseline$deviance))) {
+    fail("The Cox model at b = 0 has no finite partial likelihood with this offset: exp(offset) overflows. The partial likelihood does not change when a constant is subtracted from every row's offset; check that `offset` is on the scale of the linear predictor.",
+         class = "data")
+  }
   request$log_hazard <- baseline$log_hazard
   sums <- run_pass(glm_work(request), add_glm_sums, model)
   models <- seq_along(request$fold)
@@ -134,9 +139,14 @@ cox_survival <- function(fit, eta, times) {
   if (!is.numeric(times) || is.object(times) || length(times) < 1L || anyNA(times) || any(!is.finite(times))) {
     fail("`times` must be one or more finite times at which to give the survival probabilities.")
   }
+  risk <- exp(eta)
+  if (any(is.infinite(risk))) {
+    fail("The predicted risks overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",
+         format(max(eta, na.rm = TRUE), digits = 3))
+  }
   at <- findInterval(times, fit$baseline$time)
   hazard <- c(0, fit$baseline$hazard)[at + 1L]
-  out <- exp(-outer(exp(eta), hazard))
+  out <- exp(-outer(risk, hazard))
   dimnames(out) <- list(names(eta), paste0("t=", format(times)))
   out
 }

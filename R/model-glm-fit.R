@@ -104,7 +104,7 @@ glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, 
   }
   pass <- function(request) {
     passes <<- passes + if (survival) 2L else 1L
-    if (survival) return(cox_engine_pass(request, run_pass, risk_work, glm_work, cox$ties, model))
+    if (survival) return(cox_engine_pass(request, run_pass, risk_work, glm_work, cox$ties, model, passes == 3L))
     run_pass(glm_work(request), add_glm_sums, model)
   }
   solved <- glm_solve_path(pass, family, parameters, sums, mean_y, null, lambda, nfolds, model$columns,
