@@ -5,7 +5,7 @@
 # lambda and fold; the optimizer (src/core/models/glm_path.*) asks for the
 # passes through R/model-glm-solver.R.
 
-#' Penalized GLMs, support vector machines and quantile regression on random features
+#' Penalized GLMs, support vector machines, quantile regression and Cox models on random features
 #'
 #' Fits the generalized linear model with canonical link on the left
 #' features \eqn{Z} of a map, with an unpenalized intercept and a ridge
@@ -151,9 +151,10 @@
 #'   machines, level \eqn{k} against the rest, and the class whose machine
 #'   scores highest), `"hinge"` (the loss \eqn{\max(0, 1 - s\eta)} of the
 #'   L1-loss machine, likewise one-vs-rest for several classes), `"quantile"` or `"expectile"`
-#'   (numbers, at the levels `tau`); each is one entry of the core's table
-#'   of model families. `NULL` (the default) takes it from the response, as
-#'   its kind says: a factor, characters, a logical or 0/1 numbers of two
+#'   (numbers, at the levels `tau`), `"cox"` (survival times); each is one
+#'   entry of the core's table of model families. `NULL` (the default)
+#'   takes it from the response, as its kind says: a `Surv` object is
+#'   `"cox"`; a factor, characters, a logical or 0/1 numbers of two
 #'   classes are binomial, of more multinomial; counts must say `"poisson"`
 #'   (or be made a factor), since they could be either, and other numbers
 #'   `"quantile"` or `"expectile"`.
@@ -161,6 +162,9 @@
 #'   distinct numbers strictly between 0 and 1, in any order (the fit takes
 #'   them in increasing order); `NULL` is 0.5, the median. Other families
 #'   take none.
+#' @param ties For `"cox"`, how tied event times enter the partial
+#'   likelihood: `"efron"` (the default, as in [survival::coxph()]) or
+#'   `"breslow"` (as in glmnet). Other families take none.
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
@@ -205,10 +209,12 @@
 #'   `selection` (as [rff_ridge()]'s, its `value` the cross-validated
 #'   deviance, or with `scale_by = "evidence"` the surrogate's log
 #'   evidence, its `surrogate` then `"ridge"`), with `probability = TRUE`
-#'   the `platt` sigmoids (an `intercept` and `slope` per predictor); formula fits also keep the `call` and
+#'   the `platt` sigmoids (an `intercept` and `slope` per predictor), for
+#'   `"cox"` its `ties`, `baseline` and `concordance` (see its section); formula fits also keep the `call` and
 #'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
 #'   cross-validation curve) and `fitted`.
 #' @template glm-kinks
+#' @template glm-cox
 #' @family models
 #' @examples
 #' x <- as.matrix(iris[, 1:4])
