@@ -172,6 +172,16 @@ test_that("the Cox fit reports Harrell's concordance, prints and summarises with
   saveRDS(fit, saved)
   expect_identical(predict(readRDS(saved), data$x[1:3, ], type = "survival", times = 1),
                    predict(fit, data$x[1:3, ], type = "survival", times = 1))
+  skip_if_not_installed("tibble")
+  skip_if_not_installed("generics")
+  tidied <- generics::tidy(fit)
+  expect_identical(tidied$term, rownames(fit$coefficients))
+  expect_equal(generics::glance(fit)$concordance, fit$concordance)
+  frame <- data.frame(time = data$time, status = data$status, a = data$x[, 1], b = data$x[, 2])
+  formula_fit <- rff_glm(survival::Surv(time, status) ~ a + b, frame, kernel = gaussian_kernel(1), n_features = 8,
+                         seed = 3, lambda = 1)
+  augmented <- generics::augment(formula_fit, data = frame, type.predict = "response")
+  expect_equal(augmented$.fitted, unname(predict(formula_fit, frame, type = "risk")))
 })
 
 test_that("threads do not change a Cox fit; chunks, a function source and future workers give the in-memory fit", {
