@@ -124,7 +124,8 @@ summary.askrff_glm <- function(object, ...) {
               intercept = if (is_cox_fit(object)) NULL else object$intercept,
               concordance = object$concordance,
               coefficient_norm = sqrt(colSums(object$coefficients^2)), deviance = object$deviance,
-              null.deviance = object$null_deviance, df.null = if (one) object$n - 1 else NA_real_,
+              # (a Cox model's null model has no intercept)
+              null.deviance = object$null_deviance, df.null = if (one) object$n - !is_cox_fit(object) else NA_real_,
               aic = if (inherits(likelihood, "logLik")) -2 * as.numeric(likelihood) + 2 * df else NA_real_,
               aic_note = if (inherits(likelihood, "logLik")) NULL else conditionMessage(likelihood),
               converged = object$path$converged[which(object$path$lambda == object$lambda)[1L]],
