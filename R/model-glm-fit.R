@@ -102,10 +102,16 @@ glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, 
   risk_work <- function(request) {
     cox_risk_work(model, shifts$z, length(cox$times), nfolds, fold_seed, request, threads)
   }
+  first <- TRUE
   pass <- function(request) {
-    passes <<- passes + if (survival) 2L else 1L
-    if (survival) return(cox_engine_pass(request, run_pass, risk_work, glm_work, cox$ties, model, passes == 3L))
-    run_pass(glm_work(request), add_glm_sums, model)
+    if (!survival) {
+      passes <<- passes + 1L
+      return(run_pass(glm_work(request), add_glm_sums, model))
+    }
+    passes <<- passes + 2L
+    sums <- cox_engine_pass(request, run_pass, risk_work, glm_work, cox$ties, model, first)
+    first <<- FALSE
+    sums
   }
   solved <- glm_solve_path(pass, family, parameters, sums, mean_y, null, lambda, nfolds, model$columns,
                            hessian = final, unit = problem$weight_unit)
