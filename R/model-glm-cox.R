@@ -42,6 +42,21 @@ check_surv <- function(y, where) {
   y
 }
 
+# Refuses the survival package's special terms of coxph() formulas, which
+# a model frame would otherwise take as predictors: strata(), cluster(),
+# tt() and frailty() are not offered.
+check_no_survival_terms <- function(formula) {
+  if (!inherits(formula, "formula")) return(invisible())
+  specials <- c("strata", "cluster", "tt", "frailty")
+  # the functions the formula calls (a column may be named like one)
+  called <- function(e) if (is.call(e)) c(as.character(e[[1L]]), unlist(lapply(as.list(e)[-1L], called)))
+  used <- intersect(specials, called(formula))
+  if (length(used) > 0L) {
+    fail("`formula` uses %s(): rff_glm() offers no strata, clusters, time-varying terms or frailties; give such a column as an ordinary predictor, or fit the groups apart.",
+         used[1L])
+  }
+}
+
 # The distinct event times of the data's responses, increasing, from one
 # read of every chunk (a function source starts again afterwards, as for
 # every pass).

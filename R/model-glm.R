@@ -263,6 +263,7 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, ker
                             scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
                             offset, probability = FALSE, ties = NULL, ...) {
   check_no_dots(...)
+  check_no_survival_terms(formula)
   call <- match.call()
   frame <- formula_design(call, parent.frame(), formula, contrasts)
   if (is.null(family)) family <- infer_family(frame$y, "The response of `formula`")

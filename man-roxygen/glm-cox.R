@@ -52,5 +52,6 @@
 #' likelihood's Hessian, not the Hessian, so the fit keeps no covariance
 #' and its degrees of freedom are not given: [vcov()] refuses it, and
 #' `AIC()` is NA. Counting-process (start, stop], left- and
-#' interval-censored times, strata and time-varying coefficients are
-#' refused or not offered.
+#' interval-censored times are refused, and so are a formula's
+#' `strata()`, `cluster()`, `tt()` and `frailty()` terms (which a model
+#' frame would otherwise take as predictors).

@@ -265,6 +265,9 @@ test_that("the Cox family refuses what it does not fit, naming the argument and 
   expect_error(rff_glm(x, data$status, family = "binomial", ties = "efron", n_features = 4, seed = 1),
                "`ties` is for the \"cox\" family", class = "askrff_error")
   expect_error(rff_glm(x, data$y, family = "binomial", n_features = 4, seed = 1), "`y`", class = "askrff_error")
+  frame <- data.frame(time = data$time, status = data$status, a = x[, 1], g = rep(c("p", "q"), 30))
+  expect_error(rff_glm(survival::Surv(time, status) ~ a + strata(g), frame, n_features = 4, seed = 1, lambda = 1),
+               "uses strata\\(\\): rff_glm\\(\\) offers no strata", class = "askrff_error")
   fit <- fit_cox(data$y)
   expect_identical(fit$family, "cox")
   expect_identical(rff_glm(x, data$y, kernel = gaussian_kernel(1), n_features = 4, seed = 1, lambda = 1)$family, "cox")
