@@ -44,9 +44,9 @@ void block_ranks(const std::vector<int>& rank, std::size_t begin, std::size_t ro
   out.assign(first, first + static_cast<std::ptrdiff_t>(rows));
 }
 
-// Rows a pass of these models holds at once: as pass_rows() for the
-// features and for eta.
-std::size_t glm_block_rows(int columns, const GlmModels& models, Eigen::Index predictors) {
+// Rows a pass holds at once: as pass_rows() for the features and for eta
+// of these predictors.
+std::size_t glm_block_rows(int columns, Eigen::Index predictors) {
   return std::min(pass_rows(columns), pass_rows(static_cast<int>(predictors)));
 }
 
@@ -90,7 +90,7 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
   const int columns = map.n_columns(), classes = models.classes;
   const int n_models = models.n_models(), n_references = models.n_references();
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols() + models.directions.cols();
-  const std::size_t block = glm_block_rows(columns, models, predictors);
+  const std::size_t block = glm_block_rows(columns, predictors);
   GlmSums sums(models, columns);
   Eigen::MatrixXd z, y_block, offset_block, eta, residual, weighted_z, curved_z;
   Eigen::VectorXd w_block;
@@ -157,7 +157,7 @@ CoxRiskSums cox_risk_pass(const FeatureMap& map, const double* x, std::size_t n,
                           const ConstVectorRef& z_shift, const BlockRunner& run) {
   const int columns = map.n_columns(), n_models = models.n_models();
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols();
-  const std::size_t block = glm_block_rows(columns, models, predictors);
+  const std::size_t block = glm_block_rows(columns, predictors);
   CoxRiskSums sums(times, predictors, folds.n_folds);
   Eigen::MatrixXd z, y_block, offset_block, eta;
   Eigen::VectorXd w_block;
