@@ -77,6 +77,20 @@ test_that("the Cox fit minimises the penalized partial likelihood, with Breslow'
   }
 })
 
+test_that("rows of zero weight are left out of every risk set, their times included", {
+  data <- cox_data(digits = 1, seed = 12)
+  w <- replace(data$w, c(3, 10, 40, 41), 0)
+  kept <- w > 0
+  map <- rff_map(gaussian_kernel(1), 2, 8, seed = 2)
+  weighted <- rff_glm(data$x, data$y, map, family = "cox", lambda = 0.7, weights = w)
+  dropped <- rff_glm(data$x[kept, ], data$y[kept], map, family = "cox", lambda = 0.7, weights = w[kept])
+  # the same criterion, whose minimiser both fits reach to about 1e-9
+  expect_equal(coef(weighted), coef(dropped), tolerance = 1e-8)
+  expect_equal(weighted$deviance, dropped$deviance, tolerance = 1e-10)
+  expect_equal(weighted$baseline$hazard[weighted$baseline$time %in% dropped$baseline$time], dropped$baseline$hazard,
+               tolerance = 1e-8)
+})
+
 test_that("the Efron fit agrees with survival::coxph() under a fixed ridge penalty", {
   data <- cox_data(digits = 1, seed = 3)
   lambda <- 1
