@@ -68,7 +68,7 @@ test_that("a pass's sampled Hessian sums one row of every group of rows, weighte
     askrff:::.cpp_glm_pass(input$map, "", input$x, matrix(rep(0:1, n / 2)), w, matrix(0, n, 0), 0, 0L,
                            askrff:::resolve_seed(9), rep(0, ncol(z)), "binomial", numeric(), 0,
                            matrix(0, ncol(z) + 1, 1), 0L, matrix(0, ncol(z) + 1, 1), matrix(0, ncol(z) + 1, 0),
-                           numeric(), numeric(), every, 1L)$hessians[[1]]
+                           numeric(), numeric(), every, integer(), matrix(0, 0, 0), 1L)$hessians[[1]]
   }
   # at eta = 0 every row's logistic curvature is 1/4
   full <- pass(1L)
