@@ -1,5 +1,5 @@
 // The Cox proportional hazards model (Cox 1972) on the GLM engine. Its
-// criterion is minus the partial log-likelihood
+// loss is minus the partial log-likelihood
 //   -l(b) = sum over distinct event times s of [sum_j in tied(s) log R_j(s)] d(s) / n(s) - sum_i w_i delta_i eta_i,
 // R_j(s) the risk set's sum of w exp(eta) (for Efron's ties less the share
 // j / n(s) of the n(s) tied events' sum; for Breslow's, j = 0 and n(s) = 1),
@@ -8,8 +8,9 @@
 // first sums, per model, w exp(eta) into buckets by the rows' time ranks
 // (the number of distinct event times at or before the row's time, fixed
 // once by R), split into tied events and the other rows, on the model's
-// training and held-out rows; from those cox_baseline() gives -l(b) and the
-// cumulative baseline hazard Lambda0 at each rank (Breslow's, or Efron's,
+// training and held-out rows; from those cox_baseline() gives half the
+// deviance l_sat - l(b) (l_sat a bound of l that depends on the events
+// alone) and the cumulative baseline hazard Lambda0 at each rank (Breslow's, or Efron's,
 // which differs for the tied events themselves). The second is a pass of
 // Poisson rows at the offsets log Lambda0 (GlmModels::log_hazard), whose
 // residuals w (delta - exp(eta) Lambda0(t)) are minus the partial
