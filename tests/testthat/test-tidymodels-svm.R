@@ -22,10 +22,11 @@ test_that("rbf_sigma is kernlab's sigma on the standardized predictors, and cost
                     kernel = gaussian_kernel(1 / sqrt(2 * sigma)), n_features = 16, seed = 2, standardize = TRUE)
   expect_equal(fit$coefficients, direct$coefficients, tolerance = 1e-12)
   expect_equal(fit$lambda, 1 / 8)
-  # loss = "hinge" is kernlab's own loss at the same lambda
-  hinge <- rff_svm_train(as.matrix(data[, 1:2]), data$y, cost = 4, rbf_sigma = sigma, loss = "hinge", n_features = 16,
+  # loss = "hinge" is kernlab's own loss at the same lambda (two classes)
+  two <- factor(data$y == "high")
+  hinge <- rff_svm_train(as.matrix(data[, 1:2]), two, cost = 4, rbf_sigma = sigma, loss = "hinge", n_features = 16,
                          seed = 2, probability = FALSE)
-  direct <- rff_glm(as.matrix(data[, 1:2]), data$y, family = "hinge", lambda = 1 / 8,
+  direct <- rff_glm(as.matrix(data[, 1:2]), two, family = "hinge", lambda = 1 / 8,
                     kernel = gaussian_kernel(1 / sqrt(2 * sigma)), n_features = 16, seed = 2, standardize = TRUE)
   expect_identical(hinge$family, "hinge")
   expect_equal(hinge$coefficients, direct$coefficients, tolerance = 1e-12)
