@@ -21,7 +21,7 @@
 #' L2-loss support vector machine (its deviance is the sum of the squared
 #' hinge losses), for several classes one machine per class against the
 #' rest, fitted together in the same passes; `"hinge"` the L1-loss one
-#' (two classes), `"quantile"` quantile regression at one or several levels
+#' (likewise), `"quantile"` quantile regression at one or several levels
 #' `tau` and `"expectile"` expectile regression (see the section on these
 #' losses below).
 #'
@@ -149,8 +149,8 @@
 #'   \eqn{s = \pm 1} the class, whose fits predict decision values and
 #'   classes, not probabilities; a factor of \eqn{K > 2} levels gets \eqn{K}
 #'   machines, level \eqn{k} against the rest, and the class whose machine
-#'   scores highest), `"hinge"` (two classes, the loss \eqn{\max(0, 1 -
-#'   s\eta)} of the L1-loss machine), `"quantile"` or `"expectile"`
+#'   scores highest), `"hinge"` (the loss \eqn{\max(0, 1 - s\eta)} of the
+#'   L1-loss machine, likewise one-vs-rest for several classes), `"quantile"` or `"expectile"`
 #'   (numbers, at the levels `tau`), `"cox"` (survival times); each is one
 #'   entry of the core's table of model families. `NULL` (the default)
 #'   takes it from the response, as its kind says: a `Surv` object is
@@ -178,8 +178,8 @@
 #'   `NULL` draws them from R's random number generator.
 #' @param offset A known part of each row's linear predictor: `NULL`, one
 #'   finite number per row (every level's, for quantiles and expectiles),
-#'   or for a fit of several classes (the `"multinomial"` family, or
-#'   `"squared_hinge"` with more than two) a matrix of one column per class
+#'   or for a fit of several classes (the `"multinomial"` family, or a
+#'   support vector machine of more than two) a matrix of one column per class
 #'   (for the formula method, evaluated in `data` like `weights`, added to
 #'   the formula's `offset()` terms, and refused for several classes).
 #' @param probability For a family without probabilities (the support

@@ -23,7 +23,7 @@
 #' with the same `cost` the two fit slightly different machines; the engine
 #' argument `loss = "hinge"` fits kernlab's own (the L1-loss machine, exact
 #' to 1e-9 of its criterion, but its kinks make it several times slower to
-#' fit; two classes only).
+#' fit).
 #'
 #' **Defaults.** Left `NULL`, `cost` is chosen by 5-fold cross-validation of
 #' the loss ([rff_glm()]'s path) and `rbf_sigma` by the data (the Gaussian

@@ -16,24 +16,24 @@ quantile_qp <- function(z, y, w, tau, lambda, offset = 0) {
 }
 
 # The hinge loss of the class s = +-1 as xi >= 1 - s (b0 + z b), xi >= 0.
-hinge_qp <- function(z, s, w, lambda) {
+hinge_qp <- function(z, s, w, lambda, tolerance = 1e-10) {
   n <- nrow(z)
   w <- rep_len(w, n)
   p <- ncol(z) + 1L
   qp_solve(quadratic = c(0, rep(2 * lambda, p - 1L), rep(0, n)), linear = c(rep(0, p), w),
            lower = c(rep(-Inf, p), rep(0, n)), constraints = cbind(s, s * z, diag(n)), lhs = rep(1, n),
-           rhs = rep(Inf, n), p = p)
+           rhs = rep(Inf, n), p = p, tolerance = tolerance)
 }
 
 # min quadratic' x^2 / 2 + linear' x subject to lhs <= A x <= rhs and x >=
 # lower, with HiGHS's feasibility tolerances at 1e-10 (its defaults, 1e-7,
-# would decide the comparison's last digits).
-qp_solve <- function(quadratic, linear, lower, constraints, lhs, rhs, p) {
+# would decide the comparison's last digits) unless told otherwise.
+qp_solve <- function(quadratic, linear, lower, constraints, lhs, rhs, p, tolerance = 1e-10) {
   k <- length(quadratic)
   q <- Matrix::sparseMatrix(i = seq_len(k), j = seq_len(k), x = quadratic, dims = c(k, k))
   solved <- highs::highs_solve(Q = q, L = linear, lower = lower, upper = rep(Inf, k), A = constraints, lhs = lhs,
-                               rhs = rhs, control = highs::highs_control(primal_feasibility_tolerance = 1e-10,
-                                                                          dual_feasibility_tolerance = 1e-10))
+                               rhs = rhs, control = highs::highs_control(primal_feasibility_tolerance = tolerance,
+                                                                          dual_feasibility_tolerance = tolerance))
   if (solved$status_message != "Optimal") stop("HiGHS did not solve the quadratic program: ", solved$status_message)
   list(objective = solved$objective_value, coefficients = solved$primal_solution[seq_len(p)])
 }

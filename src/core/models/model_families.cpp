@@ -156,23 +156,34 @@ CheckValue smoothed_check(double r, double tau, double h) {
 
 // The hinge loss of the L1-loss support vector machine: with s = 2y - 1 in
 // {-1, 1}, half of max(0, 1 - s eta), smoothed within the width of the
-// margin's edge.
-double hinge_row(const double* eta, const double* y, int, const FamilyParameters& p, double* residual, double* curvature) {
-  const double s = 2.0 * y[0] - 1.0;
-  const CheckValue c = smoothed_check(1.0 - s * eta[0], 1.0, p.width);
-  residual[0] = s * c.slope / 2.0;
-  if (curvature) curvature[0] = c.curvature / 2.0;
-  return c.loss / 2.0;
+// margin's edge. For K classes the sum of K such losses, class j against
+// the rest.
+double hinge_row(const double* eta, const double* y, int k, const FamilyParameters& p, double* residual,
+                 double* curvature) {
+  double half = 0.0;
+  for (int j = 0; j < k; ++j) {
+    const double s = 2.0 * y[j] - 1.0;
+    const CheckValue c = smoothed_check(1.0 - s * eta[j], 1.0, p.width);
+    residual[j] = s * c.slope / 2.0;
+    if (curvature) curvature[j] = c.curvature / 2.0;
+    half += c.loss / 2.0;
+  }
+  return half;
 }
 
-// The intercept-only fit, with a share m of the second level: b = 1 for
-// m >= 1/2 puts the majority's rows at the margin's edge, its kink, and the
-// minority's at margin 2, a loss of 2 min(m, 1 - m) per unit weight, the
-// least (b = -1 for m < 1/2). The path smoothed at width h < 2 starts
-// there, with the curvature of the majority's rows, all within the band.
-void hinge_null(const double* m, int, const FamilyParameters& p, double* intercept, double* a) {
-  intercept[0] = m[0] >= 0.5 ? 1.0 : -1.0;
-  a[0] = p.width > 0.0 ? std::max(m[0], 1.0 - m[0]) / (4.0 * p.width) : 0.0;
+// The intercept-only fit of each machine, with a share m of its class:
+// b = 1 for m >= 1/2 puts the majority's rows at the margin's edge, its
+// kink, and the minority's at margin 2, a loss of 2 min(m, 1 - m) per unit
+// weight, the least (b = -1 for m < 1/2). The path smoothed at width h < 2
+// starts there, with the curvature of the majority's rows, all within the
+// band.
+void hinge_null(const double* m, int k, const FamilyParameters& p, double* intercept, double* a) {
+  for (int j = 0; j < k; ++j) {
+    intercept[j] = m[j] >= 0.5 ? 1.0 : -1.0;
+    for (int i = 0; i < k; ++i) {
+      a[i + j * k] = i == j && p.width > 0.0 ? std::max(m[j], 1.0 - m[j]) / (4.0 * p.width) : 0.0;
+    }
+  }
 }
 
 // Quantile regression: one predictor per level tau_j, half the check loss
@@ -236,7 +247,7 @@ const std::vector<ModelFamily>& model_families() {
       {"poisson", "Poisson", ResponseKind::counts, "mean", true, false, poisson_row, poisson_mean, poisson_null},
       {"squared_hinge", "squared hinge", ResponseKind::one_vs_rest, "", false, false, squared_hinge_row, nullptr,
        squared_hinge_null},
-      {"hinge", "hinge", ResponseKind::two_classes, "", false, true, hinge_row, nullptr, hinge_null},
+      {"hinge", "hinge", ResponseKind::one_vs_rest, "", false, true, hinge_row, nullptr, hinge_null},
       {"quantile", "quantile", ResponseKind::values, "quantile", false, true, quantile_row, rearranged, values_null},
       {"expectile", "expectile", ResponseKind::values, "expectile", false, false, expectile_row, rearranged,
        values_null},
