@@ -99,6 +99,29 @@ test_that("the hinge machines of several classes are each class's quadratic prog
   }, 0)), tolerance = 1e-10)
 })
 
+test_that("the hinge machines of several classes converge on a handful of rows", {
+  # 5 rows of 3 classes: a machine's rows all leave the smoothing band
+  # while the others' are in it; refreshing none of the blocks then (and
+  # restarting every width from the intercept-only model's Hessian) held
+  # the joint continuation at 200 passes per width
+  set.seed(3)
+  x <- matrix(stats::runif(15), 5, 3)
+  y <- factor(c("a", "b", "c", "a", "b"))
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  fit <- expect_no_warning(rff_glm(x, y, map, family = "hinge", lambda = 1))
+  expect_lt(fit$passes, 400)
+  z <- rff_features(map, x)
+  for (class in levels(y)) {
+    alone <- rff_glm(x, y == class, map, family = "hinge", lambda = 1)
+    eta <- fit$intercept[[class]] + drop(z %*% fit$coefficients[, class])
+    s <- ifelse(y == class, 1, -1)
+    ours <- sum(pmax(0, 1 - s * eta)) + sum(fit$coefficients[, class]^2)
+    theirs <- alone$deviance + sum(alone$coefficients^2)
+    # both within 1e-9 of the exact minimum, by the continuation's rule
+    expect_equal(ours, theirs, tolerance = 1e-8, info = class)
+  }
+})
+
 test_that("a formula's factor of several levels gives the one-vs-rest machine, with lambda cross-validated", {
   data <- svm_data()
   frame <- data.frame(y = data$y, u = data$x[, 1], v = data$x[, 2])

@@ -131,12 +131,12 @@ const GlmPathResult& GlmPath::result() const {
   return result_;
 }
 
-void GlmPath::start_run(bool final) {
+void GlmPath::start_run(bool final, bool keep_references) {
   final_ = final;
   tolerance_ = final ? 1e-20 : 1e-8;
   passes_ = 0;
   first_ = true;
-  references_.assign(1, *null_reference_);
+  if (!keep_references) references_.assign(1, *null_reference_);
   Models& s = *models_;
   active_.clear();
   for (int m = 0; m < s.size(); ++m) {
@@ -158,7 +158,7 @@ void GlmPath::prepare_pass() {
     // Hessian costs n D^2 and an eigendecomposition, some D / d passes'
     // worth of features: at 2,048 columns Newton's fewer passes took 3x
     // the time, bench/svm.R)
-    const bool separate = (classes_ == 1 || family_->response == ResponseKind::values) && family_->kinked;
+    const bool separate = !softmax_ && family_->kinked;
     const bool scheduled = std::find(std::begin(kFinalRefreshPasses), std::end(kFinalRefreshPasses), passes_) !=
                            std::end(kFinalRefreshPasses);
     if (separate || scheduled) refresh_ = active_;
@@ -287,22 +287,35 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
     // Hessian for one class), each eigendecomposed; a point where a class
     // has no curvature (every row's mean saturated, or every row past a
     // piecewise-quadratic loss's kink) or an overflowing one (a trial point
-    // too far) gives none, and its models keep the reference they have
+    // too far) gives none, and its models keep the reference they have;
+    // but where the classes' Hessians are separate (no softmax) and the
+    // model's reference is itself of separate blocks, such a class keeps
+    // its block and the others are refreshed (a machine of one-vs-rest whose
+    // rows all left the band must not hold back the others' Newton steps)
     std::vector<Reference> fresh;
     const double parts = static_cast<double>(sums.hessians.size());
     for (std::size_t j = 0; j < refresh_.size(); ++j) {
-      bool curved = true;
+      std::vector<char> curved(static_cast<std::size_t>(k));
       for (int c = 0; c < k; ++c) {
         const double weight = sums.hessians[j * k + c].weight;
-        curved = curved && weight > 0.0 && std::isfinite(weight) && sums.hessians[j * k + c].zz.allFinite();
+        curved[static_cast<std::size_t>(c)] =
+            weight > 0.0 && std::isfinite(weight) && sums.hessians[j * k + c].zz.allFinite();
       }
-      if (!curved) continue;
+      const Reference& held = references_[static_cast<std::size_t>(s.reference[refresh_[j]])];
+      const bool blocks = !softmax_ && held.rotation.isIdentity() && (held.scale.array() == 1.0).all();
+      const bool all = std::all_of(curved.begin(), curved.end(), [](char c) { return c != 0; });
+      const bool any = std::any_of(curved.begin(), curved.end(), [](char c) { return c != 0; });
+      if (!all && !(blocks && any)) continue;
       Reference r;
       r.rotation = Eigen::MatrixXd::Identity(k, k);
       r.scale = Eigen::VectorXd::Ones(k);
       r.lambda = s.lambda[refresh_[j]];
       for (int c = 0; c < k; ++c) {
         const std::size_t h = j * k + c;
+        if (!curved[static_cast<std::size_t>(c)]) {
+          r.eigens.push_back(held.eigens[static_cast<std::size_t>(c)]);
+          continue;
+        }
         const Progress part = [&, h](double f) { progress((static_cast<double>(h) + f) / parts); };
         r.eigens.push_back(std::make_shared<const GlmReference>(glm_reference(sums.hessians[h], poll, part)));
       }
@@ -436,7 +449,9 @@ void GlmPath::finish_run() {
       last_width_ = width;
       last_width_objective_ = objective;
       models_ = std::make_unique<Models>(s.lambda, std::vector<int>{0}, start, classes_);
-      start_run(true);
+      // the last width's Hessians, not the intercept-only model's, until
+      // this width's own
+      start_run(true, true);
       return;
     }
   }

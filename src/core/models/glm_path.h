@@ -152,7 +152,7 @@ class GlmPath {
  private:
   struct Models;
   struct Reference;
-  void start_run(bool final);
+  void start_run(bool final, bool keep_references = false);
   void finish_run();
   void finish_covariance(const std::vector<CrossProducts>& sums, const Poll& poll);
   void prepare_pass();
