@@ -60,11 +60,11 @@ predictor_names <- function(traits, levels, tau) {
 # The levels tau of a family of values, checked and in increasing order
 # (the order its predictors, coefficients and predictions take); 0.5 when
 # not given. Other families take none.
-check_tau <- function(tau, traits) {
+check_tau <- function(tau, traits, arg = "tau") {
   if (traits$response != "values") {
     if (!is.null(tau)) {
       values <- names(Filter(function(f) f$response == "values", model_families()))
-      fail("`tau` is for the families of levels (%s); the \"%s\" family takes none.",
+      fail("`%s` is for the families of levels (%s); the \"%s\" family takes none.", arg,
            paste0('"', values, '"', collapse = ", "), traits$name)
     }
     return(NULL)
@@ -72,9 +72,9 @@ check_tau <- function(tau, traits) {
   if (is.null(tau)) return(0.5)
   if (!is.numeric(tau) || is.object(tau) || !is.null(dim(tau)) || length(tau) < 1L || anyNA(tau) ||
       any(!(tau > 0 & tau < 1))) {
-    fail("`tau` must be one or more levels strictly between 0 and 1.")
+    fail("`%s` must be one or more levels strictly between 0 and 1.", arg)
   }
-  if (anyDuplicated(tau) > 0L) fail("`tau` must hold distinct levels; %s is given twice.", format(tau[anyDuplicated(tau)]))
+  if (anyDuplicated(tau) > 0L) fail("`%s` must hold distinct levels; %s is given twice.", arg, format(tau[anyDuplicated(tau)]))
   sort(as.double(tau))
 }
 

@@ -116,6 +116,7 @@ rff_train <- function(x, y, weights = NULL, penalty = NULL, scale = 1, n_feature
   # settings only one of the two fits reads are checked for both
   criterion <- check_choice(criterion, c("loo", "evidence", "gcv"), "criterion")
   check_count(nfolds, "nfolds")
+  if (!is.null(quantile_levels)) quantile_levels <- check_tau(quantile_levels, model_family_traits("quantile"), "quantile_levels")
   if (!is.null(penalty) && (!is.numeric(penalty) || is.object(penalty) || length(penalty) < 1L ||
                             any(!is.finite(penalty)) || any(penalty <= 0))) {
     fail("`penalty` must be NULL or positive finite numbers: the lambda of rff_ridge() or rff_glm().")

@@ -979,6 +979,15 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   # a Cox fit: its ties, baseline hazard and concordance, and its survival curves
   consumers$survival <- function(f) predict(f, x3, type = "survival", times = c(0.5, 2.5))
   cases <- c(cases, object_cases(cox, consumers, "fit", c(fields, "ties", "baseline", "concordance")))
+  # the rows of the preconditioners' Hessians, an option read at each fit
+  rows_values <- c(bad_values[names(bad_values) != "NULL"], list(injection = injection))
+  cases <- c(cases, lapply(names(rows_values), function(value_name) {
+    case(sprintf("rff_glm() with options(askrff.hessian_rows = <%s>)", value_name), function() {
+      old <- options(askrff.hessian_rows = rows_values[[value_name]])
+      on.exit(options(old))
+      rff_glm(x3, y, map, lambda = 1)
+    }, "options(askrff.hessian_rows)")
+  }))
   fuzz_check(cases)
 })
 
@@ -1081,7 +1090,10 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
     rff_train = list(fun = rff_train,
                      args = list(x = x3, y = x3[, 1], weights = NULL, penalty = 0.1, scale = 1, n_features = 4,
                                  kernel = "gaussian", method = "iid", standardize = FALSE, criterion = "loo",
-                                 nfolds = 2, seed = 1, n_threads = 1)),
+                                 nfolds = 2, seed = 1, n_threads = 1, quantile_levels = NULL)),
+    rff_train_quantiles = list(fun = rff_train,
+                               args = list(x = x3, y = x3[, 1], penalty = 0.1, n_features = 4, nfolds = 2, seed = 1,
+                                           quantile_levels = c(0.25, 0.75))),
     rff_train_classes = list(fun = rff_train,
                              args = list(x = x3, y = classes, weights = NULL, penalty = 1, scale = 1, n_features = 4,
                                          kernel = matern_kernel(1, 1.5), method = "iid", standardize = TRUE,
@@ -1089,14 +1101,24 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
     rff_svm_train = list(fun = rff_svm_train,
                          args = list(x = x3, y = classes, weights = NULL, cost = 1, rbf_sigma = 0.5, n_features = 4,
                                      method = "iid", standardize = TRUE, nfolds = 2, probability = FALSE, seed = 1,
-                                     n_threads = 1)),
+                                     n_threads = 1, loss = "hinge")),
     rff_scale = list(fun = rff_scale, args = list(range = c(-1, 1), trans = NULL)),
     rff_num_features = list(fun = rff_num_features, args = list(range = c(2, 4), trans = NULL)),
     rff_kernel_family = list(fun = rff_kernel_family, args = list(values = "laplace")))
+  # every argument of the doorways is fuzzed (step_rff()'s trained fields
+  # as edits of a trained step below; its roles and ids are recipes')
+  doorways <- list(step_rff = list(step_rff, c("recipe", "role", "trained", "skip", "id", "map", "scaling", "columns")),
+                   rff_train = list(rff_train, character()), rff_svm_train = list(rff_svm_train, character()))
+  for (name in names(doorways)) {
+    given <- c(names(calls[[name]]$args), doorways[[name]][[2]], "...")
+    missing <- setdiff(names(formals(doorways[[name]][[1]])), given)
+    expect(length(missing) == 0L, sprintf("the fuzz suite does not fuzz %s()'s %s", name, paste(missing, collapse = ", ")))
+  }
   cases <- unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
     unlist(lapply(names(spec$args), function(arg) {
       values <- if (arg %in% c("x", "y")) c(bad_values, bad_data(3)) else bad_values
+      if (arg == "quantile_levels") values <- c(values, list(one = 1, duplicated = c(0.5, 0.2, 0.5)))
       argument_cases(name, spec$fun, spec$args, arg, values)
     }), recursive = FALSE)
   }), recursive = FALSE)
