@@ -90,11 +90,15 @@ glm_null_model <- function(family, parameters, mean_y, offset, pass) {
 # evaluate(), `softmax` and step `limit` of `newton`: each step lowers the
 # loss or quarters the Newton decrement, twice the loss still to gain,
 # until that is below the loss's rounding or the steps below the
-# intercepts'. The intercepts `b`, their sums `at` and whether it converged.
+# intercepts'. A step cut to the limit and taken whole doubles the limit:
+# where the loss is linear for long (offsets thousands of widths apart, a
+# loss with kinks), the steps grow geometrically to the fit. The
+# intercepts `b`, their sums `at` and whether it converged.
 null_newton <- function(newton, b, at) {
   converged <- FALSE
+  limit <- newton$limit
   for (iteration in seq_len(100L)) {
-    step <- null_newton_step(at$hessian, at$residual, newton$softmax, newton$limit)
+    step <- null_newton_step(at, newton$softmax, limit)
     decrement <- sum(at$residual * step)
     converged <- !(decrement > 1e-15 * abs(at$half))
     if (converged) break
@@ -105,7 +109,7 @@ null_newton <- function(newton, b, at) {
       trial <- newton$evaluate(b + t * step)
       better <- is.finite(trial$half) &&
         (trial$half <= at$half - 1e-4 * t * decrement ||
-           null_decrement(trial, newton$softmax, newton$limit) < decrement / 4)
+           null_decrement(trial, newton$softmax, limit) < decrement / 4)
       # else back to the minimum of the parabola through the loss and its
       # slope, within a tenth and a half of the step; a tenth where the
       # loss overflows
@@ -129,6 +133,7 @@ null_newton <- function(newton, b, at) {
       converged <- TRUE
       break
     }
+    if (t == 1 && max(abs(step)) >= limit) limit <- 2 * limit
     b <- b + t * step
     at <- trial
   }
@@ -136,26 +141,33 @@ null_newton <- function(newton, b, at) {
 }
 
 # The Newton step H^+ r from the intercepts' summed Hessian H and residuals
-# r: for several classes of the softmax (`softmax`) H is singular along
-# their common shift, which the softmax ignores, and the pseudo-inverse
-# leaves it out; where no curvature is left (every row's loss flat or its
-# curvature underflowing), the residuals' direction. At most `limit` long
-# in any intercept.
-null_newton_step <- function(hessian, residual, softmax, limit) {
+# r at a pass's sums `at`: for several classes of the softmax (`softmax`) H
+# is singular along their common shift, which the softmax ignores, and the
+# pseudo-inverse leaves it out; where no curvature is left (every row's loss
+# flat or its curvature underflowing, or every row of a loss with kinks
+# outside its band), the residuals' direction, `limit` long unless the
+# residuals are below the rounding of the rows' slopes (then r itself, which
+# moves nothing). At most `limit` long in any intercept.
+null_newton_step <- function(at, softmax, limit) {
+  hessian <- at$hessian
+  residual <- at$residual
   e <- eigen(hessian, symmetric = TRUE)
   kept <- e$values > 1e-12 * max(e$values, 0)
   step <- if (any(kept)) {
     drop(e$vectors[, kept, drop = FALSE] %*% (crossprod(e$vectors[, kept, drop = FALSE], residual) / e$values[kept]))
   }
   # a curvature that underflows leaves no finite step either
-  if (is.null(step) || any(!is.finite(step))) step <- residual
+  if (is.null(step) || any(!is.finite(step))) {
+    longest <- max(abs(residual))
+    step <- if (longest > 1e-12 * at$weight) residual * (limit / longest) else residual
+  }
   if (softmax) step <- step - mean(step)
   longest <- max(abs(step))
   if (longest > limit) step * (limit / longest) else step
 }
 
 # The Newton decrement r'H^+ r at a pass's sums.
-null_decrement <- function(at, softmax, limit) sum(at$residual * null_newton_step(at$hessian, at$residual, softmax, limit))
+null_decrement <- function(at, softmax, limit) sum(at$residual * null_newton_step(at, softmax, limit))
 
 # One chunk's sums at the intercepts b, with the family's levels tau and
 # smoothing width; what travels to a worker is these and the family's name.

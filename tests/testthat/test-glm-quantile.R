@@ -61,6 +61,32 @@ test_that("a quantile fit with an offset minimises the objective of the response
   expect_equal(fit$null_deviance, null, tolerance = 1e-8)
 })
 
+test_that("offsets thousands of smoothing widths apart reach the fit, not a point on the way", {
+  # two rows offset by 2,000: the loss is linear in the intercept for
+  # thousands of widths, over which the intercept-only model's Newton steps,
+  # cut at 20 widths, stopped after 100 (a fit of objective 2,374 against
+  # 2,002 came back with no warning of its own); a step taken whole at the
+  # limit now doubles it
+  x <- fixture_points(5, 3, seed = 3)
+  y <- c(0.3, -1.2, 2, 0.7, 1.1)
+  o <- c(0, 2000, 0, 2000, 0)
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  fit <- expect_no_warning(rff_glm(x, y, map, family = "quantile", lambda = 1, offset = o))
+  z <- rff_features(map, x)
+  # the QP of the three rows near the fit: the far rows stay on the check
+  # loss's lower branch, adding (1 - tau) (o + eta - y), linear in (b0, b)
+  near <- c(1, 3, 5)
+  far <- c(2, 4)
+  p <- ncol(z) + 1L
+  qp <- qp_solve(quadratic = c(0, rep(2, p - 1L), rep(0, 6)),
+                 linear = c(0.5 * colSums(cbind(1, z)[far, ]), rep(0.5, 6)), lower = c(rep(-Inf, p), rep(0, 6)),
+                 constraints = cbind(1, z[near, ], diag(3), -diag(3)), lhs = y[near], rhs = y[near], p = p)
+  minimum <- qp$objective + 0.5 * sum(o[far] - y[far])
+  expect_lt(abs(quantile_objective(fit, z, y, 1, 1, o) - minimum) / minimum, 1e-9)
+  # the null deviance at the median of y - o
+  expect_equal(fit$null_deviance, min(vapply(y - o, function(b) sum(check_loss(y - o - b, 0.5)), 0)), tolerance = 1e-10)
+})
+
 test_that("several levels are fitted as each alone, and a chunk source as data in memory", {
   data <- quantile_data(seed = 5)
   map <- rff_map(gaussian_kernel(1), 2, 16, seed = 6)

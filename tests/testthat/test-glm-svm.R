@@ -122,6 +122,27 @@ test_that("the hinge machines of several classes converge on a handful of rows",
   }
 })
 
+test_that("a hinge machine whose fit leaves no row on the margin's edge converges in a few passes", {
+  skip_if_not_installed("highs")
+  # 5 rows of 2 classes (the fuzz suite's): at the fit two rows sit just
+  # off the kink, on either side, and the intercept is flat. Keeping the
+  # Hessian of rows that had left the smoothing band shortened every step
+  # (430 passes, two widths unconverged); the penalty's Hessian alone, the
+  # piece's own, reaches the fit in two passes a width
+  x <- fixture_points(5, 3, seed = 3)
+  y <- factor(c("a", "b", "a", "b", "b"))
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  fit <- expect_no_warning(rff_glm(x, y, map, family = "hinge", lambda = 0.5))
+  expect_lt(fit$passes, 60)
+  z <- rff_features(map, x)
+  s <- ifelse(y == "b", 1, -1)
+  qp <- hinge_qp(z, s, rep(1, 5), 0.5, tolerance = 1e-10)
+  eta <- fit$intercept + drop(z %*% fit$coefficients)
+  ours <- sum(pmax(0, 1 - s * eta)) + 0.5 * sum(fit$coefficients^2)
+  # the continuation's rule: within 1e-9 of the minimum, and HiGHS's 1e-10
+  expect_equal(ours, qp$objective, tolerance = 1e-8)
+})
+
 test_that("a formula's factor of several levels gives the one-vs-rest machine, with lambda cross-validated", {
   data <- svm_data()
   frame <- data.frame(y = data$y, u = data$x[, 1], v = data$x[, 2])

@@ -23,6 +23,16 @@ GlmReference glm_reference(const CrossProducts& sums, const Poll& poll, const Pr
   return reference;
 }
 
+GlmReference penalty_reference(const GlmReference& last) {
+  const Eigen::Index d = last.vectors.rows();
+  GlmReference reference;
+  reference.weight = last.weight;
+  reference.mean = Eigen::VectorXd::Zero(d);
+  reference.values = Eigen::VectorXd::Zero(d);
+  reference.vectors = Eigen::MatrixXd::Identity(d, d);
+  return reference;
+}
+
 Eigen::MatrixXd glm_solve(const GlmReference& reference, const Eigen::MatrixXd& q, const Eigen::VectorXd& scale,
                           const Eigen::VectorXd& lambda) {
   const Eigen::Index d = reference.vectors.rows(), columns = q.cols();

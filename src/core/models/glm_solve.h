@@ -29,6 +29,13 @@ struct GlmReference {
 // The eigendecomposition polls and reports its progress.
 GlmReference glm_reference(const CrossProducts& sums, const Poll& poll = no_poll, const Progress& progress = no_progress);
 
+// The reference of a loss with no curvature at the point (every row of a
+// loss with kinks outside its smoothing band): G = 0 and m = 0, so that the
+// coefficients' step is the penalty's alone, q_b / lambda, the exact Newton
+// step of the piece; the intercept, on which such a loss is linear, keeps
+// the last reference's h, a finite step that the line search then bounds.
+GlmReference penalty_reference(const GlmReference& last);
+
 // d for each column of q ((1 + D) x columns), with its scale a (a = 0: only
 // the penalty, and d_0 = 0) and its lambda.
 Eigen::MatrixXd glm_solve(const GlmReference& reference, const Eigen::MatrixXd& q, const Eigen::VectorXd& scale,
