@@ -37,11 +37,14 @@ demo: runtime-deps
 # prints the test counts and, last (where a CI log's tail shows it), every
 # failed test. R CMD build has built the vignettes, running their code (a
 # vignette that fails stops the build), so check does not run it again.
-# NOT_CRAN=true runs the long statistical tests that CRAN's check skips.
+# NOT_CRAN=true runs the long statistical tests that CRAN's check skips;
+# TESTTHAT_PARALLEL=TRUE runs the test files in as many processes as cores
+# (DESCRIPTION's Config/testthat/start-first names the longest, started
+# first); CRAN's check runs them in one.
 test: deps
 	rm -rf $(PKG).Rcheck $(TARBALL)
 	$(PARALLEL) $(R) CMD build .
-	$(PARALLEL) NOT_CRAN=true _R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-vignettes $(TARBALL) || true
+	$(PARALLEL) NOT_CRAN=true TESTTHAT_PARALLEL=TRUE TESTTHAT_CPUS=$(JOBS) _R_CHECK_FORCE_SUGGESTS_=true $(R) CMD check --no-manual --no-vignettes $(TARBALL) || true
 	$(RSCRIPT) tools/check-summary.R $(PKG).Rcheck
 
 # The check CRAN runs on a submission (the long tests skipped, at most two

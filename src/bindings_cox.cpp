@@ -19,10 +19,6 @@
 
 namespace {
 
-bool finite(const Rcpp::NumericVector& v) {
-  return std::all_of(v.begin(), v.end(), [](double value) { return std::isfinite(value); });
-}
-
 askrff::CoxTies ties_of(const std::string& ties) {
   if (ties == "breslow") return askrff::CoxTies::breslow;
   askrff::require(ties == "efron", "ties must be \"efron\" or \"breslow\"");
@@ -50,21 +46,9 @@ Rcpp::List cpp_cox_risk_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatri
   askrff::require_whole(coefficients, "the coefficients");
   askrff::require_whole(references, "the references");
   const int columns = left->n_columns();
-  askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
+  askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
   const std::vector<int> ranks = askrff::survival_ranks(y, rank, times);
-  askrff::require(finite(w) && std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
-                  "w must be finite and nonnegative");
-  askrff::require(offset.ncol() == 0 || (offset.nrow() == x.nrow() && offset.ncol() == 1 && finite(offset)),
-                  "the offsets must be finite, one per row of x");
-  askrff::require(std::isfinite(first_row) && first_row >= 0.0 && first_row == std::floor(first_row) && first_row < 9e15,
-                  "first_row must be a whole number");
-  askrff::require(n_folds == 0 || (n_folds >= 2 && n_folds <= 1000), "n_folds must be 0 or between 2 and 1000");
-  askrff::require(z_shift.size() == columns, "the shift must have one value per feature column");
-  askrff::require(coefficients.nrow() == 1 + columns && references.nrow() == 1 + columns &&
-                      coefficients.ncol() == model_fold.size(),
-                  "the coefficients must have 1 + D rows and one column per model");
-  askrff::require(finite(coefficients) && finite(references), "the coefficients must be finite");
-  for (const int f : model_fold) askrff::require(f >= 0 && f <= n_folds, "each model's fold must be 0 or a fold");
+  askrff::require_pass_input(x, w, offset, 1, first_row, n_folds, z_shift, columns, coefficients, model_fold, references);
   askrff::GlmModels models;
   models.family = &askrff::model_family("cox");
   models.coefficients = Eigen::Map<const Eigen::MatrixXd>(coefficients.begin(), 1 + columns, coefficients.ncol());

@@ -20,14 +20,6 @@
 #include "parallel.h"
 #include "progress.h"
 
-namespace {
-
-bool all_finite(const Rcpp::NumericVector& v) {
-  return std::all_of(v.begin(), v.end(), [](double value) { return std::isfinite(value); });
-}
-
-}  // namespace
-
 // The sums of glm_pass.h (model_passes.h) over the rows of x (whose first row is row
 // `first_row` of the data, counted from 0, which fixes its fold), with
 // responses y (one column per class), weights w, offsets (as y, or no
@@ -75,25 +67,13 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   models.parameters = askrff::family_parameters(model_family, tau, width, classes);
   askrff::require(!whole_hessian || std::string(model_family.mean_name) == "probability",
                   "the whole Hessian of a family of classes is the softmax's");
-  askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
-  askrff::require(all_finite(y) && all_finite(w) && std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
-                  "y and w must be finite and w nonnegative");
-  askrff::require(offset.ncol() == 0 || (offset.nrow() == x.nrow() && offset.ncol() == classes && all_finite(offset)),
-                  "the offsets must be finite, with one row per row of x and one column per column of y");
-  askrff::require(std::isfinite(first_row) && first_row >= 0.0 && first_row == std::floor(first_row) && first_row < 9e15,
-                  "first_row must be a whole number");
-  askrff::require(n_folds == 0 || (n_folds >= 2 && n_folds <= 1000), "n_folds must be 0 or between 2 and 1000");
-  askrff::require(z_shift.size() == columns, "the shift must have one value per feature column");
-  askrff::require(coefficients.nrow() == 1 + columns && references.nrow() == 1 + columns,
-                  "the coefficients must have 1 + D rows");
-  askrff::require(coefficients.ncol() == model_fold.size() * classes && references.ncol() % classes == 0,
-                  "the coefficients must have one column per model and class");
-  askrff::require(all_finite(coefficients) && all_finite(references), "the coefficients must be finite");
+  askrff::require(y.nrow() == x.nrow() && askrff::all_finite(y), "y must be finite, one row per row of x");
+  askrff::require_pass_input(x, w, offset, classes, first_row, n_folds, z_shift, columns, coefficients, model_fold,
+                             references);
   askrff::require(directions.ncol() == 0 || (directions.nrow() == coefficients.nrow() &&
-                                             directions.ncol() == coefficients.ncol() && all_finite(directions) &&
-                                             steps.size() == model_fold.size() && all_finite(steps) && all_finite(probes)),
+                                             directions.ncol() == coefficients.ncol() && askrff::all_finite(directions) &&
+                                             steps.size() == model_fold.size() && askrff::all_finite(steps) && askrff::all_finite(probes)),
                   "the directions must be finite, one per model and class, with a finite step per model and finite probes");
-  for (const int f : model_fold) askrff::require(f >= 0 && f <= n_folds, "each model's fold must be 0 or a fold");
   askrff::require(hessian_every >= 1, "hessian_every must be at least 1");
 
   models.coefficients = Eigen::Map<const Eigen::MatrixXd>(coefficients.begin(), 1 + columns, coefficients.ncol());
@@ -290,7 +270,7 @@ Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double
                              Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector intercept) {
   askrff::require_whole(offset, "the offsets");
   askrff::require_whole(y, "y");
-  askrff::require(all_finite(offset) && all_finite(y) && all_finite(w) && all_finite(intercept) &&
+  askrff::require(askrff::all_finite(offset) && askrff::all_finite(y) && askrff::all_finite(w) && askrff::all_finite(intercept) &&
                       std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
                   "the offsets, y, w and the intercepts must be finite and w nonnegative");
   const askrff::ModelFamily& model_family = askrff::model_family(family);
@@ -312,7 +292,7 @@ Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double
 // [[Rcpp::export(.cpp_glm_null_start)]]
 Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector tau, double width,
                                        Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean) {
-  askrff::require(all_finite(mean) && all_finite(offset_mean), "the means must be finite");
+  askrff::require(askrff::all_finite(mean) && askrff::all_finite(offset_mean), "the means must be finite");
   const askrff::ModelFamily& model_family = askrff::model_family(family);
   return askrff::to_r(askrff::glm_null_start(model_family,
                                              askrff::family_parameters(model_family, tau, width, static_cast<int>(mean.size())),

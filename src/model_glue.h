@@ -45,6 +45,36 @@ inline FamilyParameters family_parameters(const ModelFamily& family, const Rcpp:
   return FamilyParameters{std::vector<double>(tau.begin(), tau.end()), width};
 }
 
+inline bool all_finite(const Rcpp::NumericVector& v) {
+  return std::all_of(v.begin(), v.end(), [](double value) { return std::isfinite(value); });
+}
+
+// A GLM pass's rows and models from R, checked: finite nonnegative weights
+// w and finite offsets (one column per predictor of `classes`, or none), a
+// row of each per row of x; the rows' first index `first_row` (a whole
+// number, which fixes their folds) and the folds; one shift per feature
+// column; 1 + D rows of finite coefficients, one column per model and
+// predictor, with a fold each (0 or a fold), and references of whole models.
+inline void require_pass_input(const Rcpp::NumericMatrix& x, const Rcpp::NumericVector& w,
+                               const Rcpp::NumericMatrix& offset, int classes, double first_row, int n_folds,
+                               const Rcpp::NumericVector& z_shift, int columns, const Rcpp::NumericMatrix& coefficients,
+                               const Rcpp::IntegerVector& model_fold, const Rcpp::NumericMatrix& references) {
+  require(w.size() == x.nrow() && all_finite(w) && std::all_of(w.begin(), w.end(), [](double v) { return v >= 0.0; }),
+          "w must be finite and nonnegative, one per row of x");
+  require(offset.ncol() == 0 || (offset.nrow() == x.nrow() && offset.ncol() == classes && all_finite(offset)),
+          "the offsets must be finite, with one row per row of x and one column per predictor");
+  require(std::isfinite(first_row) && first_row >= 0.0 && first_row == std::floor(first_row) && first_row < 9e15,
+          "first_row must be a whole number");
+  require(n_folds == 0 || (n_folds >= 2 && n_folds <= 1000), "n_folds must be 0 or between 2 and 1000");
+  require(z_shift.size() == columns, "the shift must have one value per feature column");
+  require(coefficients.nrow() == 1 + columns && references.nrow() == 1 + columns,
+          "the coefficients must have 1 + D rows");
+  require(coefficients.ncol() == model_fold.size() * classes && references.ncol() % classes == 0,
+          "the coefficients must have one column per model and class");
+  require(all_finite(coefficients) && all_finite(references), "the coefficients must be finite");
+  for (const int f : model_fold) require(f >= 0 && f <= n_folds, "each model's fold must be 0 or a fold");
+}
+
 // A Cox model's rows from R, checked: one time rank in [0, times] per row
 // (cox_risk.h) and one event indicator (0 or 1) per row in y's one column.
 inline std::vector<int> survival_ranks(const Rcpp::NumericMatrix& y, const Rcpp::IntegerVector& rank, int times) {

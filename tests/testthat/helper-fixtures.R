@@ -55,3 +55,17 @@ plotted_text <- function(code) {
 skip_statistics_under_sanitizers <- function() {
   skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "statistics only; their C++ paths run in other tests")
 }
+
+# A function source of the chunks: each call the next chunk, NULL after the
+# last, and then the first again (a pass per round).
+chunk_reader <- function(chunks) {
+  index <- 0L
+  function() {
+    index <<- index + 1L
+    if (index > length(chunks)) {
+      index <<- 0L
+      return(NULL)
+    }
+    chunks[[index]]
+  }
+}

@@ -60,6 +60,34 @@ void block_predictors(const GlmModels& models, const GlmBlock& block, const Bloc
   });
 }
 
+// The blocks of a GLM pass's rows: each block's shifted features, its rows
+// of the responses, weights, offsets, folds and time ranks, and eta of the
+// `predictors` columns of `models`, handed to body(block, begin, eta).
+template <typename Body>
+void glm_blocks(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models, Eigen::Index predictors,
+                const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
+                const std::vector<int>& rank, const RowFolds& folds, const ConstVectorRef& z_shift,
+                const BlockRunner& run, Body body) {
+  const std::size_t block = glm_block_rows(map.n_columns(), predictors);
+  Eigen::MatrixXd z, y_block, offset_block, eta;
+  Eigen::VectorXd w_block;
+  std::vector<int> fold, rank_block;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
+    shifted_features(map, x, n, begin, rows, z_shift, run, z);
+    y_block = y.middleRows(first, r);
+    w_block = w.segment(first, r);
+    offset_block = offset.middleRows(first, r);
+    block_folds(folds, begin, rows, fold);
+    block_ranks(rank, begin, rows, rank_block);
+    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block, rank_block};
+    eta.resize(r, predictors);
+    block_predictors(models, rows_of, run, eta);
+    body(rows_of, begin, eta);
+  }
+}
+
 }  // namespace
 
 CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
@@ -90,25 +118,14 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
   const int columns = map.n_columns(), classes = models.classes;
   const int n_models = models.n_models(), n_references = models.n_references();
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols() + models.directions.cols();
-  const std::size_t block = glm_block_rows(columns, predictors);
   GlmSums sums(models, columns);
-  Eigen::MatrixXd z, y_block, offset_block, eta, residual, weighted_z, curved_z;
-  Eigen::VectorXd w_block;
-  std::vector<int> fold, rank_block;
+  Eigen::MatrixXd residual, weighted_z, curved_z;
   const std::size_t panels = to_size(n_panels(columns));
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t rows = std::min(block, n - begin);
-    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
-    shifted_features(map, x, n, begin, rows, z_shift, run, z);
-    y_block = y.middleRows(first, r);
-    w_block = w.segment(first, r);
-    offset_block = offset.middleRows(first, r);
-    block_folds(folds, begin, rows, fold);
-    block_ranks(rank, begin, rows, rank_block);
-    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block, rank_block};
+  glm_blocks(map, x, n, models, predictors, y, w, offset, rank, folds, z_shift, run,
+             [&](const GlmBlock& rows_of, std::size_t begin, const Eigen::MatrixXd& eta) {
+    const Eigen::MatrixXd& z = rows_of.z;
+    const Eigen::Index r = z.rows();
     const Eigen::MatrixXd no_response(r, 0);  // the Hessians' sums carry no response
-    eta.resize(r, predictors);
-    block_predictors(models, rows_of, run, eta);
     residual.resize(r, models.coefficients.cols());
     run(to_size(n_models), [&](std::size_t m) { glm_model_rows(models, rows_of, eta, static_cast<int>(m), residual, sums); });
     run(panels, [&](std::size_t p) { add_gradient_panel(sums, z, residual, static_cast<int>(p)); });
@@ -116,9 +133,9 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
     Eigen::VectorXd sampled;
     if (n_references > 0 && models.hessian_every > 1) {
       sampled.resize(r);
-      for (std::size_t i = 0; i < rows; ++i) {
-        const bool in = hessian_row(folds.seed, folds.first_row + begin + i, models.hessian_every);
-        sampled(static_cast<Eigen::Index>(i)) = in ? models.hessian_every : 0.0;
+      for (Eigen::Index i = 0; i < r; ++i) {
+        const bool in = hessian_row(folds.seed, folds.first_row + begin + static_cast<std::size_t>(i), models.hessian_every);
+        sampled(i) = in ? models.hessian_every : 0.0;
       }
     }
     for (int reference = 0; reference < n_references; ++reference) {
@@ -147,7 +164,7 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
         add_responses(hessian, no_response, v);
       }
     }
-  }
+  });
   return sums;
 }
 
@@ -155,32 +172,18 @@ CoxRiskSums cox_risk_pass(const FeatureMap& map, const double* x, std::size_t n,
                           const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
                           const std::vector<int>& rank, int times, const RowFolds& folds,
                           const ConstVectorRef& z_shift, const BlockRunner& run) {
-  const int columns = map.n_columns(), n_models = models.n_models();
+  const int n_models = models.n_models();
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols();
-  const std::size_t block = glm_block_rows(columns, predictors);
   CoxRiskSums sums(times, predictors, folds.n_folds);
-  Eigen::MatrixXd z, y_block, offset_block, eta;
-  Eigen::VectorXd w_block;
-  std::vector<int> fold, rank_block;
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t rows = std::min(block, n - begin);
-    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
-    shifted_features(map, x, n, begin, rows, z_shift, run, z);
-    y_block = y.middleRows(first, r);
-    w_block = w.segment(first, r);
-    offset_block = offset.middleRows(first, r);
-    block_folds(folds, begin, rows, fold);
-    block_ranks(rank, begin, rows, rank_block);
-    const GlmBlock rows_of{z, y_block, w_block, fold, offset_block, rank_block};
-    eta.resize(r, predictors);
-    block_predictors(models, rows_of, run, eta);
+  glm_blocks(map, x, n, models, predictors, y, w, offset, rank, folds, z_shift, run,
+             [&](const GlmBlock& rows_of, std::size_t, const Eigen::MatrixXd& eta) {
     // each column owns its sums: the same for any thread count
     run(static_cast<std::size_t>(predictors), [&](std::size_t c) {
       const int f = c < static_cast<std::size_t>(n_models) ? models.fold[c] : 0;
-      add_cox_risk_rows(rows_of, rank_block, eta, static_cast<Eigen::Index>(c), f, sums);
+      add_cox_risk_rows(rows_of, rows_of.rank, eta, static_cast<Eigen::Index>(c), f, sums);
     });
-    add_cox_events(rows_of, rank_block, sums);
-  }
+    add_cox_events(rows_of, rows_of.rank, sums);
+  });
   return sums;
 }
 
