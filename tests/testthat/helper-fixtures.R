@@ -58,7 +58,7 @@ skip_statistics_under_sanitizers <- function() {
 
 # A function source of the chunks: each call the next chunk, NULL after the
 # last, and then the first again (a pass per round).
-chunk_reader <- function(chunks) {
+restarting_reader <- function(chunks) {
   index <- 0L
   function() {
     index <<- index + 1L

@@ -12,6 +12,7 @@ asymmetric_kernels <- function() {
 }
 
 test_that("rff_kernel_matrix is unbiased for k(x_i - y_j): all kernels, decompositions, methods and allocations", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   x <- fixture_points(7, 3)
   y <- fixture_points(5, 3, seed = 11)
@@ -36,6 +37,7 @@ test_that("rff_kernel_matrix is unbiased for k(x_i - y_j): all kernels, decompos
 })
 
 test_that("the estimate is of k(x_i - y_j), not of the transposed orientation", {
+  skip_statistics_under_sanitizers()
   skip_on_cran()
   # Against k(x_j - x_i) the z-scores run into the dozens; here the
   # mean of 300 maps misses t(kernel_matrix(k, y, x)) by over 10 standard errors.

@@ -1146,6 +1146,9 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
 
 test_that("broom's tidy(), glance() and augment() of edited fits and bad arguments end in a result or a named error", {
   skip_on_cran()
+  # R methods over the fits, whose C++ paths (predict(), fitted()) the
+  # blocks above fuzz with the same edits: the sanitizers' slowest block
+  skip_if(nzchar(Sys.getenv("ASKRFF_SANITIZE")), "R methods; their C++ paths are fuzzed above")
   skip_if_not_installed("generics")
   skip_if_not_installed("tibble")
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)

@@ -219,7 +219,7 @@ test_that("threads do not change a Cox fit; chunks, a function source and future
   expect_equal(coef(chunked), coef(one), tolerance = 1e-7)
   expect_equal(chunked$baseline, one$baseline, tolerance = 1e-7)
   expect_null(chunked$concordance)
-  reader <- chunk_reader(chunks)
+  reader <- restarting_reader(chunks)
   expect_equal(coef(rff_glm(reader, map = map, family = "cox", seed = 1)), coef(chunked), tolerance = 1e-12)
   skip_if_not_installed("future")
   old <- future::plan(future::multisession, workers = 2)

@@ -179,7 +179,7 @@ test_that("threads do not change a fit; chunks and future workers give the in-me
   expect_equal(coef(chunked), coef(one), tolerance = 1e-7)
   expect_error(predict(chunked), "streamed its data", class = "askrff_error")
   # a function source is read once per pass, starting again after NULL
-  reader <- chunk_reader(chunks)
+  reader <- restarting_reader(chunks)
   expect_equal(coef(rff_glm(reader, map = map, family = "multinomial", seed = 1)), coef(chunked), tolerance = 1e-12)
   once <- local({
     i <- 0L

@@ -30,6 +30,7 @@ test_that("the statistic is n times the squared mean of the residuals' products,
 })
 
 test_that("the size holds where z explains the dependence, and a direct effect is found", {
+  skip_statistics_under_sanitizers()
   # 200 replicates: the rate's standard error is sqrt(0.05 * 0.95 / 200) =
   # 0.0154; 3.5 of them is 0.054 around 0.05. The median scale keeps it
   # fast (bench/kernel-tests.R measures the default's size).

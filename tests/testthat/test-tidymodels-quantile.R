@@ -37,7 +37,7 @@ test_that("rff_train() refuses quantile levels for classes, and bad levels by na
   x <- as.matrix(data[, c("a", "b")])
   expect_error(rff_train(x, factor(data$y > 0), quantile_levels = 0.5, n_features = 8),
                "quantile_levels.*factor", class = "askrff_error")
-  expect_error(rff_train(x, data$y, quantile_levels = 1.5, n_features = 8), "`tau`", class = "askrff_error")
+  expect_error(rff_train(x, data$y, quantile_levels = 1.5, n_features = 8), "`quantile_levels`", class = "askrff_error")
 })
 
 test_that("tune_grid() tunes the penalty of a quantile workflow by the weighted interval score", {
