@@ -33,16 +33,16 @@
     .Call(`_askrff_cpp_instruction_set`, wanted)
 }
 
-.cpp_glm_pass <- function(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads) {
-    .Call(`_askrff_cpp_glm_pass`, map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads)
+.cpp_glm_pass <- function(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, epsilon, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads) {
+    .Call(`_askrff_cpp_glm_pass`, map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, epsilon, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads)
 }
 
 .cpp_cv_folds <- function(first_row, n, n_folds, fold_seed) {
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
-.cpp_glm_path <- function(family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress) {
-    .Call(`_askrff_cpp_glm_path`, family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress)
+.cpp_glm_path <- function(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress) {
+    .Call(`_askrff_cpp_glm_path`, family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress)
 }
 
 .cpp_glm_path_next <- function(solver, sums, progress) {
@@ -53,12 +53,12 @@
     .Call(`_askrff_cpp_glm_path_result`, solver)
 }
 
-.cpp_glm_null_sums <- function(family, tau, width, offset, y, w, intercept) {
-    .Call(`_askrff_cpp_glm_null_sums`, family, tau, width, offset, y, w, intercept)
+.cpp_glm_null_sums <- function(family, tau, epsilon, width, offset, y, w, intercept) {
+    .Call(`_askrff_cpp_glm_null_sums`, family, tau, epsilon, width, offset, y, w, intercept)
 }
 
-.cpp_glm_null_start <- function(family, tau, width, mean, offset_mean) {
-    .Call(`_askrff_cpp_glm_null_start`, family, tau, width, mean, offset_mean)
+.cpp_glm_null_start <- function(family, tau, epsilon, width, mean, offset_mean) {
+    .Call(`_askrff_cpp_glm_null_start`, family, tau, epsilon, width, mean, offset_mean)
 }
 
 .cpp_kernel_matrix <- function(kernel, x, y, n_threads) {
@@ -169,8 +169,8 @@
     .Call(`_askrff_cpp_model_families`)
 }
 
-.cpp_model_family_rows <- function(name, eta, y, tau, width) {
-    .Call(`_askrff_cpp_model_family_rows`, name, eta, y, tau, width)
+.cpp_model_family_rows <- function(name, eta, y, tau, epsilon, width) {
+    .Call(`_askrff_cpp_model_family_rows`, name, eta, y, tau, epsilon, width)
 }
 
 .cpp_model_family_mean <- function(name, eta) {

@@ -208,7 +208,7 @@ augment.askrff_glm <- function(x, data = NULL, newdata = NULL, type.predict = c(
   if (is.null(observed) || NROW(observed) != nrow(out) || !is.null(dim(observed))) return(out)
   y <- glm_observed(x, observed, if (is.null(newdata)) "data" else "newdata")
   eta <- if (type.predict == "link") fitted else predict_glm("link")
-  out$.resid <- deviance_residuals(x$family, x$tau, y, unname(eta))
+  out$.resid <- deviance_residuals(x$family, x$tau, x$epsilon, y, unname(eta))
   # rows without a response or a prediction (a predictor missing) stay NA
   if (any(!is.finite(out$.resid[!is.na(y) & !is.na(eta)]))) {
     fail("The deviance residuals overflow (linear predictors up to %s); the fit's `coefficients` are too large for these data.",

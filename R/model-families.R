@@ -44,6 +44,10 @@ family_predictors <- function(traits, levels, tau) {
   switch(response_kind(traits, levels), classes = length(levels), values = length(tau), 1L)
 }
 
+# Whether a family takes any finite numbers: values (a predictor per level
+# tau) or real numbers (one predictor).
+numeric_response <- function(traits) traits$response %in% c("values", "real")
+
 # The kind of response a family takes with these levels: a one-vs-rest
 # family takes two classes as one predictor and more as one per class.
 response_kind <- function(traits, levels) {
@@ -78,10 +82,29 @@ check_tau <- function(tau, traits, arg = "tau") {
   sort(as.double(tau))
 }
 
+# The half-width epsilon of the tube of a family of real numbers (support
+# vector regression's), checked: finite and nonnegative, 0.1 when not given
+# (kernlab's default). Other families take none.
+check_epsilon <- function(epsilon, traits, arg = "epsilon") {
+  if (traits$response != "real") {
+    if (!is.null(epsilon)) {
+      tubes <- names(Filter(function(f) f$response == "real", model_families()))
+      fail("`%s` is for the families of a tube (%s); the \"%s\" family takes none.", arg,
+           paste0('"', tubes, '"', collapse = ", "), traits$name)
+    }
+    return(NULL)
+  }
+  if (is.null(epsilon)) return(0.1)
+  if (!is.numeric(epsilon) || is.object(epsilon) || length(epsilon) != 1L || !is.finite(epsilon) || epsilon < 0) {
+    fail("`%s` must be one finite nonnegative number.", arg)
+  }
+  as.double(epsilon)
+}
+
 # The response as the core reads it (model_family.h): for two classes a 0/1
 # column (1 for the second level), for several the classes' indicator
 # columns, for counts the counts, for values (levels `tau`) the values in a
-# column per level; with its kind and levels (`response`
+# column per level, for real numbers the numbers; with its kind and levels (`response`
 # NULL for the first chunk, which sets the kind and levels the others must
 # match).
 glm_response <- function(y, n, where, response, family, tau) {
@@ -98,12 +121,12 @@ glm_response <- function(y, n, where, response, family, tau) {
     }
     return(list(y = matrix(as.double(y)), response = list(kind = "counts", levels = character())))
   }
-  if (traits$response == "values") {
+  if (numeric_response(traits)) {
     if (!is.numeric(y) || is.object(y) || any(!is.finite(y)) || any(abs(y) > 1e100)) {
       fail("%s must be finite numbers (at most 1e100 in absolute value) for the \"%s\" family.", where, family)
     }
     # the response once per level, as the core reads it (model_family.h)
-    return(list(y = matrix(as.double(y), n, length(tau)), response = list(kind = "numeric", levels = character())))
+    return(list(y = matrix(as.double(y), n, max(length(tau), 1L)), response = list(kind = "numeric", levels = character())))
   }
   if (is.character(y) && is.null(response)) y <- factor(y)
   two <- response_kind(traits, if (is.factor(y)) levels(y) else c(FALSE, TRUE)) == "two_classes"
@@ -142,7 +165,7 @@ glm_response <- function(y, n, where, response, family, tau) {
 # The kinds a fit's `response` may have under each kind of family response.
 response_kinds <- function(traits) {
   switch(traits$response, counts = "counts", two_classes = , one_vs_rest = c("factor", "logical", "numeric"),
-         classes = "factor", values = "numeric", survival = "survival")
+         classes = "factor", values = , real = "numeric", survival = "survival")
 }
 
 # The responses' weighted means from the first pass's sums (of the
@@ -153,7 +176,7 @@ glm_null_means <- function(family, setup, response, shift = 0) as_condition_clas
   if (setup$n < 2) fail("A model needs at least two rows of positive weight (`weights`, or the chunks' `w`); the data have %d.", setup$n)
   traits <- model_family_traits(family)
   mean_y <- setup$y_sum / setup$weight + shift
-  if (traits$response == "values") return(mean_y)
+  if (numeric_response(traits)) return(mean_y)
   if (traits$response == "survival") {
     if (!(mean_y > 0)) fail("`y` has no events among the rows of positive weight: the Cox model has nothing to fit.")
     return(mean_y)
@@ -182,7 +205,7 @@ glm_mean <- function(family, eta) {
 # 0 for the first; or the counts or values), NA where missing.
 glm_observed <- function(fit, y, arg) {
   kind <- model_family_traits(fit$family)$response
-  if (kind == "values") {
+  if (kind %in% c("values", "real")) {
     if (!is.numeric(y) || is.object(y) || any(!is.na(y) & !is.finite(y))) {
       fail("The response in `%s` must be finite numbers, as the fit's.", arg)
     }
@@ -204,12 +227,13 @@ glm_observed <- function(fit, y, arg) {
 
 # sign(residual) sqrt(d) with d the row's deviance (twice its half loss,
 # without smoothing), from the linear predictor, for a fit of one predictor
-# (at the level `tau` for values); NA where y is.
-deviance_residuals <- function(family, tau, y, eta) {
+# (at the level `tau` for values, with the tube `epsilon` for real
+# numbers); NA where y is.
+deviance_residuals <- function(family, tau, epsilon, y, eta) {
   out <- rep(NA_real_, length(y))
   known <- !is.na(y) & !is.na(eta)
   rows <- core(.cpp_model_family_rows(family, matrix(eta[known], ncol = 1L), matrix(y[known], ncol = 1L),
-                                      if (is.null(tau)) numeric() else tau, 0))
+                                      if (is.null(tau)) numeric() else tau, if (is.null(epsilon)) 0 else epsilon, 0))
   out[known] <- sign(rows$residual[, 1L]) * sqrt(pmax(2 * rows$half, 0))
   out
 }
@@ -222,6 +246,7 @@ glm_family_text <- function(fit) {
            sprintf("%s (%s against %s)", traits$label, levels[2L], levels[1L]),
          classes = sprintf("%s, %d classes", traits$label, length(levels)),
          values = sprintf("%s, tau = %s", traits$label, paste(format(fit$tau), collapse = ", ")),
+         real = sprintf("%s, epsilon = %s", traits$label, format(fit$epsilon)),
          survival = sprintf("%s proportional hazards (%s ties)", traits$label, fit$ties),
          traits$label)
 }

@@ -9,10 +9,11 @@
 # in the core asks for its passes (R/model-glm-solver.R). With a scale
 # search (`search` from check_scale_search()), the scales are chosen first
 # (R/model-glm-scale.R) and the fit is solved at them. `tau` holds the
-# levels of a family of values (check_tau()), NULL for the others; `ties`
+# levels of a family of values (check_tau()), NULL for the others, `epsilon`
+# the tube of a family of real numbers (check_epsilon()), NULL for the others; `ties`
 # a Cox model's (check_ties()), whose event times are read first
 # (R/model-glm-cox.R).
-fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
+fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfolds, seed, fun, n_threads, search = NULL,
                     scale_by = "evidence", probability = FALSE, ties = NULL) {
   traits <- model_family_traits(family)  # checks the name
   probability <- check_flag(probability, "probability")
@@ -41,7 +42,7 @@ fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed
   solver_of <- function(problem) {
     run_pass <- model_passes(problem, "rff_glm()")
     function(model, final = TRUE) {
-      glm_solution(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final, list(times = times, ties = ties))
+      glm_solution(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final, list(times = times, ties = ties))
     }
   }
   solve <- solver_of(setup)
@@ -53,7 +54,7 @@ fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed
     best <- found$best
     selection <- found$selection
   }
-  fit <- glm_fit(best$model, family, tau, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds, fold_seed,
+  fit <- glm_fit(best$model, family, tau, epsilon, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds, fold_seed,
                  best$passes)
   fit$selection <- selection
   if (!is.null(ties)) fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
@@ -73,32 +74,34 @@ fit_glm <- function(data, family, tau, map_of, standardize, lambda, nfolds, seed
 # and the `value` a scale search compares, the cross-validated deviance at
 # the chosen lambda. The intercept-only model the path starts from follows
 # from the responses' means, unless an offset moves it or the family's
-# response is values (a quantile or expectile is no function of the mean):
+# response is numbers (a quantile, an expectile or support vector
+# regression's intercept is no function of the mean):
 # then it is fitted first (R/model-glm-null.R). A Cox model (`cox`: its
 # event `times` and `ties`) starts at b = 0, whatever its offset, runs each
 # of the solver's passes as two over the data (cox_engine_pass()) and ends
 # with its baseline hazard.
-glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, fold_seed, final = TRUE,
+glm_solution <- function(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final = TRUE,
                          cox = NULL) {
   start <- problem$start
   threads <- problem$worker_threads
   traits <- model_family_traits(family)
   shifts <- model_shifts(model, start, problem$n_threads)
-  # values are summed less the first row's, so that their variance does not cancel
-  y_shift <- if (traits$response == "values") shifts$y else rep(0, ncol(start$y))
+  # numbers are summed less the first row's, so that their variance does not cancel
+  y_shift <- if (numeric_response(traits)) shifts$y else rep(0, ncol(start$y))
   sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = y_shift), threads), add_sums, model)
   mean_y <- glm_null_means(family, sums, start$response, y_shift)
-  parameters <- list(tau = if (is.null(tau)) numeric() else tau, width = smoothing_width(traits, sums))
+  parameters <- list(tau = if (is.null(tau)) numeric() else tau, epsilon = if (is.null(epsilon)) 0 else epsilon,
+                     width = smoothing_width(traits, sums))
   passes <- 1L
   offset <- isTRUE(start$response$offset)
   survival <- traits$response == "survival"
-  null <- if ((offset && !survival) || traits$response == "values") {
+  null <- if ((offset && !survival) || numeric_response(traits)) {
     glm_null_model(family, parameters, mean_y, offset, function(work) {
       passes <<- passes + 1L
       run_pass(work, add_sums, model)
     })
   }
-  glm_work <- function(request) glm_pass_work(model, shifts$z, family, tau, nfolds, fold_seed, request, threads)
+  glm_work <- function(request) glm_pass_work(model, shifts$z, family, tau, epsilon, nfolds, fold_seed, request, threads)
   risk_work <- function(request) {
     cox_risk_work(model, shifts$z, length(cox$times), nfolds, fold_seed, request, threads)
   }
@@ -131,12 +134,16 @@ glm_solution <- function(model, problem, run_pass, family, tau, lambda, nfolds, 
 # The width a loss with kinks is smoothed at along its path, which the core
 # then shrinks for the chosen lambda's fit (src/core/models/glm_path.h): a
 # share of the residuals' scale, the margin (1) for classes and the
-# responses' standard deviation for values (1 if they are constant), from
-# the first pass's sums `sums` (of the values less the first row's); 0 for
-# a family without kinks.
+# responses' standard deviation for numbers (1 if they are constant), from
+# the first pass's sums `sums` (of the numbers less the first row's); 0 for
+# a family without kinks. The epsilon-insensitive loss takes the quantiles'
+# width whatever its epsilon: a residual's scale is the responses' either
+# way, and where epsilon < h its two bands overlap near r = 0, which adds
+# their excesses (at most h / 2 in all, model_families.cpp) but keeps the
+# loss convex; the path shrinks h to the exact fit.
 smoothing_width <- function(traits, sums) {
   if (!traits$kinked) return(0)
-  if (traits$response != "values") return(kinked_width)
+  if (!numeric_response(traits)) return(kinked_width)
   mean <- sums$y_sum[1L] / sums$weight
   sd <- sqrt(max(sums$y_squares[1L] / sums$weight - mean^2, 0))
   kinked_width * (if (sd > 0) sd else 1)
@@ -182,15 +189,16 @@ glm_chunk <- function(chunk, index, arg, model, response, family, tau, times = N
 # (.cpp_glm_path_next; a Cox model's with its `log_hazard`, R/model-glm-cox.R).
 # Made here so that what travels to a worker is the model, the shift and
 # the request, not the caller's data.
-glm_pass_work <- function(model, shift, family, tau, nfolds, fold_seed, request, n_threads) {
+glm_pass_work <- function(model, shift, family, tau, epsilon, nfolds, fold_seed, request, n_threads) {
   force(model)
   force(shift)
   force(request)
   tau <- if (is.null(tau)) numeric() else tau
+  epsilon <- if (is.null(epsilon)) 0 else epsilon
   function(chunk) {
     input <- core_input(model$map, chunk$x, "left", n_threads)
     core(.cpp_glm_pass(input$map, model$fun, input$x, chunk$y, chunk$w, glm_offset_columns(chunk), chunk$first_row,
-                       nfolds, fold_seed, shift, family, tau, request$width, request$coefficients, request$fold,
+                       nfolds, fold_seed, shift, family, tau, epsilon, request$width, request$coefficients, request$fold,
                        request$references, request$directions, request$steps, request$probes, request$hessian_every,
                        chunk$rank, if (is.null(request$log_hazard)) matrix(0, 0L, 0L) else request$log_hazard,
                        n_threads))
@@ -217,7 +225,7 @@ add_glm_sums <- function(total, sums) {
 # The fit object from the solver's result, with the intercepts of the
 # unshifted features; `offset` says whether its rows carried one, which
 # predictions for new rows then need.
-glm_fit <- function(model, family, tau, response, solved, shift, setup, nfolds, fold_seed, passes) {
+glm_fit <- function(model, family, tau, epsilon, response, solved, shift, setup, nfolds, fold_seed, passes) {
   offset <- isTRUE(response$offset)
   response$offset <- NULL
   classes <- predictor_names(model_family_traits(family), response$levels, tau)
@@ -232,8 +240,10 @@ glm_fit <- function(model, family, tau, response, solved, shift, setup, nfolds, 
     deviance = solved$deviance, null_deviance = solved$null_deviance, n = setup$n, weight = setup$weight,
     nfolds = nfolds, fold_seed = fold_seed, passes = passes, offset = offset, likelihood = glm_likelihood(solved, shift)
   ), class = "askrff_glm")
-  # a family of values keeps its levels, a loss with kinks its smoothing
+  # a family of values keeps its levels, of real numbers its tube, a loss
+  # with kinks its smoothing
   fit$tau <- tau
+  fit$epsilon <- epsilon
   if (!is.null(solved$smoothing)) fit$smoothing <- as.data.frame(solved$smoothing)
   fit
 }

@@ -11,7 +11,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   response <- fit$response
   levels_ok <- is.list(response) && is.character(response$levels) && !anyNA(response$levels) &&
     anyDuplicated(response$levels) == 0L &&
-    switch(traits$response, counts = , values = , survival = length(response$levels) == 0L,
+    switch(traits$response, counts = , values = , real = , survival = length(response$levels) == 0L,
            two_classes = length(response$levels) == 2L, classes = , one_vs_rest = length(response$levels) >= 2L)
   if (!levels_ok || !is.character(response$kind) || length(response$kind) != 1L ||
       !response$kind %in% response_kinds(traits)) {
@@ -26,6 +26,14 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
     }
   } else if (!is.null(fit$tau)) {
     fail("`%s` must be NULL: the \"%s\" family has no levels.", field(arg, "tau"), family)
+  }
+  if (traits$response == "real") {
+    epsilon <- fit$epsilon
+    if (!is.double(epsilon) || is.object(epsilon) || length(epsilon) != 1L || !is.finite(epsilon) || epsilon < 0) {
+      fail("`%s` must be the fit's tube, one finite nonnegative number.", field(arg, "epsilon"))
+    }
+  } else if (!is.null(fit$epsilon)) {
+    fail("`%s` must be NULL: the \"%s\" family has no tube.", field(arg, "epsilon"), family)
   }
   classes <- family_predictors(traits, response$levels, fit$tau)
   b <- fit$coefficients

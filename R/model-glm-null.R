@@ -2,8 +2,9 @@
 # the K intercepts b minimising sum_i w_i l(b + o_i, y_i), where the GLM's
 # path starts (so its null deviance is glm(y ~ 1 + offset(o))'s). Without
 # an offset they follow from the responses' weighted means (each family's
-# null_model in src/core/models/model_families.cpp), except for values,
-# whose levels' quantiles or expectiles do not; with one they do not either
+# null_model in src/core/models/model_families.cpp), except for numbers
+# (values, whose levels' quantiles or expectiles do not, and real numbers,
+# whose support vector regression's intercept does not); with one they do not either
 # (Poisson's are log(sum w y / sum w exp(o)), the others have no closed
 # form), and Newton's method finds them from the sums of the rows' losses,
 # residuals and curvatures at b (.cpp_glm_null_sums, src/core/models/glm_null.*),
@@ -20,7 +21,7 @@ null_step_limit <- 20
 # The null model's `intercept` (K) and `curvature` A = sum w H_i / sum w, the
 # mean of its rows' Hessians in eta (the path's first reference is A (x)
 # the weighted Z'Z, exact without an offset), for the family with its
-# `parameters` (levels tau, smoothing width) and rows that carry an
+# `parameters` (levels tau, tube epsilon, smoothing width) and rows that carry an
 # `offset` or none. `pass(work)` runs work(chunk) on every chunk and adds
 # the results (one pass over the data).
 # It starts from the means' intercepts less the offset's weighted mean
@@ -35,18 +36,18 @@ glm_null_model <- function(family, parameters, mean_y, offset, pass) {
   # the softmax's intercepts are centred; one-vs-rest's and the levels' are separate
   softmax <- classes > 1L && traits$response == "classes"
   at_width <- function(width) {
-    list(evaluate = function(b) pass(glm_null_work(family, parameters$tau, width, b)), softmax = softmax,
+    list(evaluate = function(b) pass(glm_null_work(family, parameters$tau, parameters$epsilon, width, b)), softmax = softmax,
          limit = null_step_limit * if (traits$kinked) width else 1, offset = offset)
   }
   newton <- at_width(parameters$width)
-  link <- function(mean) core(.cpp_glm_null_start(family, parameters$tau, parameters$width, mean, rep(0, classes)))
+  link <- function(mean) core(.cpp_glm_null_start(family, parameters$tau, parameters$epsilon, parameters$width, mean, rep(0, classes)))
   offset_mean <- if (offset) {
     weighted <- pass(glm_offset_mean_work())
     weighted$offset / weighted$weight
   } else {
     rep(0, classes)
   }
-  b <- core(.cpp_glm_null_start(family, parameters$tau, parameters$width, mean_y, offset_mean))
+  b <- core(.cpp_glm_null_start(family, parameters$tau, parameters$epsilon, parameters$width, mean_y, offset_mean))
   at <- newton$evaluate(b)
   if (!is.finite(at$half) || any(!is.finite(at$residual)) || any(!is.finite(at$hessian))) {
     fail("The intercept-only model with this offset has no finite fit: its loss overflows at the offset's mean; check that `offset` is on the scale of the linear predictor (a log exposure for a Poisson rate).",
@@ -169,16 +170,17 @@ null_newton_step <- function(at, softmax, limit) {
 # The Newton decrement r'H^+ r at a pass's sums.
 null_decrement <- function(at, softmax, limit) sum(at$residual * null_newton_step(at, softmax, limit))
 
-# One chunk's sums at the intercepts b, with the family's levels tau and
-# smoothing width; what travels to a worker is these and the family's name.
-glm_null_work <- function(family, tau, width, intercept) {
+# One chunk's sums at the intercepts b, with the family's levels tau, tube
+# epsilon and smoothing width; what travels to a worker is these and the family's name.
+glm_null_work <- function(family, tau, epsilon, width, intercept) {
   force(family)
   force(tau)
+  force(epsilon)
   force(width)
   force(intercept)
   function(chunk) {
     offset <- if (is.null(chunk$offset)) matrix(0, nrow(chunk$y), ncol(chunk$y)) else chunk$offset
-    core(.cpp_glm_null_sums(family, tau, width, offset, chunk$y, chunk$w, intercept))
+    core(.cpp_glm_null_sums(family, tau, epsilon, width, offset, chunk$y, chunk$w, intercept))
   }
 }
 

@@ -135,7 +135,7 @@ check_glm_prediction <- function(fit, type, arg) {
   if (type %in% c("risk", "survival") && traits$response != "survival") {
     fail("`%s = \"%s\"` needs a Cox fit; the \"%s\" family's response is %s.", arg, type, fit$family, traits$response)
   }
-  if (type %in% c("class", "decision") && traits$response %in% c("counts", "values", "survival")) {
+  if (type %in% c("class", "decision") && traits$response %in% c("counts", "values", "real", "survival")) {
     fail("`%s = \"%s\"` needs a fit to classes; the \"%s\" family's response is %s.", arg, type, fit$family,
          traits$response)
   }

@@ -11,7 +11,7 @@
 # `pass(request)` runs one pass of .cpp_glm_pass over the data for the
 # solver's request (.cpp_glm_path_next: coefficients, folds, references,
 # the smoothing width and a kinked loss's line search);
-# `parameters` are the family's levels `tau` and the width its path starts
+# `parameters` are the family's levels `tau`, its tube's `epsilon` and the width its path starts
 # at (smoothing_width()); `setup` holds the first pass's
 # sums, `mean_y` the responses' weighted means (glm_null_means()), which
 # give the intercept-only model the path starts from, and `null` that model
@@ -27,9 +27,9 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
   traits <- model_family_traits(family)
-  hessian <- hessian && !traits$kinked && traits$response != "values" && whole_hessian_fits(length(mean_y), columns)
+  hessian <- hessian && !traits$kinked && !numeric_response(traits) && whole_hessian_fits(length(mean_y), columns)
   # solved in the passes' unit weights (R/model-weight-units.R)
-  solver <- core(.cpp_glm_path(family, parameters$tau, parameters$width, setup, mean_y, null$intercept, null$curvature,
+  solver <- core(.cpp_glm_path(family, parameters$tau, parameters$epsilon, parameters$width, setup, mean_y, null$intercept, null$curvature,
                                if (is.null(lambda)) numeric() else lambda / unit, nfolds, hessian,
                                hessian_sample(setup$n), eigen_progress(columns)))
   sums <- NULL

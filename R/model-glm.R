@@ -22,8 +22,9 @@
 #' hinge losses), for several classes one machine per class against the
 #' rest, fitted together in the same passes; `"hinge"` the L1-loss one
 #' (likewise), `"quantile"` quantile regression at one or several levels
-#' `tau` and `"expectile"` expectile regression (see the section on these
-#' losses below).
+#' `tau` and `"expectile"` expectile regression, `"epsilon_insensitive"`
+#' and `"squared_epsilon_insensitive"` support vector regression (see the
+#' sections on these losses below).
 #'
 #' **Relation to glmnet.** glmnet minimises \eqn{-\ell / N + \lambda_g
 #' \|b\|^2 / 2} with the weights scaled to sum to \eqn{N}; both criteria have
@@ -141,8 +142,8 @@
 #' @param y The response: for `"binomial"` (and the hinge losses) a factor
 #'   of two levels (the second is the event, as in [glm()]), a logical or a
 #'   0/1 numeric vector; for `"multinomial"` a factor (every level must
-#'   occur); for `"poisson"` nonnegative counts; for `"quantile"` and
-#'   `"expectile"` finite numbers. `NULL` when `x` is a chunk source.
+#'   occur); for `"poisson"` nonnegative counts; for `"quantile"`,
+#'   `"expectile"` and the epsilon-insensitive losses finite numbers. `NULL` when `x` is a chunk source.
 #' @param family The loss: `"binomial"`, `"multinomial"`,
 #'   `"poisson"`, `"squared_hinge"` (the loss
 #'   \eqn{\max(0, 1 - s\eta)^2} of the L2-loss support vector machine with
@@ -151,7 +152,9 @@
 #'   machines, level \eqn{k} against the rest, and the class whose machine
 #'   scores highest), `"hinge"` (the loss \eqn{\max(0, 1 - s\eta)} of the
 #'   L1-loss machine, likewise one-vs-rest for several classes), `"quantile"` or `"expectile"`
-#'   (numbers, at the levels `tau`), `"cox"` (survival times); each is one
+#'   (numbers, at the levels `tau`), `"epsilon_insensitive"` or
+#'   `"squared_epsilon_insensitive"` (numbers, support vector regression's
+#'   losses with the tube `epsilon`), `"cox"` (survival times); each is one
 #'   entry of the core's table of model families. `NULL` (the default)
 #'   takes it from the response, as its kind says: a `Surv` object is
 #'   `"cox"`; a factor, characters, a logical or 0/1 numbers of two
@@ -162,6 +165,10 @@
 #'   distinct numbers strictly between 0 and 1, in any order (the fit takes
 #'   them in increasing order); `NULL` is 0.5, the median. Other families
 #'   take none.
+#' @param epsilon For `"epsilon_insensitive"` and
+#'   `"squared_epsilon_insensitive"`, the tube's half-width: one finite
+#'   nonnegative number in the units of `y` (`NULL` is 0.1, kernlab's
+#'   default). Other families take none.
 #' @param ties For `"cox"`, how tied event times enter the partial
 #'   likelihood: `"efron"` (the default, as in [survival::coxph()]) or
 #'   `"breslow"` (as in glmnet). Other families take none.
@@ -196,6 +203,7 @@
 #'   `response` (its kind and levels), `coefficients` (feature columns by
 #'   classes, or by levels `tau`; one column for the families of one
 #'   predictor), `intercept`, the levels `tau` (quantiles and expectiles),
+#'   the tube `epsilon` (the epsilon-insensitive losses),
 #'   for a loss with kinks its `smoothing` (a data frame of the final fit's
 #'   widths and the `passes` each took), the chosen
 #'   `lambda`, the `path` (a data frame of `lambda`, the full-data fit's
@@ -214,6 +222,7 @@
 #'   their `design`. Methods: `print`, `coef`, `predict`, `plot` (the
 #'   cross-validation curve) and `fitted`.
 #' @template glm-kinks
+#' @template glm-svr
 #' @template glm-cox
 #' @family models
 #' @examples
@@ -233,7 +242,7 @@ rff_glm <- function(x, ...) UseMethod("rff_glm")
 
 #' @rdname rff_glm
 #' @export
-rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, tau = NULL, lambda = NULL,
+rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, tau = NULL, epsilon = NULL, lambda = NULL,
                             nfolds = 5, weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = NULL,
                             standardize = NULL, scale = NULL, ard = FALSE, scale_by = c("evidence", "cv"), fun = NULL,
                             n_threads = NULL, offset = NULL, probability = FALSE, ties = NULL, ...) {
@@ -250,14 +259,15 @@ rff_glm.default <- function(x, y = NULL, map = NULL, family = NULL, tau = NULL, 
                           !missing(scale_by), offset_given, lambda, traits$response == "survival")
   standardize <- resolve_standardize(standardize, map, kernel, streamed)
   tau <- check_tau(tau, traits)
+  epsilon <- check_epsilon(epsilon, traits)
   ties <- check_ties(ties, traits)
-  fit_glm(data, family, tau, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
+  fit_glm(data, family, tau, epsilon, model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun,
           n_threads, searching$search, searching$scale_by, probability, ties)
 }
 
 #' @rdname rff_glm
 #' @export
-rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, kernel = NULL,
+rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, epsilon = NULL, kernel = NULL,
                             n_features = NULL, map = NULL, subset, weights, na.action, contrasts = NULL,
                             standardize = NULL, lambda = NULL, nfolds = 5, scale = NULL, ard = FALSE,
                             scale_by = c("evidence", "cv"), method = "iid", seed = NULL, fun = NULL, n_threads = NULL,
@@ -272,13 +282,14 @@ rff_glm.formula <- function(formula, data = NULL, family = NULL, tau = NULL, ker
                           lambda, traits$response == "survival")
   standardize <- resolve_standardize(standardize, map, kernel, FALSE)
   tau <- check_tau(tau, traits)
+  epsilon <- check_epsilon(epsilon, traits)
   ties <- check_ties(ties, traits)
   if (!is.null(frame$offset) && response_kind(model_family_traits(family), levels(factor(frame$y))) == "classes") {
     fail("The \"%s\" family takes no offset from a formula (its offset() terms or `offset`) for several classes: each class has a linear predictor of its own, and one offset added to every class's would cancel in the softmax; the default method takes a matrix of one column per class.",
          family)
   }
   source <- list(list(x = frame$x, y = frame$y, w = frame$weights, offset = frame$offset))
-  fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, tau,
+  fit <- fit_glm(list(source = source, streamed = FALSE, what = "the predictors of `formula` expand to"), family, tau, epsilon,
                  model_map(map, kernel, n_features, method, seed), standardize, lambda, nfolds, seed, fun, n_threads,
                  searching$search, searching$scale_by, probability, ties)
   fit$call <- call

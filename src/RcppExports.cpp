@@ -125,8 +125,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_pass
-Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps, Rcpp::NumericVector probes, int hessian_every, Rcpp::IntegerVector rank, Rcpp::NumericMatrix log_hazard, int n_threads);
-RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP directionsSEXP, SEXP stepsSEXP, SEXP probesSEXP, SEXP hessian_everySEXP, SEXP rankSEXP, SEXP log_hazardSEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds, Rcpp::NumericVector fold_seed, Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold, Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps, Rcpp::NumericVector probes, int hessian_every, Rcpp::IntegerVector rank, Rcpp::NumericMatrix log_hazard, int n_threads);
+RcppExport SEXP _askrff_cpp_glm_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP offsetSEXP, SEXP first_rowSEXP, SEXP n_foldsSEXP, SEXP fold_seedSEXP, SEXP z_shiftSEXP, SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP coefficientsSEXP, SEXP model_foldSEXP, SEXP referencesSEXP, SEXP directionsSEXP, SEXP stepsSEXP, SEXP probesSEXP, SEXP hessian_everySEXP, SEXP rankSEXP, SEXP log_hazardSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -142,6 +142,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< double >::type width(widthSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type coefficients(coefficientsSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type model_fold(model_foldSEXP);
@@ -153,7 +154,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type rank(rankSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type log_hazard(log_hazardSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_pass(map, fun, x, y, w, offset, first_row, n_folds, fold_seed, z_shift, family, tau, epsilon, width, coefficients, model_fold, references, directions, steps, probes, hessian_every, rank, log_hazard, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -172,13 +173,14 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_path
-SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, int hessian_every, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP hessian_everySEXP, SEXP progressSEXP) {
+SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, int hessian_every, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP hessian_everySEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< double >::type width(widthSEXP);
     Rcpp::traits::input_parameter< Rcpp::List >::type gram(gramSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mean(meanSEXP);
@@ -189,7 +191,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< bool >::type hessian(hessianSEXP);
     Rcpp::traits::input_parameter< int >::type hessian_every(hessian_everySEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, tau, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -218,34 +220,36 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_null_sums
-Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix offset, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector intercept);
-RcppExport SEXP _askrff_cpp_glm_null_sums(SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP offsetSEXP, SEXP ySEXP, SEXP wSEXP, SEXP interceptSEXP) {
+Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::NumericMatrix offset, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector intercept);
+RcppExport SEXP _askrff_cpp_glm_null_sums(SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP offsetSEXP, SEXP ySEXP, SEXP wSEXP, SEXP interceptSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< double >::type width(widthSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type offset(offsetSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type intercept(interceptSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_null_sums(family, tau, width, offset, y, w, intercept));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_null_sums(family, tau, epsilon, width, offset, y, w, intercept));
     return rcpp_result_gen;
 END_RCPP
 }
 // cpp_glm_null_start
-Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean);
-RcppExport SEXP _askrff_cpp_glm_null_start(SEXP familySEXP, SEXP tauSEXP, SEXP widthSEXP, SEXP meanSEXP, SEXP offset_meanSEXP) {
+Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean);
+RcppExport SEXP _askrff_cpp_glm_null_start(SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP meanSEXP, SEXP offset_meanSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< std::string >::type family(familySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< double >::type width(widthSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type mean(meanSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type offset_mean(offset_meanSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_null_start(family, tau, width, mean, offset_mean));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_null_start(family, tau, epsilon, width, mean, offset_mean));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -587,8 +591,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_model_family_rows
-Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp::NumericMatrix y, Rcpp::NumericVector tau, double width);
-RcppExport SEXP _askrff_cpp_model_family_rows(SEXP nameSEXP, SEXP etaSEXP, SEXP ySEXP, SEXP tauSEXP, SEXP widthSEXP) {
+Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp::NumericMatrix y, Rcpp::NumericVector tau, double epsilon, double width);
+RcppExport SEXP _askrff_cpp_model_family_rows(SEXP nameSEXP, SEXP etaSEXP, SEXP ySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -596,8 +600,9 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type eta(etaSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type tau(tauSEXP);
+    Rcpp::traits::input_parameter< double >::type epsilon(epsilonSEXP);
     Rcpp::traits::input_parameter< double >::type width(widthSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_model_family_rows(name, eta, y, tau, width));
+    rcpp_result_gen = Rcpp::wrap(cpp_model_family_rows(name, eta, y, tau, epsilon, width));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -934,13 +939,13 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_map_gram", (DL_FUNC) &_askrff_cpp_map_gram, 4},
     {"_askrff_cpp_sincos", (DL_FUNC) &_askrff_cpp_sincos, 1},
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
-    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 23},
+    {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 24},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
-    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 12},
+    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 13},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
     {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},
-    {"_askrff_cpp_glm_null_sums", (DL_FUNC) &_askrff_cpp_glm_null_sums, 7},
-    {"_askrff_cpp_glm_null_start", (DL_FUNC) &_askrff_cpp_glm_null_start, 5},
+    {"_askrff_cpp_glm_null_sums", (DL_FUNC) &_askrff_cpp_glm_null_sums, 8},
+    {"_askrff_cpp_glm_null_start", (DL_FUNC) &_askrff_cpp_glm_null_start, 6},
     {"_askrff_cpp_kernel_matrix", (DL_FUNC) &_askrff_cpp_kernel_matrix, 4},
     {"_askrff_cpp_kernel_traits", (DL_FUNC) &_askrff_cpp_kernel_traits, 1},
     {"_askrff_cpp_dot_product_series", (DL_FUNC) &_askrff_cpp_dot_product_series, 1},
@@ -968,7 +973,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_radial_table", (DL_FUNC) &_askrff_cpp_radial_table, 3},
     {"_askrff_cpp_sample_radii", (DL_FUNC) &_askrff_cpp_sample_radii, 4},
     {"_askrff_cpp_model_families", (DL_FUNC) &_askrff_cpp_model_families, 0},
-    {"_askrff_cpp_model_family_rows", (DL_FUNC) &_askrff_cpp_model_family_rows, 5},
+    {"_askrff_cpp_model_family_rows", (DL_FUNC) &_askrff_cpp_model_family_rows, 6},
     {"_askrff_cpp_model_family_mean", (DL_FUNC) &_askrff_cpp_model_family_mean, 2},
     {"_askrff_cpp_cross_products", (DL_FUNC) &_askrff_cpp_cross_products, 8},
     {"_askrff_cpp_ridge_path", (DL_FUNC) &_askrff_cpp_ridge_path, 7},

@@ -28,8 +28,8 @@
 // Hessians at the columns of `references`. Folds need n_folds >= 2 (0: no
 // folds, every model_fold 0). A pass of no models for several classes is the
 // whole Hessian's (glm_path_hessian.h): its Hessians are the blocks of the
-// softmax's. The family's rows take its levels tau (a family of values)
-// and the pass's smoothing width. With `directions` (else no columns), the
+// softmax's. The family's rows take its levels tau (a family of values),
+// its tube's epsilon (of real numbers) and the pass's smoothing width. With `directions` (else no columns), the
 // pass also sums each model's line search (glm_pass.h: its coefficients
 // are its last point plus `steps` times its direction) at the `probes`.
 // The Hessians sum one row in every `hessian_every` (GlmModels), drawn
@@ -43,7 +43,7 @@
 Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
                         Rcpp::NumericVector w, Rcpp::NumericMatrix offset, double first_row, int n_folds,
                         Rcpp::NumericVector fold_seed,
-                        Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double width,
+                        Rcpp::NumericVector z_shift, std::string family, Rcpp::NumericVector tau, double epsilon, double width,
                         Rcpp::NumericMatrix coefficients, Rcpp::IntegerVector model_fold,
                         Rcpp::NumericMatrix references, Rcpp::NumericMatrix directions, Rcpp::NumericVector steps,
                         Rcpp::NumericVector probes, int hessian_every, Rcpp::IntegerVector rank,
@@ -64,7 +64,7 @@ Rcpp::List cpp_glm_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, 
   models.classes = classes;
   askrff::require(askrff::takes_predictors(model_family, classes),
                   "y must have one column, or one per class or level for a family of several predictors");
-  models.parameters = askrff::family_parameters(model_family, tau, width, classes);
+  models.parameters = askrff::family_parameters(model_family, tau, epsilon, width, classes);
   askrff::require(!whole_hessian || std::string(model_family.mean_name) == "probability",
                   "the whole Hessian of a family of classes is the softmax's");
   askrff::require(y.nrow() == x.nrow() && askrff::all_finite(y), "y must be finite, one row per row of x");
@@ -158,7 +158,7 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 }  // namespace
 
 // A path solver (glm_path.h) for `family` with its levels `tau` (a family of
-// values) and smoothing `width` (a loss with kinks), from the first pass's
+// values), tube `epsilon` (of real numbers) and smoothing `width` (a loss with kinks), from the first pass's
 // sums `gram` (of .cpp_cross_products, weights w), the responses' weighted
 // means (one per predictor), with
 // an offset the intercept-only fit's `intercept` and `curvature` (NULL
@@ -168,12 +168,12 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 // Hessians take (GlmPathSetup::hessian_every). The eigendecomposition stops on a user
 // interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
-SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double width, Rcpp::List gram, Rcpp::NumericVector mean,
+SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::List gram, Rcpp::NumericVector mean,
                   SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian,
                   int hessian_every, SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
   const askrff::ModelFamily& model_family = askrff::model_family(family);
-  askrff::GlmPathSetup setup{model_family, askrff::family_parameters(model_family, tau, width, static_cast<int>(mean.size())),
+  askrff::GlmPathSetup setup{model_family, askrff::family_parameters(model_family, tau, epsilon, width, static_cast<int>(mean.size())),
                              sums, Eigen::Map<const Eigen::VectorXd>(mean.begin(), mean.size()),
                              std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
   setup.hessian_every = hessian_every;
@@ -263,10 +263,10 @@ Rcpp::List cpp_glm_path_result(SEXP solver) {
 
 // The sums of glm_null.h at the intercepts b over rows of offsets (one
 // column per predictor), encoded responses y and weights w, with the
-// family's levels tau and smoothing width: list(half, residual, hessian,
+// family's levels tau, epsilon and smoothing width: list(half, residual, hessian,
 // mean, weight).
 // [[Rcpp::export(.cpp_glm_null_sums)]]
-Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double width, Rcpp::NumericMatrix offset,
+Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::NumericMatrix offset,
                              Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector intercept) {
   askrff::require_whole(offset, "the offsets");
   askrff::require_whole(y, "y");
@@ -277,7 +277,7 @@ Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double
   const int k = static_cast<int>(intercept.size());
   askrff::require(askrff::takes_predictors(model_family, k),
                   "a family of several classes needs an intercept per class, of levels one per level, the others one");
-  const askrff::GlmNullSums sums = askrff::glm_null_sums(model_family, askrff::family_parameters(model_family, tau, width, k),
+  const askrff::GlmNullSums sums = askrff::glm_null_sums(model_family, askrff::family_parameters(model_family, tau, epsilon, width, k),
                                                          askrff::as_matrix(offset),
                                                          askrff::as_matrix(y), askrff::as_vector(w),
                                                          Eigen::VectorXd(askrff::as_vector(intercept)));
@@ -287,14 +287,14 @@ Rcpp::List cpp_glm_null_sums(std::string family, Rcpp::NumericVector tau, double
 }
 
 // Where the intercept-only fit with an offset starts (glm_null.h), from the
-// responses' and the offsets' weighted means, with the family's levels tau
-// and smoothing width.
+// responses' and the offsets' weighted means, with the family's levels tau,
+// epsilon and smoothing width.
 // [[Rcpp::export(.cpp_glm_null_start)]]
-Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector tau, double width,
+Rcpp::NumericVector cpp_glm_null_start(std::string family, Rcpp::NumericVector tau, double epsilon, double width,
                                        Rcpp::NumericVector mean, Rcpp::NumericVector offset_mean) {
   askrff::require(askrff::all_finite(mean) && askrff::all_finite(offset_mean), "the means must be finite");
   const askrff::ModelFamily& model_family = askrff::model_family(family);
   return askrff::to_r(askrff::glm_null_start(model_family,
-                                             askrff::family_parameters(model_family, tau, width, static_cast<int>(mean.size())),
+                                             askrff::family_parameters(model_family, tau, epsilon, width, static_cast<int>(mean.size())),
                                              askrff::as_vector(mean), askrff::as_vector(offset_mean)));
 }

@@ -45,14 +45,14 @@ Rcpp::List cpp_model_families() {
 }
 
 // For rows of linear predictors eta and encoded responses y (rows x K),
-// with the family's levels tau (for a family of values) and smoothing
-// width: list(half (the half losses), residual, curvature (rows x K)).
+// with the family's levels tau (for a family of values), epsilon (of real
+// numbers) and smoothing width: list(half (the half losses), residual, curvature (rows x K)).
 // [[Rcpp::export(.cpp_model_family_rows)]]
 Rcpp::List cpp_model_family_rows(std::string name, Rcpp::NumericMatrix eta, Rcpp::NumericMatrix y,
-                                 Rcpp::NumericVector tau, double width) {
+                                 Rcpp::NumericVector tau, double epsilon, double width) {
   const askrff::ModelFamily& family = askrff::model_family(name);
   const int k = predictors_of(family, eta.ncol()), n = eta.nrow();
-  const askrff::FamilyParameters parameters = askrff::family_parameters(family, tau, width, k);
+  const askrff::FamilyParameters parameters = askrff::family_parameters(family, tau, epsilon, width, k);
   askrff::require(y.nrow() == n && y.ncol() == k, "y must have the rows and columns of eta");
   Rcpp::NumericVector half(n);
   Rcpp::NumericMatrix residual(n, k), curvature(n, k);

@@ -33,16 +33,20 @@ inline Rcpp::NumericVector to_r(const Eigen::VectorXd& v) { return Rcpp::Numeric
 
 // A family's parameters from R, checked: the levels tau, one per predictor
 // and increasing within (0, 1) for a family of values and none for the
-// others, and a finite nonnegative smoothing width.
-inline FamilyParameters family_parameters(const ModelFamily& family, const Rcpp::NumericVector& tau, double width,
-                                          int predictors) {
+// others, a finite nonnegative smoothing width, and the tube's half-width
+// epsilon, finite and nonnegative for a family of real numbers (support
+// vector regression's) and 0 for the others.
+inline FamilyParameters family_parameters(const ModelFamily& family, const Rcpp::NumericVector& tau, double epsilon,
+                                          double width, int predictors) {
   const bool values = family.response == ResponseKind::values;
   require(tau.size() == (values ? predictors : 0), "a family of values needs a level tau per predictor, the others none");
   for (R_xlen_t j = 0; j < tau.size(); ++j) {
     require(tau[j] > 0.0 && tau[j] < 1.0 && (j == 0 || tau[j] > tau[j - 1]), "the levels tau must increase within (0, 1)");
   }
   require(std::isfinite(width) && width >= 0.0, "the smoothing width must be finite and nonnegative");
-  return FamilyParameters{std::vector<double>(tau.begin(), tau.end()), width};
+  require(family.response == ResponseKind::real ? std::isfinite(epsilon) && epsilon >= 0.0 : epsilon == 0.0,
+          "a family of real numbers needs a finite nonnegative epsilon, the others 0");
+  return FamilyParameters{std::vector<double>(tau.begin(), tau.end()), width, epsilon};
 }
 
 inline bool all_finite(const Rcpp::NumericVector& v) {

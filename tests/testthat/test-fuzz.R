@@ -893,13 +893,15 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   cox <- rff_glm(x3, surv5, map, lambda = 1)
   frame <- data.frame(y = factor(c("a", "b", "a", "b", "b")), u = x3[, 1], v = x3[, 2], g = factor(c("p", "q", "p", "q", "p")))
   calls <- list(
-    rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", tau = NULL, lambda = 1, nfolds = 2,
+    rff_glm = list(fun = rff_glm, args = list(x = x3, y = y, map = map, family = "binomial", tau = NULL, epsilon = NULL,
+                                             lambda = 1, nfolds = 2,
                                              weights = NULL, kernel = NULL, n_features = NULL, method = "iid", seed = 1,
                                              standardize = FALSE, scale = NULL, ard = FALSE, scale_by = "evidence",
                                              fun = NULL, n_threads = 1,
                                              offset = NULL, probability = FALSE, ties = NULL)),
     rff_glm_formula = list(fun = getS3method("rff_glm", "formula"),
                            args = list(formula = y ~ u + v + g, data = frame, family = "binomial", tau = NULL,
+                                       epsilon = NULL,
                                        kernel = gaussian_kernel(1), n_features = 4, map = NULL, weights = rep(1, 5),
                                        contrasts = NULL, standardize = TRUE, lambda = 1, nfolds = 2, scale = NULL,
                                        ard = FALSE, scale_by = "cv", method = "iid", seed = 1, fun = NULL,
@@ -909,6 +911,9 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
     # the levels of quantiles: any order, no duplicates, strictly within (0, 1)
     rff_glm_quantile = list(fun = rff_glm, args = list(x = x3, y = x3[, 1], map = map, family = "quantile",
                                                        tau = c(0.9, 0.1), lambda = 1)),
+    # support vector regression's tube: one finite nonnegative number
+    rff_glm_svr = list(fun = rff_glm, args = list(x = x3, y = x3[, 1], map = map, family = "epsilon_insensitive",
+                                                  epsilon = 0.2, lambda = 1)),
     # survival times and their ties; the survival curve's times
     rff_glm_cox = list(fun = rff_glm, args = list(x = x3, y = surv5, map = map, family = "cox", ties = "breslow",
                                                   lambda = 1)),
@@ -946,6 +951,7 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
                     counts = list(refused = c(-1, 2, 0, 1, 3), taken = c(0, 2, 1, 1, 3)),
                     one_vs_rest = list(refused = c(0.5, 1, 2, 0, 1), taken = factor(c("a", "b", "c", "a", "b"))),
                     values = list(refused = factor(c("a", "b", "c", "a", "b")), taken = c(0.3, -1.2, 2, 0.7, 1.1)),
+                    real = list(refused = factor(c("a", "b", "c", "a", "b")), taken = c(0.3, -1.2, 2, 0.7, 1.1)),
                     survival = list(refused = c(0.5, 1, 2, 0, 1), taken = surv5))
   for (traits in askrff:::model_families()) {
     response <- responses[[traits$response]]
@@ -976,6 +982,9 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   quantiles <- rff_glm(x3, c(0.3, -1.2, 2, 0.7, 1.1), map, family = "quantile", tau = c(0.25, 0.75), lambda = 1)
   consumers$classes <- NULL
   cases <- c(cases, object_cases(quantiles, consumers, "fit", c(fields, "tau", "smoothing")))
+  # support vector regression's fit: its tube `epsilon`
+  svr <- rff_glm(x3, c(0.3, -1.2, 2, 0.7, 1.1), map, family = "epsilon_insensitive", epsilon = 0.2, lambda = 1)
+  cases <- c(cases, object_cases(svr, consumers, "fit", c(fields, "epsilon", "smoothing")))
   # a Cox fit: its ties, baseline hazard and concordance, and its survival curves
   consumers$survival <- function(f) predict(f, x3, type = "survival", times = c(0.5, 2.5))
   cases <- c(cases, object_cases(cox, consumers, "fit", c(fields, "ties", "baseline", "concordance")))
@@ -996,7 +1005,8 @@ test_that("offsets in arguments, formulas, chunks and predictions, and fits that
   map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
   o <- c(0.1, -0.2, 0.3, 0, 0.5)
   responses <- list(two_classes = c(0, 1, 0, 1, 1), counts = c(0, 2, 1, 1, 3), classes = factor(c("a", "b", "c", "a", "b")),
-                    values = c(0.3, -1.2, 2, 0.7, 1.1), survival = survival::Surv(c(1, 2, 3, 4, 5), c(1, 0, 1, 1, 0)))
+                    values = c(0.3, -1.2, 2, 0.7, 1.1), real = c(0.3, -1.2, 2, 0.7, 1.1),
+                    survival = survival::Surv(c(1, 2, 3, 4, 5), c(1, 0, 1, 1, 0)))
   responses$one_vs_rest <- responses$classes
   # beside the usual bad values, offsets of the wrong shape or with a bad
   # entry, and legal ones the intercept-only model cannot fit
@@ -1099,9 +1109,13 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
                                          kernel = matern_kernel(1, 1.5), method = "iid", standardize = TRUE,
                                          criterion = "loo", nfolds = 2, seed = 1, n_threads = 1)),
     rff_svm_train = list(fun = rff_svm_train,
-                         args = list(x = x3, y = classes, weights = NULL, cost = 1, rbf_sigma = 0.5, n_features = 4,
-                                     method = "iid", standardize = TRUE, nfolds = 2, probability = FALSE, seed = 1,
-                                     n_threads = 1, loss = "hinge")),
+                         args = list(x = x3, y = classes, weights = NULL, cost = 1, rbf_sigma = 0.5, margin = NULL,
+                                     n_features = 4, method = "iid", standardize = TRUE, nfolds = 2,
+                                     probability = FALSE, seed = 1, n_threads = 1, loss = "hinge")),
+    # regression: kernlab's epsilon, `margin`
+    rff_svm_train_regression = list(fun = rff_svm_train,
+                                    args = list(x = x3, y = x3[, 1], cost = 1, rbf_sigma = 0.5, margin = 0.1,
+                                                n_features = 4, nfolds = 2, seed = 1, loss = "hinge")),
     rff_scale = list(fun = rff_scale, args = list(range = c(-1, 1), trans = NULL)),
     rff_num_features = list(fun = rff_num_features, args = list(range = c(2, 4), trans = NULL)),
     rff_kernel_family = list(fun = rff_kernel_family, args = list(values = "laplace")))

@@ -6,7 +6,9 @@ families <- askrff:::model_families()
 
 # Data of each kind of response: a data set, its encoded response (as the
 # core reads it) for the rows, and the family's parameters: levels `tau`
-# for values (given in no order; the fit sorts them), and for a loss with
+# for values (given in no order; the fit sorts them), the tube `epsilon`
+# of real numbers (wider than the width, so that the bands of its two kinks
+# do not overlap; test-glm-svr.R takes the overlap), and for a loss with
 # kinks a smoothing `width` at which its rows are differentiable.
 family_data <- function(kind, traits, n = 60) {
   set.seed(11)
@@ -17,19 +19,20 @@ family_data <- function(kind, traits, n = 60) {
               two_classes = factor(ifelse(signal + stats::rnorm(n, sd = 0.7) > 0, "yes", "no")),
               classes = factor(cut(signal + stats::rnorm(n, sd = 0.5), c(-Inf, -0.5, 0.6, Inf), labels = c("a", "b", "c"))),
               counts = stats::rpois(n, exp(0.5 * signal)),
-              values = signal + stats::rnorm(n, sd = 0.5),
+              values = , real = signal + stats::rnorm(n, sd = 0.5),
               survival = survival_times(0.5 * signal))
   # survival: the event indicators the rows read (helper-survival.R)
   encoded <- switch(kind, two_classes = matrix(as.double(y == "yes")), classes = outer(as.integer(y), 1:3, "==") + 0,
-                    counts = matrix(as.double(y)), values = matrix(y, n, length(tau)),
+                    counts = , real = matrix(as.double(y)), values = matrix(y, n, length(tau)),
                     survival = matrix(as.double(y[, 2L])))
-  list(x = x, y = y, encoded = encoded, w = stats::runif(n, 0.5, 2), tau = tau,
+  list(x = x, y = y, encoded = encoded, w = stats::runif(n, 0.5, 2), tau = tau, epsilon = if (kind == "real") 0.5,
        levels = if (is.null(tau)) numeric() else sort(tau), width = if (traits$kinked) 0.3 else 0)
 }
 
 # The family's rows (half losses, residuals, curvatures) at eta.
 family_rows <- function(traits, data, eta, width = data$width) {
-  askrff:::.cpp_model_family_rows(traits$name, eta, data$encoded, data$levels, width)
+  askrff:::.cpp_model_family_rows(traits$name, eta, data$encoded, data$levels,
+                                  if (is.null(data$epsilon)) 0 else data$epsilon, width)
 }
 
 # The data sets a family is tested on: a one-vs-rest family takes two
@@ -43,9 +46,9 @@ test_that("every family declares its kind of response, its mean and every functi
   expect_true(length(families) >= 3L)
   for (traits in families) {
     expect_identical(traits$missing, character(), info = sprintf("the \"%s\" family lacks these functions", traits$name))
-    expect_true(traits$response %in% c("two_classes", "classes", "counts", "one_vs_rest", "values", "survival"),
+    expect_true(traits$response %in% c("two_classes", "classes", "counts", "one_vs_rest", "values", "real", "survival"),
                 info = traits$name)
-    expect_true(traits$mean %in% c("probability", "mean", "risk", "quantile", "expectile", ""), info = traits$name)
+    expect_true(traits$mean %in% c("probability", "mean", "risk", "quantile", "expectile", "value", ""), info = traits$name)
     expect_true(isTRUE(traits$likelihood) || isFALSE(traits$likelihood), info = traits$name)
     expect_true(isTRUE(traits$kinked) || isFALSE(traits$kinked), info = traits$name)
     expect_true(is.character(traits$label) && nzchar(traits$label), info = traits$name)
@@ -90,7 +93,8 @@ test_that("a loss with kinks is smoothed within its band only, by at most a quar
       k <- ncol(data$encoded)
       eta <- matrix(stats::rnorm(nrow(data$encoded) * k, sd = 1.5), ncol = k)
       # some rows exactly at the kink
-      kink <- if (traits$response == "values") data$encoded[1:3, ] else 2 * data$encoded[1:3, ] - 1
+      kink <- switch(traits$response, values = data$encoded[1:3, ], real = data$encoded[1:3, ] - data$epsilon,
+                     2 * data$encoded[1:3, ] - 1)
       eta[1:3, ] <- kink
       excess <- family_rows(traits, data, eta)$half - family_rows(traits, data, eta, width = 0)$half
       expect_true(all(excess >= 0 & excess <= k * data$width / 8 + 1e-15), info = traits$name)
@@ -140,7 +144,8 @@ test_that("every family's fit satisfies the optimality conditions of its criteri
   lambda <- 0.7
   for (traits in families) {
     for (data in family_datasets(traits)) {
-      fit <- rff_glm(data$x, data$y, family = traits$name, tau = data$tau, kernel = gaussian_kernel(1), n_features = 12,
+      fit <- rff_glm(data$x, data$y, family = traits$name, tau = data$tau, epsilon = data$epsilon,
+                     kernel = gaussian_kernel(1), n_features = 12,
                      seed = 2, lambda = lambda, weights = data$w)
       z <- cbind(1, rff_features(fit$map, data$x))
       eta <- sweep(z[, -1L] %*% fit$coefficients, 2L, fit$intercept, "+")
@@ -177,7 +182,8 @@ test_that("every family's fit satisfies the optimality conditions of its criteri
 test_that("every family's fit prints, predicts what its traits promise, and survives saving", {
   for (traits in families) {
     for (data in family_datasets(traits)) {
-      fit <- rff_glm(data$x, data$y, family = traits$name, tau = data$tau, kernel = gaussian_kernel(1), n_features = 8,
+      fit <- rff_glm(data$x, data$y, family = traits$name, tau = data$tau, epsilon = data$epsilon,
+                     kernel = gaussian_kernel(1), n_features = 8,
                      seed = 3, nfolds = 3)
       expect_output(print(fit), traits$label, fixed = TRUE)
       # a family without a likelihood reports its loss, and refuses logLik()
@@ -186,7 +192,7 @@ test_that("every family's fit prints, predicts what its traits promise, and surv
       saved <- tempfile(fileext = ".rds")
       saveRDS(fit, saved)
       expect_identical(predict(readRDS(saved), data$x[1:5, ]), predict(fit, data$x[1:5, ]))
-      if (traits$response %in% c("counts", "values", "survival")) {
+      if (traits$response %in% c("counts", "values", "real", "survival")) {
         expect_error(predict(fit, data$x, type = "class"), "needs a fit to classes", class = "askrff_error")
       } else {
         classes <- predict(fit, data$x, type = "class")
@@ -199,6 +205,7 @@ test_that("every family's fit prints, predicts what its traits promise, and surv
         if (traits$mean == "probability" && is.matrix(mean)) expect_equal(unname(rowSums(mean)), rep(1, nrow(data$x)))
         if (traits$mean == "probability") expect_true(all(mean >= 0 & mean <= 1))
         if (traits$mean %in% c("mean", "risk")) expect_true(all(mean > 0))
+        if (traits$mean == "value") expect_identical(mean, predict(fit, data$x))
         # the levels' predictions, rearranged: each row's link values in increasing order
         if (traits$response == "values") {
           expect_identical(colnames(mean), paste0("tau=", data$levels))

@@ -238,11 +238,14 @@ test_that("every family's null deviance with an offset is its intercept-only los
                     survival = survival_times(rnorm(n, sd = 0.5)))
   # a one-vs-rest family on three classes: a predictor per class
   responses$one_vs_rest <- responses$classes
+  responses$real <- responses$values
   for (traits in askrff:::model_families()) {
     y <- responses[[traits$response]]
     expect_false(is.null(y), info = sprintf("the test has no responses of the kind \"%s\"", traits$response))
     # a family of values at its default level, 0.5; a loss with kinks exactly
     tau <- if (traits$response == "values") 0.5 else numeric()
+    # and a family of real numbers at its default tube, 0.1
+    epsilon <- if (traits$response == "real") 0.1 else 0
     k <- askrff:::family_predictors(traits, if (is.factor(y)) levels(y) else character(), tau)
     offset <- matrix(rnorm(n * k, sd = 1.5), n, k)
     if (traits$response == "survival") {
@@ -256,7 +259,7 @@ test_that("every family's null deviance with an offset is its intercept-only los
     encoded <- if (k > 1L) outer(as.integer(y), seq_len(k), "==") + 0 else matrix(as.double(y))
     loss <- function(b) {
       eta <- offset + matrix(b, n, k, byrow = TRUE)
-      2 * sum(askrff:::.cpp_model_family_rows(traits$name, eta, encoded, tau, 0)$half)
+      2 * sum(askrff:::.cpp_model_family_rows(traits$name, eta, encoded, tau, epsilon, 0)$half)
     }
     minimum <- if (k == 1L) {
       stats::optimize(loss, c(-20, 20), tol = 1e-10)$objective

@@ -21,11 +21,13 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   total_weight_ = setup.gram.weight;
   const ResponseKind kind = setup.family.response;
   const bool values = kind == ResponseKind::values;
+  // any finite numbers: values or real numbers
+  const bool numbers = values || kind == ResponseKind::real;
   // one-vs-rest's K problems are separate: no softmax Hessian joins them; a
-  // loss with kinks or of values has no likelihood, whose covariance it is;
+  // loss with kinks or of numbers has no likelihood, whose covariance it is;
   // a Cox model's passes take a bound of its Hessian, not the Hessian
   const bool survival = kind == ResponseKind::survival;
-  hessian_ = setup.hessian && (classes_ == 1 || softmax_) && !setup.family.kinked && !values && !survival;
+  hessian_ = setup.hessian && (classes_ == 1 || softmax_) && !setup.family.kinked && !numbers && !survival;
   result_.df = kNaN;
   result_.null_deviance = kNaN;
   // a Cox model's mean is the share of events, at most 1
@@ -34,7 +36,7 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
     throw std::invalid_argument("a family of one predictor needs one mean response");
   }
   for (const double m : setup.mean) {
-    const bool fits = values ? std::isfinite(m)
+    const bool fits = numbers ? std::isfinite(m)
                              : m > 0.0 && std::isfinite(m) && (counts || m < 1.0);
     if (!fits) {
       throw std::invalid_argument("the mean responses must be finite, positive for classes and counts, and below 1 for classes");
@@ -51,8 +53,8 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   if (setup.family.kinked ? !(parameters_.width > 0.0 && std::isfinite(parameters_.width)) : parameters_.width != 0.0) {
     throw std::invalid_argument("a loss with kinks needs a positive finite smoothing width, the others none");
   }
-  if (values && setup.intercept.size() == 0) {
-    throw std::invalid_argument("the intercept-only fit of values must be given: it is no function of their mean");
+  if (numbers && setup.intercept.size() == 0) {
+    throw std::invalid_argument("the intercept-only fit of numbers must be given: it is no function of their mean");
   }
   if (setup.nfolds < 2) throw std::invalid_argument("the number of folds must be at least 2");
   for (const double l : setup.lambda) {

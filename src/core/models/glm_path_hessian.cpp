@@ -176,6 +176,7 @@ double saturated_log_likelihood(const ModelFamily& family, const double* y) {
     case ResponseKind::counts:
       return (y[0] > 0.0 ? y[0] * std::log(y[0]) : 0.0) - y[0] - std::lgamma(y[0] + 1.0);
     case ResponseKind::values:
+    case ResponseKind::real:
       break;
   }
   return std::numeric_limits<double>::quiet_NaN();

@@ -216,6 +216,42 @@ double expectile_row(const double* eta, const double* y, int k, const FamilyPara
   return std::isfinite(half) ? half : kInf;
 }
 
+// Support vector regression's L1 loss, epsilon-insensitive (kernlab's
+// eps-svr, LIBLINEAR's type 13): half of max(0, |r| - epsilon) for
+// r = y - eta, the sum of two hinges max(0, r - epsilon) + max(0, -r -
+// epsilon), at most one of them positive. Each is smoothed as the check
+// loss of tau = 1 above, so the sum stays convex, once continuously
+// differentiable and at least the exact loss. Where the two bands overlap
+// (epsilon < h) both excesses add, most at a kink, r = +-epsilon: the
+// smoothed loss exceeds the exact one by at most (h^2 + max(0, h -
+// 2 epsilon)^2) / (4h), h / 2 at epsilon = 0 and h / 4 (one hinge's) once
+// epsilon >= h / 2; the path shrinks h to the exact fit (glm_path.h).
+double epsilon_insensitive_row(const double* eta, const double* y, int, const FamilyParameters& p, double* residual,
+                               double* curvature) {
+  const double r = y[0] - eta[0];
+  const CheckValue above = smoothed_check(r - p.epsilon, 1.0, p.width), below = smoothed_check(-r - p.epsilon, 1.0, p.width);
+  residual[0] = (above.slope - below.slope) / 2.0;
+  if (curvature) curvature[0] = (above.curvature + below.curvature) / 2.0;
+  return (above.loss + below.loss) / 2.0;
+}
+
+// Support vector regression's L2 loss (LIBLINEAR's types 11 and 12): half
+// of max(0, |r| - epsilon)^2, once differentiable as the squared hinge,
+// with generalized Hessian 1 outside the tube and 0 within it (and at its
+// edge).
+double squared_epsilon_insensitive_row(const double* eta, const double* y, int, const FamilyParameters& p,
+                                       double* residual, double* curvature) {
+  const double r = y[0] - eta[0], outside = std::abs(r) - p.epsilon;
+  const bool out = outside > 0.0;
+  residual[0] = out ? (r > 0.0 ? outside : -outside) : 0.0;
+  if (curvature) curvature[0] = out ? 1.0 : 0.0;
+  const double half = out ? outside * outside / 2.0 : 0.0;
+  return std::isfinite(half) ? half : kInf;
+}
+
+// The predicted value of support vector regression: eta itself.
+void identity_mean(const double* eta, int k, double* mu) { std::copy(eta, eta + k, mu); }
+
 // The levels' predictions in increasing order in each row: the
 // rearrangement of Chernozhukov, Fernandez-Val and Galichon (2010), so that
 // they never cross. For the check loss it is never worse: at every y the
@@ -226,9 +262,9 @@ void rearranged(const double* eta, int k, double* mu) {
   std::sort(mu, mu + k);
 }
 
-// A quantile or expectile of the responses is no function of their mean
-// (m holds it once per level): R fits the intercepts by Newton's method
-// from it (glm_null.h).
+// A quantile or expectile of the responses, or the intercept of support
+// vector regression, is no function of their mean (m holds it once per
+// level): R fits the intercepts by Newton's method from it (glm_null.h).
 void values_null(const double* m, int k, const FamilyParameters&, double* intercept, double* a) {
   for (int j = 0; j < k; ++j) {
     intercept[j] = m[j];
@@ -251,6 +287,10 @@ const std::vector<ModelFamily>& model_families() {
       {"quantile", "quantile", ResponseKind::values, "quantile", false, true, quantile_row, rearranged, values_null},
       {"expectile", "expectile", ResponseKind::values, "expectile", false, false, expectile_row, rearranged,
        values_null},
+      {"epsilon_insensitive", "epsilon-insensitive", ResponseKind::real, "value", false, true,
+       epsilon_insensitive_row, identity_mean, values_null},
+      {"squared_epsilon_insensitive", "squared epsilon-insensitive", ResponseKind::real, "value", false, false,
+       squared_epsilon_insensitive_row, identity_mean, values_null},
       {"cox", "Cox", ResponseKind::survival, "risk", true, false, cox_row, cox_mean, cox_null},
   };
   return table;
@@ -270,6 +310,7 @@ const char* response_kind_name(ResponseKind kind) {
     case ResponseKind::counts: return "counts";
     case ResponseKind::one_vs_rest: return "one_vs_rest";
     case ResponseKind::values: return "values";
+    case ResponseKind::real: return "real";
     case ResponseKind::survival: return "survival";
   }
   return "";

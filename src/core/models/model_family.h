@@ -24,21 +24,25 @@ namespace askrff {
 // binary problems, one per class: one 0/1 column (one predictor) for two
 // classes, as `two_classes`, and one indicator column per class for more;
 // `values` any finite numbers, one response for K >= 1 predictors (one per
-// level tau), repeated in a column per predictor; `survival` right-censored
+// level tau), repeated in a column per predictor; `real` any finite
+// numbers, one response and one predictor (no levels); `survival` right-censored
 // times, one column of event indicators (1 an event, 0 censored) beside the
 // rows' time ranks, which the passes read apart (cox_risk.h): its loss is
 // no sum of rows' losses, and its rows are Poisson rows at offsets that a
 // pass of risk sums gives (the Cox model's partial likelihood).
-enum class ResponseKind { two_classes, classes, counts, one_vs_rest, values, survival };
+enum class ResponseKind { two_classes, classes, counts, one_vs_rest, values, real, survival };
 
 // What a row reads besides eta and y: the levels tau in (0, 1) of a family
 // of `values`, one per predictor, increasing (empty for the others), and
 // the half-width h >= 0 of the band around a kink within which a loss with
 // kinks is smoothed (0: the exact loss, whose residual at a kink is a
-// subgradient's and whose curvature there is not asked for).
+// subgradient's and whose curvature there is not asked for), and the
+// half-width epsilon >= 0 of the tube of the epsilon-insensitive losses
+// (0 for the others, which ignore it).
 struct FamilyParameters {
   std::vector<double> tau;
   double width = 0.0;
+  double epsilon = 0.0;
 };
 
 struct ModelFamily {
@@ -48,7 +52,8 @@ struct ModelFamily {
   // what predict(type = "response") gives: "probability" (of the second
   // level, or of each class), "mean", "risk" (a Cox model's relative risk
   // exp(eta)), "quantile" or "expectile" (the levels tau's, in increasing
-  // order in each row), or "" (scores and classes only)
+  // order in each row), "value" (the predicted value, eta itself: support
+  // vector regression's) or "" (scores and classes only)
   const char* mean_name;
   // whether the deviance is twice a negative log-likelihood (up to a
   // constant), which logLik(), AIC and the Laplace covariance need
@@ -71,9 +76,9 @@ struct ModelFamily {
   // The intercept-only fit from the responses' weighted means m (each in
   // (0, 1) for classes, positive for counts): its K intercepts and the K x K
   // matrix A with which its Hessian in (b0, b) is A (x) sum w [1, z][1, z]'.
-  // For `values` the intercept-only fit is no function of the mean (a
-  // quantile, an expectile): this is where R's Newton steps for it start
-  // (glm_null.h), from the mean.
+  // For `values` and `real` the intercept-only fit is no function of the
+  // mean (a quantile, an expectile, support vector regression's): this is
+  // where R's Newton steps for it start (glm_null.h), from the mean.
   void (*null_model)(const double* m, int k, const FamilyParameters& parameters, double* intercept, double* a);
 };
 
@@ -83,7 +88,7 @@ const std::vector<ModelFamily>& model_families();
 const char* response_kind_name(ResponseKind kind);
 // Whether a family of this kind takes k linear predictors: several only for
 // classes (K >= 2), for one-vs-rest when there are three or more, and for
-// values one per level (K >= 1).
+// values one per level (K >= 1); one for real numbers.
 bool takes_predictors(const ModelFamily& family, int k);
 
 }  // namespace askrff
