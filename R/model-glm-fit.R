@@ -42,7 +42,8 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
   solver_of <- function(problem) {
     run_pass <- model_passes(problem, "rff_glm()")
     function(model, final = TRUE) {
-      glm_solution(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final, list(times = times, ties = ties))
+      glm_solution(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final,
+                   list(times = times, ties = ties))
     }
   }
   solve <- solver_of(setup)
@@ -54,8 +55,8 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
     best <- found$best
     selection <- found$selection
   }
-  fit <- glm_fit(best$model, family, tau, epsilon, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds, fold_seed,
-                 best$passes)
+  fit <- glm_fit(best$model, family, tau, epsilon, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds,
+                 fold_seed, best$passes)
   fit$selection <- selection
   if (!is.null(ties)) fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
   if (!setup$streamed) {

@@ -36,11 +36,14 @@ glm_null_model <- function(family, parameters, mean_y, offset, pass) {
   # the softmax's intercepts are centred; one-vs-rest's and the levels' are separate
   softmax <- classes > 1L && traits$response == "classes"
   at_width <- function(width) {
-    list(evaluate = function(b) pass(glm_null_work(family, parameters$tau, parameters$epsilon, width, b)), softmax = softmax,
+    list(evaluate = function(b) pass(glm_null_work(family, parameters$tau, parameters$epsilon, width, b)),
+         softmax = softmax,
          limit = null_step_limit * if (traits$kinked) width else 1, offset = offset)
   }
   newton <- at_width(parameters$width)
-  link <- function(mean) core(.cpp_glm_null_start(family, parameters$tau, parameters$epsilon, parameters$width, mean, rep(0, classes)))
+  link <- function(mean) {
+    core(.cpp_glm_null_start(family, parameters$tau, parameters$epsilon, parameters$width, mean, rep(0, classes)))
+  }
   offset_mean <- if (offset) {
     weighted <- pass(glm_offset_mean_work())
     weighted$offset / weighted$weight
