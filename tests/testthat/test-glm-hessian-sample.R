@@ -66,7 +66,7 @@ test_that("a pass's sampled Hessian sums one row of every group of rows, weighte
   w <- rep(1 + seq_len(n / 4) / 1000, each = 4)
   pass <- function(every) {
     askrff:::.cpp_glm_pass(input$map, "", input$x, matrix(rep(0:1, n / 2)), w, matrix(0, n, 0), 0, 0L,
-                           askrff:::resolve_seed(9), rep(0, ncol(z)), "binomial", numeric(), 0,
+                           askrff:::resolve_seed(9), rep(0, ncol(z)), "binomial", numeric(), 0, 0,
                            matrix(0, ncol(z) + 1, 1), 0L, matrix(0, ncol(z) + 1, 1), matrix(0, ncol(z) + 1, 0),
                            numeric(), numeric(), every, integer(), matrix(0, 0, 0), 1L)$hessians[[1]]
   }
