@@ -61,18 +61,26 @@ predictor_names <- function(traits, levels, tau) {
   switch(response_kind(traits, levels), classes = levels, values = paste0("tau=", tau), "y")
 }
 
+# Whether the family of `traits` takes a parameter that only families of
+# the response kind `kind` take (tau for values, epsilon for real numbers,
+# ties for survival); a value given to another family is an error naming
+# `arg` and, through `takers` (a format of their quoted names), the
+# families that take it.
+takes_parameter <- function(value, traits, kind, arg, takers) {
+  if (traits$response == kind) return(TRUE)
+  if (!is.null(value)) {
+    families <- names(Filter(function(f) f$response == kind, model_families()))
+    fail("`%s` is for %s; the \"%s\" family takes none.", arg,
+         sprintf(takers, paste0('"', families, '"', collapse = ", ")), traits$name)
+  }
+  FALSE
+}
+
 # The levels tau of a family of values, checked and in increasing order
 # (the order its predictors, coefficients and predictions take); 0.5 when
 # not given. Other families take none.
 check_tau <- function(tau, traits, arg = "tau") {
-  if (traits$response != "values") {
-    if (!is.null(tau)) {
-      values <- names(Filter(function(f) f$response == "values", model_families()))
-      fail("`%s` is for the families of levels (%s); the \"%s\" family takes none.", arg,
-           paste0('"', values, '"', collapse = ", "), traits$name)
-    }
-    return(NULL)
-  }
+  if (!takes_parameter(tau, traits, "values", arg, "the families of levels (%s)")) return(NULL)
   if (is.null(tau)) return(0.5)
   if (!is.numeric(tau) || is.object(tau) || !is.null(dim(tau)) || length(tau) < 1L || anyNA(tau) ||
       any(!(tau > 0 & tau < 1))) {
@@ -86,14 +94,7 @@ check_tau <- function(tau, traits, arg = "tau") {
 # vector regression's), checked: finite and nonnegative, 0.1 when not given
 # (kernlab's default). Other families take none.
 check_epsilon <- function(epsilon, traits, arg = "epsilon") {
-  if (traits$response != "real") {
-    if (!is.null(epsilon)) {
-      tubes <- names(Filter(function(f) f$response == "real", model_families()))
-      fail("`%s` is for the families of a tube (%s); the \"%s\" family takes none.", arg,
-           paste0('"', tubes, '"', collapse = ", "), traits$name)
-    }
-    return(NULL)
-  }
+  if (!takes_parameter(epsilon, traits, "real", arg, "the families of a tube (%s)")) return(NULL)
   if (is.null(epsilon)) return(0.1)
   if (!is.numeric(epsilon) || is.object(epsilon) || length(epsilon) != 1L || !is.finite(epsilon) || epsilon < 0) {
     fail("`%s` must be one finite nonnegative number.", arg)

@@ -13,10 +13,7 @@ cox_ties <- c("efron", "breslow")
 # The ties of a Cox fit, checked: "efron" when not given; other families
 # take none.
 check_ties <- function(ties, traits) {
-  if (traits$response != "survival") {
-    if (!is.null(ties)) fail("`ties` is for the \"cox\" family; the \"%s\" family takes none.", traits$name)
-    return(NULL)
-  }
+  if (!takes_parameter(ties, traits, "survival", "ties", "the %s family")) return(NULL)
   if (is.null(ties)) return("efron")
   check_choice(ties, cox_ties, "ties")
 }
