@@ -41,6 +41,10 @@
     .Call(`_askrff_cpp_cv_folds`, first_row, n, n_folds, fold_seed)
 }
 
+.cpp_hessian_rows <- function(first_row, n, every, fold_seed) {
+    .Call(`_askrff_cpp_hessian_rows`, first_row, n, every, fold_seed)
+}
+
 .cpp_glm_path <- function(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress) {
     .Call(`_askrff_cpp_glm_path`, family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, hessian, hessian_every, progress)
 }

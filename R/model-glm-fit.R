@@ -89,7 +89,8 @@ glm_solution <- function(model, problem, run_pass, family, tau, epsilon, lambda,
   shifts <- model_shifts(model, start, problem$n_threads)
   # numbers are summed less the first row's, so that their variance does not cancel
   y_shift <- if (numeric_response(traits)) shifts$y else rep(0, ncol(start$y))
-  sums <- run_pass(ridge_chunk_work(model, list(z = shifts$z, y = y_shift), threads), add_sums, model)
+  every <- if (problem$streamed) 1L else hessian_sample(sum(start$w > 0))
+  sums <- run_pass(glm_first_work(model, list(z = shifts$z, y = y_shift), every, fold_seed, threads), add_sums, model)
   mean_y <- glm_null_means(family, sums, start$response, y_shift)
   parameters <- list(tau = if (is.null(tau)) numeric() else tau, epsilon = if (is.null(epsilon)) 0 else epsilon,
                      width = smoothing_width(traits, sums))
@@ -126,6 +127,7 @@ glm_solution <- function(model, problem, run_pass, family, tau, epsilon, lambda,
   }
   if (!is.null(baseline)) solved$saturated <- baseline$saturated
   sums$weight <- sums$weight * problem$weight_unit
+  sums$gram_weight <- NULL
   cv <- solved$path$cv
   list(model = model, solved = solved, shifts = shifts, sums = sums, passes = passes, final = final,
        lambda = solved$lambda, baseline = baseline,
@@ -185,6 +187,36 @@ glm_chunk <- function(chunk, index, arg, model, response, family, tau, times = N
        rank = if (is.null(encoded$rank)) integer() else encoded$rank,
        where = if (is.null(arg)) "the data" else sprintf("chunk %d", index))
 })
+
+# One chunk's sums of the GLM's first pass: those of .cpp_cross_products
+# (ridge_chunk_work()), whose Z'WZ, Z'Wy and column sums take one row in
+# `every` weighted by `every` (the rows the path's sampled Hessians sum,
+# .cpp_hessian_rows(): its first reference, the intercept-only model's
+# Hessian, is a preconditioner as theirs are, and all rows' Z'WZ would cost
+# n D^2, at a million rows and 2,048 columns a minute), and whose responses'
+# sums, weights and rows are every row's; `gram_weight` is the weight the
+# sampled sums carry, with which the path centres them (glm_solve_path()).
+glm_first_work <- function(model, shifts, every, fold_seed, n_threads) {
+  sums_of <- ridge_chunk_work(model, shifts, n_threads)
+  force(every)
+  force(fold_seed)
+  all_rows <- function(chunk) {
+    sums <- sums_of(chunk)
+    c(sums, list(gram_weight = sums$weight))
+  }
+  function(chunk) {
+    rows <- if (every > 1L) core(.cpp_hessian_rows(chunk$first_row, nrow(chunk$x), every, fold_seed))
+    # a sample without weight (options(askrff.hessian_rows) near 1) has no Hessian
+    if (every == 1L || !any(chunk$w[rows] > 0)) return(all_rows(chunk))
+    sample <- list(x = chunk$x[rows, , drop = FALSE], y = chunk$y[rows, , drop = FALSE], w = chunk$w[rows] * every)
+    sums <- sums_of(sample)
+    y <- sweep(chunk$y, 2L, shifts$y)
+    positive <- chunk$w > 0
+    c(sums[c("zz", "zy", "z_sum")],
+      list(y_sum = colSums(y * chunk$w), y_squares = colSums(y^2 * chunk$w), weight = sum(chunk$w),
+           log_weight = sum(log(chunk$w[positive])), n = sum(positive), gram_weight = sums$weight))
+  }
+}
 
 # One chunk's pass sums, of what the path solver's `request` asks for
 # (.cpp_glm_path_next; a Cox model's with its `log_hazard`, R/model-glm-cox.R).

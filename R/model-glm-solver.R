@@ -29,7 +29,10 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
   traits <- model_family_traits(family)
   hessian <- hessian && !traits$kinked && !numeric_response(traits) && whole_hessian_fits(length(mean_y), columns)
   # solved in the passes' unit weights (R/model-weight-units.R)
-  solver <- core(.cpp_glm_path(family, parameters$tau, parameters$epsilon, parameters$width, setup, mean_y,
+  # the first pass's Z'WZ and column sums may be a sample's (glm_first_work())
+  gram <- setup
+  if (!is.null(setup$gram_weight)) gram$weight <- setup$gram_weight
+  solver <- core(.cpp_glm_path(family, parameters$tau, parameters$epsilon, parameters$width, gram, mean_y,
                                null$intercept, null$curvature, if (is.null(lambda)) numeric() else lambda / unit,
                                nfolds, hessian, hessian_sample(setup$n), eigen_progress(columns)))
   sums <- NULL

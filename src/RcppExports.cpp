@@ -172,6 +172,20 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_hessian_rows
+Rcpp::LogicalVector cpp_hessian_rows(double first_row, int n, int every, Rcpp::NumericVector fold_seed);
+RcppExport SEXP _askrff_cpp_hessian_rows(SEXP first_rowSEXP, SEXP nSEXP, SEXP everySEXP, SEXP fold_seedSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< double >::type first_row(first_rowSEXP);
+    Rcpp::traits::input_parameter< int >::type n(nSEXP);
+    Rcpp::traits::input_parameter< int >::type every(everySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type fold_seed(fold_seedSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_hessian_rows(first_row, n, every, fold_seed));
+    return rcpp_result_gen;
+END_RCPP
+}
 // cpp_glm_path
 SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool hessian, int hessian_every, SEXP progress);
 RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP hessianSEXP, SEXP hessian_everySEXP, SEXP progressSEXP) {
@@ -941,6 +955,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_instruction_set", (DL_FUNC) &_askrff_cpp_instruction_set, 1},
     {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 24},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
+    {"_askrff_cpp_hessian_rows", (DL_FUNC) &_askrff_cpp_hessian_rows, 4},
     {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 13},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
     {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},

@@ -134,6 +134,20 @@ Rcpp::IntegerVector cpp_cv_folds(double first_row, int n, int n_folds, Rcpp::Num
   return out;
 }
 
+// Whether each of rows first_row, ..., first_row + n - 1 (counted from 0)
+// is in the sample of one row in `every` that the passes' sampled Hessians
+// sum under the seed (hessian_row() of cv_folds.h).
+// [[Rcpp::export(.cpp_hessian_rows)]]
+Rcpp::LogicalVector cpp_hessian_rows(double first_row, int n, int every, Rcpp::NumericVector fold_seed) {
+  askrff::require(std::isfinite(first_row) && first_row >= 0.0 && first_row == std::floor(first_row) && first_row < 9e15,
+                  "first_row must be a whole number");
+  askrff::require(n >= 0 && every >= 1, "n must be nonnegative and every positive");
+  const std::uint64_t seed = askrff::seed_from_words(fold_seed);
+  Rcpp::LogicalVector out(n);
+  for (int i = 0; i < n; ++i) out[i] = askrff::hessian_row(seed, static_cast<std::uint64_t>(first_row) + i, every);
+  return out;
+}
+
 namespace {
 
 askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {

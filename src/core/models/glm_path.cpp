@@ -19,6 +19,8 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   softmax_ = classes_ > 1 && setup.family.response == ResponseKind::classes;
   p_ = 1 + setup.gram.zz.rows();
   total_weight_ = setup.gram.weight;
+  sample_rows_ = setup.gram.n / hessian_every_;
+  band_rows_ = setup.gram.n;
   const ResponseKind kind = setup.family.response;
   const bool values = kind == ResponseKind::values;
   // any finite numbers: values or real numbers
@@ -179,8 +181,14 @@ void GlmPath::prepare_pass() {
   for (const int m : active_) request_.fold.push_back(s.fold[static_cast<std::size_t>(m)]);
   request_.references = gather(final_ ? s.trial : s.beta, refresh_, classes_);
   request_.width = parameters_.width;
-  // Newton's steps of a kinked loss need the Hessian itself
-  request_.hessian_every = final_ && family_->kinked ? 1 : hessian_every_;
+  // Newton's steps of a kinked loss need the Hessian itself, which a
+  // sample of the rows in its band gives while they are many: at the first
+  // widths, whose band holds a share of all rows (its Newton steps then
+  // converge linearly at the sample's relative error, some 1 / sqrt(sample
+  // rows)); the last widths' bands, of the few rows near a kink, sum all
+  request_.hessian_every = final_ && family_->kinked
+                               ? static_cast<int>(std::max(1.0, std::floor(band_rows_ / sample_rows_)))
+                               : hessian_every_;
   // a kinked loss's line search, from the second pass (the first has no directions)
   const bool probing = family_->kinked && !first_;
   request_.directions = probing ? gather(s.direction, active_, classes_) : Eigen::MatrixXd(p_, 0);
@@ -301,6 +309,10 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
     // converging linearly, against 2)
     std::vector<Reference> fresh;
     const double parts = static_cast<double>(sums.hessians.size());
+    if (final_ && family_->kinked) {
+      band_rows_ = 0.0;
+      for (const CrossProducts& h : sums.hessians) band_rows_ = std::max(band_rows_, h.n * request_.hessian_every);
+    }
     for (std::size_t j = 0; j < refresh_.size(); ++j) {
       std::vector<char> curved(static_cast<std::size_t>(k));
       for (int c = 0; c < k; ++c) {
@@ -326,7 +338,10 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
           continue;
         }
         const Progress part = [&, h](double f) { progress((static_cast<double>(h) + f) / parts); };
-        r.eigens.push_back(std::make_shared<const GlmReference>(glm_reference(sums.hessians[h], poll, part)));
+        // a kinked loss's Newton steps solve for the fit's one lambda only
+        r.eigens.push_back(std::make_shared<const GlmReference>(
+            kinked_final ? glm_factored_reference(sums.hessians[h], r.lambda, poll, part)
+                         : glm_reference(sums.hessians[h], poll, part)));
       }
       fresh.push_back(std::move(r));
     }

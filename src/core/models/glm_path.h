@@ -89,9 +89,10 @@ struct GlmPathSetup {
   Eigen::MatrixXd curvature;   // with an offset: its A (K x K); empty otherwise
   // the references' Hessians from one row in every `hessian_every`
   // (GlmModels): preconditioners need no more rows than a few times the
-  // columns, and a Hessian of all rows costs n D^2. The Hessians that are
-  // no preconditioner (a kinked loss's Newton steps in the final fit, the
-  // Laplace covariance's) sum every row.
+  // columns, and a Hessian of all rows costs n D^2. A kinked loss's Newton
+  // steps in the final fit sample the rows in its band alike while they
+  // are more than the sample's n / hessian_every rows, and sum them all
+  // after; the Laplace covariance sums every row.
   int hessian_every = 1;
 };
 
@@ -169,6 +170,10 @@ class GlmPath {
   FamilyParameters parameters_;  // the width shrinks along the final fit of a loss with kinks
   int classes_;
   int hessian_every_;  // GlmPathSetup's
+  // the rows a sampled Hessian sums (n / hessian_every), and the rows in the
+  // band of a kinked loss's final fit (the last Hessian's, per predictor at
+  // most; all rows before one)
+  double sample_rows_ = 0.0, band_rows_ = 0.0;
   bool softmax_;  // several classes of the softmax, whose common shift is free
   Eigen::Index p_;
   double total_weight_;

@@ -23,11 +23,22 @@ struct GlmReference {
   Eigen::VectorXd values;   // S, nonnegative, decreasing
   Eigen::VectorXd mean;     // m
   double weight = 0.0;      // h
+  // a reference for one lambda and a = 1 (factored_lambda > 0) holds the
+  // Cholesky factor of G + lambda I instead of V and S
+  Eigen::LLT<Eigen::MatrixXd> factor;
+  double factored_lambda = 0.0;
 };
 
 // From sums of cross_products.h with the weights w v; h must be positive.
 // The eigendecomposition polls and reports its progress.
 GlmReference glm_reference(const CrossProducts& sums, const Poll& poll = no_poll, const Progress& progress = no_progress);
+
+// The same for one lambda and a = 1 only (a final fit's Newton steps): a
+// Cholesky factorization, a twenty-fifth of the eigendecomposition's
+// arithmetic; the eigendecomposition where the factorization fails (G's
+// rounding below -lambda).
+GlmReference glm_factored_reference(const CrossProducts& sums, double lambda, const Poll& poll = no_poll,
+                                    const Progress& progress = no_progress);
 
 // The reference of a loss with no curvature at the point (every row of a
 // loss with kinks outside its smoothing band): G = 0 and m = 0, so that the
@@ -37,7 +48,8 @@ GlmReference glm_reference(const CrossProducts& sums, const Poll& poll = no_poll
 GlmReference penalty_reference(const GlmReference& last);
 
 // d for each column of q ((1 + D) x columns), with its scale a (a = 0: only
-// the penalty, and d_0 = 0) and its lambda.
+// the penalty, and d_0 = 0) and its lambda (a factored reference's own, at
+// a = 1).
 Eigen::MatrixXd glm_solve(const GlmReference& reference, const Eigen::MatrixXd& q, const Eigen::VectorXd& scale,
                           const Eigen::VectorXd& lambda);
 
