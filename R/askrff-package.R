@@ -13,8 +13,11 @@
 #' (\eqn{n D^2} multiply-adds each) taken from a sample of about
 #' `getOption("askrff.hessian_rows")` rows (default 50,000; every row when
 #' there are fewer), drawn by the row's index like the folds, so the fits
-#' stay the same for any chunking and thread count. The sample changes how
-#' many passes a fit takes, not the fit it converges to.
+#' stay the same for any chunking and thread count. For data in memory the
+#' first Hessian, of the intercept-only model, takes the same sample; a loss
+#' with kinks samples the rows near its kinks while they are more than that.
+#' The sample changes how many passes a fit takes, not the fit it converges
+#' to.
 #'
 #' The L1-minimal measures of the kernels on the sphere (and of the LP route
 #' of [radial_kernel()]) come from a linear program (HiGHS, through the highs
