@@ -1,7 +1,9 @@
 # A user's Ctrl-C must stop every long computation within a second and leave
-# the session usable. The test allows two: on a shared CI machine the child
-# can wait for a core, while a computation that never polls runs on for tens
-# of seconds, so the bound still tells the two apart. Each case runs in a child R process that is sent
+# the session usable. The test allows five: `make test` runs two test
+# processes on CI's two cores, so the child waits for a core beside a test
+# process and the computation's own threads (3.9 s seen once on a slow
+# machine), while a computation that never polls runs on for tens of
+# seconds, so the bound still tells the two apart. Each case runs in a child R process that is sent
 # SIGINT one second after its long call starts; the child records when the
 # interrupt reached R and then computes something small.
 
@@ -45,7 +47,7 @@ expect_prompt_stops <- function(cases) {
     lines <- cases[[name]]
     outcome <- interrupt_delay(utils::head(lines, -1L), utils::tail(lines, 1L))
     # NA: the call ended before the signal, so the case says nothing
-    expect(isTRUE(outcome[["delay"]] < 2),
+    expect(isTRUE(outcome[["delay"]] < 5),
            if (is.na(outcome[["delay"]])) sprintf("%s ended before SIGINT; make the case longer", name) else
              sprintf("%s stopped %.2f s after SIGINT", name, outcome[["delay"]]))
     if (nzchar(Sys.getenv("ASKRFF_SHOW_DELAYS"))) message(sprintf("%s: %.3f s", name, outcome[["delay"]]))
