@@ -31,8 +31,9 @@ GlmReference glm_factored_reference(const CrossProducts& sums, double lambda, co
   Eigen::MatrixXd gram;
   GlmReference reference = centered(sums, gram);
   gram.diagonal().array() += lambda;
-  reference.factor.compute(gram);
-  if (reference.factor.info() != Eigen::Success) return glm_reference(sums, poll, progress);
+  Eigen::LLT<Eigen::Ref<Eigen::MatrixXd>> cholesky(gram);  // in place: gram's lower triangle becomes L
+  if (cholesky.info() != Eigen::Success) return glm_reference(sums, poll, progress);
+  reference.factor = std::move(gram);
   reference.factored_lambda = lambda;
   progress(1.0);
   return reference;
@@ -73,7 +74,8 @@ Eigen::MatrixXd glm_solve(const GlmReference& reference, const Eigen::MatrixXd& 
   const Eigen::MatrixXd rhs = q.bottomRows(d) - reference.mean * q.row(0);
   Eigen::MatrixXd step(1 + d, columns);
   if (factored) {
-    step.bottomRows(d) = reference.factor.solve(rhs);
+    const auto lower = reference.factor.triangularView<Eigen::Lower>();
+    step.bottomRows(d) = lower.adjoint().solve(lower.solve(rhs));
   } else {
     Eigen::MatrixXd c = reference.vectors.transpose() * rhs;
     for (Eigen::Index j = 0; j < columns; ++j) c.col(j).array() /= scale(j) * reference.values.array() + lambda(j);

@@ -23,9 +23,11 @@ struct GlmReference {
   Eigen::VectorXd values;   // S, nonnegative, decreasing
   Eigen::VectorXd mean;     // m
   double weight = 0.0;      // h
-  // a reference for one lambda and a = 1 (factored_lambda > 0) holds the
-  // Cholesky factor of G + lambda I instead of V and S
-  Eigen::LLT<Eigen::MatrixXd> factor;
+  // a reference for one lambda and a = 1 (factored_lambda > 0) holds, in
+  // its lower triangle, the Cholesky factor L of G + lambda I = L L' instead
+  // of V and S (a plain matrix: Eigen's LLT object leaves its status
+  // unset until computed, and copying it reads that)
+  Eigen::MatrixXd factor;
   double factored_lambda = 0.0;
 };
 
