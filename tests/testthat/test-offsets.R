@@ -345,20 +345,67 @@ test_that("augment() takes the offset as predict() does: from the rows for a for
   expect_error(generics::augment(ridge, newdata = x[1:4, ]), "`offset` must be given", class = "askrff_invalid_argument")
 })
 
-test_that("a GLM's scale search with an offset compares the cross-validated deviance, which takes it", {
+test_that("a GLM's scale search with an offset compares the evidence of a stand-in that leaves the offset out", {
   skip_on_cran()
   d <- rate_data(n = 80, seed = 13)
-  fit <- rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", kernel = gaussian_kernel(1), n_features = 8,
-                 scale = c(0.5, 2), nfolds = 3, seed = 1)
-  expect_identical(fit$selection$criterion, "cv")
-  expect_null(fit$selection$surrogate)
-  # the evidence's surrogate, ridge on the counts' square roots, would ignore the exposure
-  expect_error(rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", kernel = gaussian_kernel(1),
-                       n_features = 8, scale = c(0.5, 2), scale_by = "evidence", seed = 1),
-               "`scale_by = \"evidence\"`.*cannot take the rows' offset", class = "askrff_invalid_argument")
+  x <- as.matrix(d[, c("a", "b")])
+  o <- log(d$exposure)
+  search <- function(fit) fit$selection[c("scales", "lambda", "value", "chosen")]
+  same_search <- function(fit, ridge, label) {
+    expect_identical(fit$selection$surrogate, "ridge", label = label)
+    expect_equal(search(fit), search(ridge), tolerance = 1e-9, label = label)
+  }
+  grid <- list(kernel = gaussian_kernel(1), n_features = 8, scale = c(0.25, 1, 4), seed = 1)
+  glm_of <- function(y, family, ...) do.call(rff_glm, c(list(x, y, family = family, offset = o, nfolds = 3), grid, list(...)))
+  ridge_of <- function(y, ...) do.call(rff_ridge, c(list(x, y, criterion = "evidence"), grid, list(...)))
+  # counts: the rate's root sqrt((y + 3/8) / mu), mu = exp(o + b0), weighted
+  # by mu; b0 = log(sum y / sum exposure), Poisson's null model in closed form
+  mu <- d$exposure * sum(d$y) / sum(d$exposure)
+  poisson <- glm_of(d$y, "poisson")
+  same_search(poisson, ridge_of(sqrt((d$y + 3 / 8) / mu), weights = mu), "poisson")
+  # the formula's offset() is the same offset
+  formula <- rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", nfolds = 3, kernel = grid$kernel,
+                     n_features = 8, scale = grid$scale, seed = 1)
+  expect_equal(search(formula), search(poisson), tolerance = 1e-12)
+  # the exposure changes the choice: without it the stand-in is the counts' root
+  expect_false(isTRUE(all.equal(search(poisson), search(ridge_of(sqrt(d$y + 3 / 8))))))
+  # two classes: the working response of glm()'s intercept-only model with
+  # the offset, weighted by p (1 - p)
+  event <- as.integer(d$y > stats::median(d$y))
+  null <- glm_null(event ~ 1 + offset(o), stats::binomial(), data.frame(event = event, o = o))
+  p <- stats::fitted(null)
+  b0 <- stats::coef(null)[[1L]]
+  same_search(glm_of(event, "binomial"), ridge_of(b0 + (event - p) / (p * (1 - p)), weights = p * (1 - p)), "binomial")
+  # a support vector machine's margins and numbers less the offset, as ridge
+  # regression's own offset takes them
+  same_search(glm_of(event, "squared_hinge"), ridge_of(2 * event - 1, offset = o), "squared_hinge")
+  same_search(glm_of(log1p(d$y), "quantile", tau = 0.5), ridge_of(log1p(d$y), offset = o), "quantile")
+  # the softmax has no stand-in per class: the cross-validated deviance
+  classes <- factor(cut(d$a, 3, labels = c("low", "mid", "high")))
+  offsets <- cbind(o, 0, -o)
+  softmax <- rff_glm(x, classes, family = "multinomial", offset = offsets, nfolds = 3, kernel = grid$kernel,
+                     n_features = 8, scale = grid$scale, seed = 1)
+  expect_identical(softmax$selection$criterion, "cv")
+  expect_null(softmax$selection$surrogate)
+  expect_error(rff_glm(x, classes, family = "multinomial", offset = offsets, kernel = grid$kernel, n_features = 8,
+                       scale = grid$scale, scale_by = "evidence", seed = 1),
+               "`scale_by = \"evidence\"`.*multinomial family's classes with an offset", class = "askrff_invalid_argument")
   # without a search, scale_by changes nothing
-  expect_s3_class(rff_glm(y ~ a + b + offset(log(exposure)), d, family = "poisson", kernel = gaussian_kernel(1),
-                          n_features = 8, lambda = 1, scale_by = "evidence", seed = 1), "askrff_glm")
+  expect_s3_class(rff_glm(x, classes, family = "multinomial", offset = offsets, kernel = grid$kernel, n_features = 8,
+                          lambda = 1, scale_by = "evidence", seed = 1), "askrff_glm")
+})
+
+test_that("the stand-in's rows whose null mean underflows count for nothing, with finite responses", {
+  skip_on_cran()
+  d <- rate_data(n = 80, seed = 14)
+  o <- log(d$exposure)
+  # two rows 800 units of eta below the others: their means underflow
+  o[1:2] <- o[1:2] - 800
+  d$y[1:2] <- 1
+  fit <- rff_glm(as.matrix(d[, c("a", "b")]), d$y, family = "poisson", offset = o, nfolds = 3, n_features = 8, seed = 1)
+  expect_identical(fit$selection$surrogate, "ridge")
+  expect_true(all(is.finite(fit$selection$value)))
+  expect_true(all(is.finite(predict(fit, as.matrix(d[, c("a", "b")]), offset = o))))
 })
 
 test_that("a missing offset is handled by na.action, and a row whose offset is NA predicts NA", {
