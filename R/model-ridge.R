@@ -94,7 +94,7 @@
 #' 2,000 rows the criterion can be flat where on all it is not); the fit takes
 #' the chosen scales on all rows. With `ard = TRUE` it then optimizes one scale
 #' per coordinate ([stats::optim()], L-BFGS-B on the log scales from the common
-#' one, with gradients by differences); a matrix `scale` with one column per
+#' one, with gradients by forward differences); a matrix `scale` with one column per
 #' coordinate gives per-coordinate candidates instead. The map is drawn once, for
 #' the kernel as given, and each candidate divides its frequencies by the scales
 #' (common random numbers: the criterion is then a smooth function of the scales,
@@ -104,7 +104,8 @@
 #' a single number takes no `ard`. Each candidate costs a pass over the search's
 #' rows and an eigendecomposition (leave-one-out a second pass), so `"optimize"`
 #' costs some 15 fits on 64 frequencies and 5 on all of them, plus the fit, and
-#' with ARD about \eqn{2d + 1} more per step of L-BFGS-B. Chunk sources must then
+#' with ARD about \eqn{d + 1} more per step of L-BFGS-B, which stops after
+#' at most 50 steps. Chunk sources must then
 #' be lists, which can be read again. The chosen kernel is `fit$map$kernel`, the
 #' fit's map is the rescaled one, and `fit$selection` records every candidate;
 #' `plot()` shows the criterion against the scale.

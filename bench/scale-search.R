@@ -6,8 +6,11 @@
 # and mgcv's bam() (fREML, a default smooth per numeric predictor with 10 or
 # more values, factors as parametric terms). One thread, 75 % of the rows to
 # fit and 25 % to test (test rows with a level the fit did not see are
-# dropped). Usage: Rscript bench/scale-search.R (after `make install`).
-# Results are recorded in bench/RESULTS.md.
+# dropped). Usage: Rscript bench/scale-search.R (after `make install`);
+# `Rscript bench/scale-search.R ard` fits instead the default with one
+# scale per design column (`ard = TRUE`) beside bam, with its CPU seconds
+# and the candidates its search evaluated. Results are recorded in
+# bench/RESULTS.md.
 
 library(askrff)
 here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
@@ -49,6 +52,24 @@ bam_formula <- function(train) {
 }
 
 rmse <- function(prediction, y) sqrt(mean((prediction - y)^2))
+
+if (identical(commandArgs(TRUE), "ard")) {
+  rows <- list()
+  for (name in names(data_sets())) {
+    parts <- split_rows(data_sets()[[name]])
+    fit <- smooth <- NULL
+    ard_time <- system.time(fit <- rff_ridge(y ~ ., parts$train, seed = 1, n_threads = 1, ard = TRUE))
+    bam_seconds <- seconds(smooth <- mgcv::bam(bam_formula(parts$train), data = parts$train, method = "fREML",
+                                               nthreads = 1))
+    rows[[name]] <- data.frame(data = name, rows = nrow(parts$train), columns = ncol(fit$selection$scales),
+                               ard = rmse(predict(fit, parts$test), parts$test$y), ard_cpu_s = ard_time[["user.self"]],
+                               ard_s = ard_time[["elapsed"]], candidates = nrow(fit$selection$scales),
+                               bam = rmse(predict(smooth, parts$test), parts$test$y), bam_s = bam_seconds)
+    print(rows[[name]], digits = 4, row.names = FALSE)
+  }
+  print(do.call(rbind, rows), digits = 4, row.names = FALSE)
+  quit(save = "no")
+}
 
 rows <- list()
 for (name in names(data_sets())) {
