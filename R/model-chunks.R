@@ -27,11 +27,13 @@ chunk_reader <- function(source, arg) {
 }
 
 # A chunk read back from the source: list(x = , y = ) with x of d columns
-# and y with one entry or row per row of x.
-check_chunk <- function(chunk, index, arg, d) as_condition_class("data", {
+# and y with one entry or row per row of x; `fields` "x" for data without a
+# response.
+check_chunk <- function(chunk, index, arg, d, fields = c("x", "y")) as_condition_class("data", {
   where <- sprintf("chunk %d of `%s`", index, arg)
-  if (!is.list(chunk) || is.data.frame(chunk) || !all(c("x", "y") %in% names(chunk))) {
-    fail("%s must be a list with elements `x` and `y`.", where)
+  if (!is.list(chunk) || is.data.frame(chunk) || !all(fields %in% names(chunk))) {
+    fail("%s must be a list with %s.", where,
+         if (length(fields) == 1L) "an element `x`" else "elements `x` and `y`")
   }
   x <- tryCatch(check_data(chunk$x, "x", d), askrff_error = function(e) fail("%s: %s", where, conditionMessage(e)))
   list(x = x, y = chunk$y, where = where)

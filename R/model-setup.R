@@ -5,7 +5,8 @@
 # to (`encode`), what a pass sums and how the sums are solved.
 
 # The setup of a fit on the chunks of `data` (list(source, streamed, what),
-# one chunk for data in memory): `map_of(x, what)` draws or checks the map
+# one chunk for data in memory, and the `fields` every chunk has, x and y
+# unless it says "x"): `map_of(x, what)` draws or checks the map
 # for the first chunk's standardized rows x; `encode(chunk, index, arg, model, response)`
 # checks and encodes a chunk (`arg` NULL for data in memory, `response`
 # NULL for the first chunk, which sets it); `memory` counts the D x D
@@ -17,7 +18,8 @@ model_setup <- function(data, map_of, standardize, fun, n_threads, memory, encod
   reader <- chunk_reader(data$source, if (streamed) "x" else "x and y")
   first <- reader()
   if (is.null(first)) fail("`x` returned no chunk: a chunk source must give at least one chunk before NULL.")
-  columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL)$x else check_data(first$chunk$x, "x")
+  fields <- if (is.null(data$fields)) c("x", "y") else data$fields
+  columns <- if (streamed) check_chunk(first$chunk, first$index, "x", NULL, fields)$x else check_data(first$chunk$x, "x")
   first$chunk$x <- columns
   scaling <- column_scaling(standardize, if (streamed) NULL else columns)
   model <- fit_map(map_of(apply_scaling(columns, scaling), data$what), fun)

@@ -138,21 +138,32 @@ bake.step_rff <- function(object, new_data, ...) {
   } else {
     matrix(numeric(), 0L, n_feature_columns(trained$map))
   }
-  z <- pad_rows(z, complete)
-  colnames(z) <- recipes::names0(ncol(z), trained$prefix)
-  z <- recipes::check_name(tibble::as_tibble(z), new_data, object)
-  new_data[names(z)] <- z
+  add_step_columns(new_data, pad_rows(z, complete), object, trained)
+}
+
+# new_data with a step's new columns `values` (named by its prefix) and,
+# unless it keeps them, without the columns it selected (`trained`, what
+# trained_rff_step() or trained_rff_pca_step() read).
+add_step_columns <- function(new_data, values, object, trained) {
+  colnames(values) <- recipes::names0(ncol(values), trained$prefix)
+  values <- recipes::check_name(tibble::as_tibble(values), new_data, object)
+  new_data[names(values)] <- values
   recipes::remove_original_cols(new_data, object, trained$columns)
+}
+
+# A prepped step's `columns`, checked.
+check_step_columns <- function(columns) {
+  if (!is.character(columns) || is.object(columns) || length(columns) < 1L || anyNA(columns) ||
+      anyDuplicated(columns)) {
+    fail("`step$columns` must name the distinct columns the step selected.")
+  }
+  columns
 }
 
 # What bake() reads of a prepped step, checked: a recipe is saved and edited
 # like any other object.
 trained_rff_step <- function(step) {
-  columns <- step$columns
-  if (!is.character(columns) || is.object(columns) || length(columns) < 1L || anyNA(columns) ||
-      anyDuplicated(columns)) {
-    fail("`step$columns` must name the distinct columns the step selected.")
-  }
+  columns <- check_step_columns(step$columns)
   map <- validate_map(step$map, "step$map")
   if (map$d != length(columns)) fail("`step$map` is for %d columns, but `step$columns` names %d.", map$d, length(columns))
   scaling <- column_scaling(if (is.null(step$scaling)) FALSE else step$scaling, NULL, "step$scaling")

@@ -1092,11 +1092,21 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
                     keep_original_cols = keep_original_cols, seed = seed)
     recipes::bake(recipes::prep(rec, frame), new_data = frame)
   }
+  pca_prep_bake <- function(num_comp, kernel, scale, n_features, method, standardize, prefix, keep_original_cols,
+                            seed) {
+    rec <- step_rff_pca(recipes::recipe(y ~ ., data = frame), a, b, num_comp = num_comp, kernel = kernel,
+                        scale = scale, n_features = n_features, method = method, standardize = standardize,
+                        prefix = prefix, keep_original_cols = keep_original_cols, seed = seed)
+    recipes::bake(recipes::prep(rec, frame), new_data = frame)
+  }
   classes <- factor(c("a", "b", "a", "b", "b"))
   calls <- list(
     step_rff = list(fun = step_prep_bake,
                     args = list(kernel = "gaussian", scale = 1, n_features = 4, method = "iid", standardize = TRUE,
                                 prefix = "z", keep_original_cols = FALSE, seed = 1)),
+    step_rff_pca = list(fun = pca_prep_bake,
+                        args = list(num_comp = 2, kernel = "gaussian", scale = 1, n_features = 4, method = "iid",
+                                    standardize = TRUE, prefix = "z", keep_original_cols = FALSE, seed = 1)),
     rff_train = list(fun = rff_train,
                      args = list(x = x3, y = x3[, 1], weights = NULL, penalty = 0.1, scale = 1, n_features = 4,
                                  kernel = "gaussian", method = "iid", standardize = FALSE, criterion = "loo",
@@ -1122,6 +1132,7 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
   # every argument of the doorways is fuzzed (step_rff()'s trained fields
   # as edits of a trained step below; its roles and ids are recipes')
   doorways <- list(step_rff = list(step_rff, c("recipe", "role", "trained", "skip", "id", "map", "scaling", "columns")),
+                   step_rff_pca = list(step_rff_pca, c("recipe", "role", "trained", "skip", "id", "pca", "columns")),
                    rff_train = list(rff_train, character()), rff_svm_train = list(rff_svm_train, character()))
   for (name in names(doorways)) {
     given <- c(names(calls[[name]]$args), doorways[[name]][[2]], "...")
@@ -1153,6 +1164,25 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
     lapply(names(consumers), function(consumer) {
       case(sprintf("%s on a step_rff with %s", consumer, label), function() consumers[[consumer]](edits[[label]]$object),
            c(edits[[label]]$field, "step"))
+    })
+  }), recursive = FALSE))
+  trained_pca <- recipes::prep(step_rff_pca(recipes::recipe(y ~ ., data = frame), a, b, num_comp = 2, n_features = 4,
+                                            seed = 1), frame)
+  pca_consumers <- list(bake = function(step) {
+    edited <- trained_pca
+    edited$steps[[1]] <- step
+    recipes::bake(edited, new_data = frame)
+  }, tidy = function(step) generics::tidy(step))
+  # (names of their own: the cases above read `edits` when they run)
+  pca_edits <- corrupted_objects(trained_pca$steps[[1]], fields = c("pca", "columns", "prefix"))
+  pca_own <- vapply(names(pca_edits), function(label) {
+    pca_edits[[label]]$field %in% c("pca", "columns", "prefix") || grepl("^pca\\$", label)
+  }, logical(1))
+  pca_edits <- pca_edits[pca_own]
+  cases <- c(cases, unlist(lapply(names(pca_edits), function(label) {
+    lapply(names(pca_consumers), function(consumer) {
+      case(sprintf("%s on a step_rff_pca with %s", consumer, label),
+           function() pca_consumers[[consumer]](pca_edits[[label]]$object), c(pca_edits[[label]]$field, "step"))
     })
   }), recursive = FALSE))
   fuzz_check(cases)
@@ -1299,5 +1329,42 @@ test_that("the kernel tests, their arguments, chunks and pcalg's suffStat end in
       case(sprintf("rff_ci_test(<%s chunks>)", value),
            function() rff_ci_test(chunk_values[[value]], seed = 1, n_threads = 1), c("x", "y", "z", "chunk"))))
   }
+  fuzz_check(cases)
+})
+
+test_that("kernel principal components, their arguments, chunks and edited fits end in a result or a named error", {
+  skip_on_cran()
+  map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  fit <- rff_pca(x3, map = map, rank = 2)
+  calls <- list(
+    rff_pca = list(fun = rff_pca, args = list(x = x3, map = map, rank = 2, center = TRUE, weights = NULL,
+                                              standardize = FALSE, fun = NULL, n_threads = 1)),
+    rff_pca_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {
+      rff_pca(x3, kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize)
+    }, args = list(kernel = gaussian_kernel(1), n_features = 4, method = "iid", seed = 1, standardize = TRUE)),
+    predict = list(fun = getS3method("predict", "askrff_pca"), args = list(object = fit, newdata = x3, n_threads = 1)))
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "newdata")) c(bad_values, bad_data(3)) else bad_values
+      # predict() scores a row with a missing value NA, by design
+      if (arg == "newdata") values <- values[setdiff(names(values), c("na", "nan"))]
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  chunk_values <- list(empty = list(), bare = list(list(x3)), no_x = list(list(w = 1)),
+                       wide_later = list(list(x = x3), list(x = cbind(x3, 1))),
+                       bad_weights = list(list(x = x3, w = rep(-1, 5))), failing = function() stop("disk gone"),
+                       nan = list(list(x = replace(x3, 3, NaN))))
+  cases <- c(cases, lapply(names(chunk_values), function(value) {
+    case(sprintf("rff_pca(<%s chunks>)", value), function() rff_pca(chunk_values[[value]], map = map, n_threads = 1),
+         c("x", "chunk", "w"))
+  }))
+  consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, x3),
+                    scores = function(f) predict(f), summary = function(f) summary(f), plot = function(f) plot(f))
+  fields <- c("sdev", "rotation", "center", "x", "map", "fun", "scaling", "n", "weight")
+  cases <- c(cases, object_cases(fit, consumers, "fit", fields))
+  scaled <- rff_pca(x3, kernel = "gaussian", n_features = 4, seed = 1)
+  cases <- c(cases, object_cases(scaled, consumers, "fit", fields))
   fuzz_check(cases)
 })

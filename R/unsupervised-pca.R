@@ -1,0 +1,295 @@
+#' Kernel principal components on random features
+#'
+#' The principal components of the rows' random features: kernel PCA
+#' (Schölkopf, Smola and Müller 1998) without the n x n kernel matrix. The
+#' features z(x) of a map approximate the kernel, z(x)'z(y) ~ k(x, y), so
+#' the eigendecomposition of their D x D covariance gives the kernel's
+#' principal directions in the features' space, and a row's scores are its
+#' centred features times the top eigenvectors. The covariance streams over
+#' the rows (one pass: weighted cross-products, as [rff_ridge()] sums them),
+#' so the rows may be chunks that never sit in memory together; the cost is
+#' n D^2 for the pass and D^3 for the eigendecomposition, whatever n.
+#'
+#' **The result is a [stats::prcomp()] object** of the features: `sdev`
+#' holds the standard deviations of all D components (so that [summary()]
+#' gives each one's share of the total variance), `rotation` the top `rank`
+#' eigenvectors (D x `rank`, the features' loadings), `center` the features'
+#' weighted means (or `FALSE`) and `x` the scores of the rows fitted (data in
+#' memory). [summary()] and [stats::screeplot()] are prcomp's; `predict()`
+#' maps new rows first. With `map` drawn for D features, `rff_pca(x, map =
+#' map, rank = D)` equals `prcomp(rff_features(map, x), rank. = D)` up to
+#' the eigenvectors' signs (here the largest loading of each is positive).
+#'
+#' **Covariance.** The covariance divides by \eqn{W - \sum w_i^2 / W}
+#' (\eqn{W = \sum w_i}), as `cov.wt(method = "unbiased")` does: n - 1
+#' without weights, as prcomp, and unchanged when every weight is
+#' multiplied by a constant. `center = FALSE` takes the features' second
+#' moments about 0 instead (the uncentred kernel PCA), with the same
+#' divisor.
+#'
+#' **The kernel and its scale.** As for [rff_ridge()]: with no `kernel` and
+#' no `map`, a Gaussian kernel on the standardized columns whose length
+#' scale is the median distance between rows ([kernel_scale]); a kernel by
+#' name is scaled the same way; a kernel object or a map is used as given.
+#' PCA has no criterion to choose a scale by: give `kernel` with its
+#' `sigma` to choose another.
+#'
+#' **Chunks.** `x` may be a chunk source as for [rff_ridge()]: a list of
+#' chunks, or a function returning the next chunk and `NULL` at the end,
+#' each chunk a list with `x` and optionally `w` (weights); one pass reads
+#' them, on the workers of a [future::plan()] when one is set. The scores of
+#' chunked rows come from `predict()`.
+#'
+#' @param x A numeric matrix or data frame of numeric columns (rows are
+#'   observations), or a chunk source (see "Chunks").
+#' @param map A map from [rff_map()] (or another map of the package) for
+#'   `ncol(x)` columns, or `NULL` to draw one for `kernel`.
+#' @param kernel A kernel object, a kernel family's name (`"gaussian"`,
+#'   `"laplace"`, `"matern"`, ...), or `NULL` (a Gaussian kernel); see "The
+#'   kernel and its scale".
+#' @param n_features The number of frequencies of a map drawn for `kernel`
+#'   (default 256).
+#' @param rank The number of components kept in `rotation` and `x`: a
+#'   positive whole number, at most the map's feature columns (larger is
+#'   taken as all of them, as prcomp's `rank.`). Default 10.
+#' @param center `TRUE` (the default) to centre the features at their
+#'   weighted means, `FALSE` for their second moments about 0.
+#' @param weights `NULL` or one nonnegative weight per row of data in memory.
+#' @param method,seed,standardize,fun,n_threads As for [rff_ridge()]: how
+#'   the map's frequencies are drawn and from which seed, whether the
+#'   columns are standardized first (default: for a kernel whose scale comes
+#'   from the data), the features of a random periodic map, and the threads.
+#' @param object,newdata For `predict()`: a fit of `rff_pca()` and a numeric
+#'   matrix or data frame of new rows with the fit's columns (omitted: the
+#'   scores of the rows fitted).
+#' @param y For `plot()`: unused.
+#' @param ... Unused; an error if given (for the methods, passed on where
+#'   R's generic needs them).
+#' @return An object of class `c("askrff_pca", "prcomp")`: `sdev`,
+#'   `rotation`, `center`, `scale` (`FALSE`) and `x` as above (`x` `NULL`
+#'   for chunks), the `map` and its `fun`, the columns' `scaling`
+#'   (standardization; `NULL` for none), `n` (rows of positive weight),
+#'   `weight` (their total) and the `call`. `predict()` gives the scores of
+#'   `newdata`, a matrix of `rank` columns (NA for a row with a missing
+#'   value); `summary()` is prcomp's, of a fit checked first; `plot()` draws the variances of the first components and, for
+#'   rows in memory, the first two scores.
+#' @references Schölkopf, B., Smola, A. and Müller, K.-R. (1998). Nonlinear
+#'   component analysis as a kernel eigenvalue problem. *Neural Computation*
+#'   10, 1299-1319.
+#'
+#'   Rahimi, A. and Recht, B. (2007). Random features for large-scale kernel
+#'   machines. *Advances in Neural Information Processing Systems* 20.
+#' @seealso [stats::prcomp()], [rff_features()], `kernlab::kpca()` (exact,
+#'   with an n x n matrix).
+#' @examples
+#' # two concentric circles: no linear component separates them
+#' set.seed(1)
+#' angle <- runif(400, 0, 2 * pi)
+#' radius <- rep(c(1, 3), each = 200) + rnorm(400, sd = 0.1)
+#' x <- cbind(radius * cos(angle), radius * sin(angle))
+#' pca <- rff_pca(x, kernel = gaussian_kernel(1), n_features = 256, rank = 2, seed = 1)
+#' summary(pca)$importance[, 1:2]
+#' # the first kernel component tells the circles apart
+#' tapply(pca$x[, 1], rep(c("inner", "outer"), each = 200), range)
+#' head(predict(pca, x[1:3, ]))
+#' @export
+rff_pca <- function(x, map = NULL, kernel = NULL, n_features = NULL, rank = 10, center = TRUE, weights = NULL,
+                    method = "iid", seed = NULL, standardize = NULL, fun = NULL, n_threads = NULL, ...) {
+  check_no_dots(...)
+  rank <- check_count(rank, "rank")
+  check_flag(center, "center")
+  streamed <- is_chunk_source(x)
+  data <- model_data(x, NULL, weights, NULL, streamed)
+  data$fields <- "x"
+  standardize <- resolve_standardize(standardize, map, kernel, streamed)
+  fit <- fit_pca(data, model_map(map, kernel, n_features, method, seed), standardize, rank, center, fun, n_threads)
+  fit$call <- match.call()
+  fit
+}
+
+# The principal components of the features of `data`'s rows (see
+# rff_pca()): one pass sums the weighted cross-products of the features
+# less the first row's (ridge_chunk_work(), with no response) and the
+# weights' squares, the covariance follows from them, and the core's
+# eigendecomposition gives its components.
+fit_pca <- function(data, map_of, standardize, rank, center, fun, n_threads) {
+  setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 3, encode = pca_chunk)
+  model <- setup$model
+  shift <- model_shifts(model, setup$start, setup$n_threads)$z
+  run_pass <- model_passes(setup, "rff_pca()")
+  sums <- run_pass(pca_chunk_work(model, shift, setup$worker_threads), add_sums)
+  if (sums$n < 2) {
+    fail("Principal components need at least two rows of positive weight; the data have %d.", as.integer(sums$n),
+         class = "data")
+  }
+  # the weights as the pass summed them, divided by a common unit: the
+  # covariance does not depend on it
+  total <- sums$weight
+  z <- sums$zz
+  z[upper.tri(z)] <- t(z)[upper.tri(z)]
+  mean_shifted <- sums$z_sum / total
+  second <- if (center) {
+    z - total * tcrossprod(mean_shifted)
+  } else {
+    z + tcrossprod(shift, sums$z_sum) + tcrossprod(sums$z_sum, shift) + total * tcrossprod(shift)
+  }
+  covariance <- second / (total - sums$w_squares / total)
+  decomposition <- symmetric_eigen(covariance)
+  kept <- seq_len(min(rank, ncol(covariance)))
+  rotation <- decomposition$vectors[, kept, drop = FALSE]
+  # each eigenvector's sign: its largest loading positive
+  largest <- rotation[cbind(apply(abs(rotation), 2L, which.max), kept)]
+  rotation <- sweep(rotation, 2L, ifelse(largest < 0, -1, 1), "*")
+  dimnames(rotation) <- list(NULL, paste0("PC", kept))
+  fit <- structure(list(sdev = sqrt(pmax(decomposition$values, 0)), rotation = rotation,
+                        center = if (center) shift + mean_shifted else FALSE, scale = FALSE, x = NULL,
+                        map = model$map, fun = model$fun, scaling = model$scaling,
+                        n = sums$n, weight = total * setup$weight_unit),
+                   class = c("askrff_pca", "prcomp"))
+  if (!setup$streamed) fit$x <- pca_scores(fit, setup$start$x, setup$n_threads)
+  fit
+}
+
+# A chunk of rff_pca()'s data, checked and standardized, with its weights
+# and the one zero response the cross-products need.
+pca_chunk <- function(chunk, index, arg, model, response) as_condition_class("data", {
+  if (is.null(arg)) {
+    x <- check_data(chunk$x, "x", model$d)
+    w_where <- "`weights`"
+  } else {
+    checked <- check_chunk(chunk, index, arg, model$d, "x")
+    x <- checked$x
+    w_where <- sprintf("`w` of %s", checked$where)
+  }
+  x <- apply_scaling(x, model$scaling)
+  check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
+  list(x = x, y = matrix(0, nrow(x), 1L), w = check_weights(chunk$w, nrow(x), w_where), response = list())
+})
+
+# One chunk's sums for the covariance: the features' cross-products less
+# `shift` and the squares of the weights.
+pca_chunk_work <- function(model, shift, n_threads) {
+  cross_products <- ridge_chunk_work(model, list(z = shift, y = 0), n_threads)
+  function(chunk) {
+    sums <- cross_products(chunk)
+    sums$w_squares <- sum(chunk$w^2)
+    sums
+  }
+}
+
+# The scores of standardized rows x: their features less the centre, times
+# the rotation.
+pca_scores <- function(fit, x, n_threads) {
+  input <- core_input(fit$map, x, "left", n_threads)
+  scores <- core(.cpp_feature_products(input$map, fit$fun, input$x, t(fit$rotation), n_threads))
+  if (!isFALSE(fit$center)) scores <- sweep(scores, 2L, drop(crossprod(fit$rotation, fit$center)), "-")
+  dimnames(scores) <- list(rownames(x), colnames(fit$rotation))
+  scores
+}
+
+#' @rdname rff_pca
+#' @export
+predict.askrff_pca <- function(object, newdata, n_threads = NULL, ...) {
+  check_no_dots(...)
+  object <- validate_pca(object, "object")
+  if (missing(newdata) || is.null(newdata)) {
+    if (is.null(object$x)) fail("The fit of chunks keeps no scores: give `newdata`.")
+    return(object$x)
+  }
+  if (isS4(newdata) && methods::is(newdata, "Matrix")) newdata <- as.matrix(newdata)
+  if (!is.data.frame(newdata) && !is_matrix(newdata)) fail("`newdata` must be a numeric matrix or data frame.")
+  complete <- stats::complete.cases(newdata)
+  scores <- matrix(NA_real_, nrow(newdata), ncol(object$rotation),
+                   dimnames = list(rownames(newdata), colnames(object$rotation)))
+  if (any(complete)) {
+    x <- apply_scaling(check_data(newdata[complete, , drop = FALSE], "newdata", object$map$d), object$scaling)
+    check_map_data(object$map, x, "newdata")
+    scores[complete, ] <- pca_scores(object, x, resolve_threads(n_threads))
+  }
+  scores
+}
+
+#' @export
+print.askrff_pca <- function(x, ...) {
+  x <- validate_pca(x, "x")
+  components <- ncol(x$rotation)
+  share <- x$sdev^2 / sum(x$sdev^2)
+  cat(sprintf("Kernel principal components of %s rows on %d feature columns of the %s\n", format_count(x$n),
+              length(x$sdev), kernel_label(x$map$kernel)))
+  cat(sprintf("%d component%s kept, explaining %.1f %% of the features' variance\n", components,
+              if (components == 1L) "" else "s", 100 * sum(share[seq_len(components)])))
+  shown <- seq_len(min(components, 8L))
+  cat("Standard deviations:\n")
+  print(stats::setNames(signif(x$sdev[shown], 4), colnames(x$rotation)[shown]))
+  invisible(x)
+}
+
+#' @rdname rff_pca
+#' @export
+summary.askrff_pca <- function(object, ...) {
+  # prcomp's summary, of a fit checked first
+  object <- validate_pca(object, "object")
+  NextMethod()
+}
+
+#' @rdname rff_pca
+#' @export
+plot.askrff_pca <- function(x, y, ...) {
+  x <- validate_pca(x, "x")
+  scores <- !is.null(x$x) && ncol(x$rotation) >= 2L
+  old <- graphics::par(mfrow = c(1L, if (scores) 2L else 1L))
+  on.exit(graphics::par(old))
+  shown <- seq_len(min(length(x$sdev), 10L))
+  graphics::barplot(x$sdev[shown]^2, names.arg = paste0("PC", shown), las = 2, ylab = "variance",
+                    main = "Variance of the components")
+  if (scores) {
+    graphics::plot(x$x[, 1L], x$x[, 2L], xlab = "PC1", ylab = "PC2", pch = 20, col = grDevices::adjustcolor(1, 0.5),
+                   main = "Scores of the rows fitted")
+  }
+  invisible(x)
+}
+
+# A fit of rff_pca() as a saved and perhaps edited list may hold it: its map
+# valid, its rotation finite with one row per feature column, its centre
+# FALSE or one finite number per column, its scaling one of the map's
+# columns, its standard deviations finite and nonnegative.
+validate_pca <- function(fit, arg) as_condition_class("invalid_object", {
+  if (!is.list(fit) || !inherits(fit, "askrff_pca")) fail("`%s` must be a fit of rff_pca().", arg)
+  model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
+    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
+  })
+  r <- fit$rotation
+  if (!is_matrix(r) || !is.double(r) || nrow(r) != model$columns || ncol(r) < 1L || any(!is.finite(r))) {
+    fail("`%s` must be a finite matrix with one row per feature column (%d) and at least one column.",
+         field(arg, "rotation"), model$columns)
+  }
+  if (!isFALSE(fit$center) && (!is.double(fit$center) || length(fit$center) != model$columns ||
+                                 any(!is.finite(fit$center)))) {
+    fail("`%s` must be FALSE or one finite number per feature column (%d).", field(arg, "center"), model$columns)
+  }
+  s <- fit$sdev
+  # (their squares, the variances, finite too)
+  if (!is.double(s) || length(s) != model$columns || any(!is.finite(s^2)) || any(s < 0) || !(sum(s^2) > 0)) {
+    fail("`%s` must be one finite nonnegative number per feature column (%d), not all 0.", field(arg, "sdev"),
+         model$columns)
+  }
+  if (!is.null(fit$x) && (!is_matrix(fit$x) || !is.double(fit$x) || ncol(fit$x) != ncol(r) || any(!is.finite(fit$x)))) {
+    fail("`%s` must be NULL or a finite matrix of scores with one column per component (%d).", field(arg, "x"), ncol(r))
+  }
+  if (!is_single_number(fit$n) || !is.finite(fit$n) || fit$n < 2) {
+    fail("`%s` must be the number of rows fitted, at least 2.", field(arg, "n"))
+  }
+  if (!is_single_number(fit$weight) || !is.finite(fit$weight) || !(fit$weight > 0)) {
+    fail("`%s` must be the rows' total weight, a positive finite number.", field(arg, "weight"))
+  }
+  if (!is.null(fit$scaling)) {
+    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) NULL)
+    if (is.null(fit$scaling) || length(fit$scaling$center) != model$d) {
+      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"),
+           model$d)
+    }
+  }
+  fit$map <- model$map
+  fit$fun <- model$fun
+  fit
+})
