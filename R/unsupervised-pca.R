@@ -41,7 +41,8 @@
 #' chunked rows come from `predict()`.
 #'
 #' @param x A numeric matrix or data frame of numeric columns (rows are
-#'   observations), or a chunk source (see "Chunks").
+#'   observations), or a chunk source (see "Chunks"); for `plot()` and
+#'   `print()`, a fit of `rff_pca()`.
 #' @param map A map from [rff_map()] (or another map of the package) for
 #'   `ncol(x)` columns, or `NULL` to draw one for `kernel`.
 #' @param kernel A kernel object, a kernel family's name (`"gaussian"`,
