@@ -136,6 +136,10 @@ fit_pca <- function(data, map_of, standardize, rank, center, fun, n_threads) {
   }
   covariance <- second / (total - sums$w_squares / total)
   decomposition <- symmetric_eigen(covariance)
+  if (!(sum(pmax(decomposition$values, 0)) > 0)) {
+    fail("The rows of `x` (of positive weight) all have the same features (the same point, or points the map cannot tell apart): they have no principal components.",
+         class = "data")
+  }
   kept <- seq_len(min(rank, ncol(covariance)))
   rotation <- decomposition$vectors[, kept, drop = FALSE]
   # each eigenvector's sign: its largest loading positive

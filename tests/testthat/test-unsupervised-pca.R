@@ -177,6 +177,10 @@ test_that("bad arguments and edited fits are refused, naming the field", {
   expect_error(rff_pca(d$x, map = d$map, bogus = 1), "Unknown argument: `bogus`", class = "askrff_error")
   expect_error(rff_pca(d$x[, 1:2], map = d$map), "`map` is for 3 columns", class = "askrff_error")
   expect_error(rff_pca(d$x, map = d$map, weights = rep(-1, nrow(d$x))), "`weights`", class = "askrff_error")
+  # rows with no spread have no components: refused, where a fit would
+  # fail its own print()
+  expect_error(rff_pca(matrix(1, 6, 3), map = d$map), "all have the same features", class = "askrff_data_error")
+  expect_s3_class(rff_pca(matrix(1, 6, 3), map = d$map, center = FALSE), "askrff_pca")
   bad <- d$x
   bad[2, 2] <- NA
   expect_error(rff_pca(bad, map = d$map), "x", class = "askrff_error")
