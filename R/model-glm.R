@@ -102,31 +102,24 @@
 #' for a search. The search runs as [rff_ridge()]'s does (on at most 2,000
 #' evenly spaced rows, first on 64 frequencies, then refined by a common
 #' factor on all of them, on an eighth of the rows if that is more) and
-#' compares, with `scale_by = "evidence"` (the
-#' default), the evidence of ridge regression on a response standing in
-#' for the family's: the classes' 0/1 indicators (least-squares
-#' classification), or the counts' square roots \eqn{\sqrt{y + 3/8}},
-#' whose variance is nearly constant. Each candidate then costs one pass
+#' compares, with `scale_by = "evidence"` (the default), the evidence of
+#' ridge regression on a response standing in for the family's: the
+#' classes' 0/1 indicators (least-squares classification), or the counts'
+#' roots \eqn{\sqrt{y + 3/8}}, of nearly constant variance. Each candidate then costs one pass
 #' and one eigendecomposition, and the \eqn{\lambda} path is
 #' cross-validated once, at the chosen scales: on three real classification
 #' data sets of 1,500 to 5,000 rows this took a fifth of the time of
 #' `scale_by = "cv"` for a test log-loss within 1 % of it. With an offset
 #' \eqn{o_i} the stand-in leaves it out, from the intercept-only model with
-#' the offset, \eqn{\eta_i = o_i + b_0}: counts take the rate's root
-#' \eqn{\sqrt{(y_i + 3/8)/\mu_i}}, \eqn{\mu_i = e^{\eta_i}}, with weight
-#' \eqn{\mu_i} (its variance is about \eqn{1/(4\mu_i)}); two classes of
-#' the binomial family take the model's working response
-#' \eqn{b_0 + (y_i - p_i)/v_i}, \eqn{p_i} the fitted probability and
-#' \eqn{v_i = p_i(1 - p_i)} the weight (one step of iteratively reweighted
-#' least squares from that model); a support vector machine's margins
-#' \eqn{2y_i - 1 - o_i} and numbers \eqn{y_i - o_i}. Without an offset each
-#' is the stand-in above up to a linear map, which the evidence does not
-#' see. `scale_by = "cv"` compares the candidates' own
-#' cross-validated deviance, a full fit of the \eqn{\lambda} path each
-#' (some 25 such fits), so it needs `lambda` `NULL` or several values; it
-#' is the default for the `"cox"` family and for the multinomial family's
-#' classes with an offset, which have no stand-in. `ard = TRUE` searches
-#' one scale per coordinate.
+#' the offset, \eqn{\eta_i = o_i + b_0}: counts take
+#' \eqn{\sqrt{(y_i + 3/8)/\mu_i}} with weight \eqn{\mu_i = e^{\eta_i}}; two classes the working
+#' response \eqn{b_0 + (y_i - p_i)/v_i} with weight \eqn{v_i = p_i(1 - p_i)};
+#' margins \eqn{2y_i - 1 - o_i}; numbers \eqn{y_i - o_i}. `scale_by = "cv"`
+#' compares the candidates' own cross-validated deviance, a fit of the
+#' \eqn{\lambda} path each (some five times slower), so it needs `lambda`
+#' `NULL` or several values; it is the default for the `"cox"` family and
+#' the multinomial family's classes with an offset, which have no stand-in.
+#' `ard = TRUE` searches one scale per coordinate.
 #'
 #' **Formula and data frame.** As for [rff_ridge()]: `rff_glm(y ~ ., data,
 #' family = )` with `subset`, `weights`, `offset`,
@@ -187,13 +180,9 @@
 #' @param lambda `NULL` (choose by cross-validation), or one or more positive
 #'   penalties in the scale of the criterion above.
 #' @param nfolds The number of cross-validation folds, from 2 to 50.
-#' @param kernel,n_features,method,standardize,scale,ard As for [rff_ridge()],
-#'   with the scale searched as `scale_by` says.
-#' @param scale_by What a scale search compares: `"evidence"`, ridge
-#'   regression's evidence on the response's encoding (fast), or `"cv"`,
-#'   the GLM's own cross-validated deviance (about five times slower, and
-#'   the default for the `"cox"` family and for several classes of the
-#'   multinomial family with an `offset`); see "The kernel and its scale".
+#' @param kernel,n_features,method,standardize,scale,ard As for [rff_ridge()].
+#' @param scale_by What a scale search compares: `"evidence"` (fast) or
+#'   `"cv"`; see "The kernel and its scale".
 #' @param seed The seed of the map drawn from `kernel` and of the folds;
 #'   `NULL` draws them from R's random number generator.
 #' @param offset A known part of each row's linear predictor: `NULL`, one

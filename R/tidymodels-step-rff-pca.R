@@ -109,7 +109,7 @@ bake.step_rff_pca <- function(object, new_data, ...) {
   if (length(object$columns) == 0L && is.null(object$pca)) return(new_data)
   trained <- trained_rff_pca_step(object)
   recipes::check_new_data(trained$columns, object, new_data)
-  add_step_columns(new_data, predict(trained$pca, as.matrix(new_data[, trained$columns])), object, trained)
+  add_step_columns(new_data, stats::predict(trained$pca, as.matrix(new_data[, trained$columns])), object, trained)
 }
 
 # What bake() and tidy() read of a prepped step, checked: a recipe is saved
