@@ -49,17 +49,8 @@ step_rff_pca <- function(recipe, ..., role = "predictor", trained = FALSE, num_c
   require_suggested(c("recipes", "rlang"), "step_rff_pca()")
   # tune() placeholders are calls, checked once prep() sees their values
   if (!is.call(num_comp)) check_count(num_comp, "num_comp")
-  if (!is.call(kernel)) tidy_kernel(kernel)
-  if (!is.call(scale)) check_scale_factor(check_positive_number(scale, "scale"))
-  if (!is.call(n_features)) check_count(n_features, "n_features")
-  # recipes wraps the errors of prep() in its own class, so what can be
-  # checked before the data is checked here
-  check_source(method, "method")
-  standardize <- check_flag(resolve_standardize(standardize, NULL, if (is.call(kernel)) NULL else kernel, FALSE),
-                            "standardize")
-  check_flag(keep_original_cols, "keep_original_cols")
-  check_string(prefix, "prefix")
-  resolve_seed(seed)
+  standardize <- check_step_map_settings(kernel, scale, n_features, method, standardize, keep_original_cols, prefix,
+                                         seed)
   if (is.null(id)) id <- recipes::rand_id("rff_pca")
   recipes::add_step(recipe, step_rff_pca_new(
     terms = rlang::enquos(...), role = role, trained = trained, num_comp = num_comp, kernel = kernel, scale = scale,

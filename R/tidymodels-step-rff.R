@@ -74,19 +74,8 @@ step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = 
                      keep_original_cols = FALSE, seed = sample.int(10^5, 1), map = NULL, scaling = NULL,
                      columns = NULL, skip = FALSE, id = NULL) {
   require_suggested(c("recipes", "rlang"), "step_rff()")
-  # tune() placeholders are calls, checked once prep() sees their values
-  if (!is.call(kernel)) tidy_kernel(kernel)
-  if (!is.call(scale)) check_scale_factor(check_positive_number(scale, "scale"))
-  if (!is.call(n_features)) check_count(n_features, "n_features")
-  # recipes wraps the errors of prep() in its own class, so what can be
-  # checked before the data is checked here
-  check_source(method, "method")
-  # a tuned kernel (a call) is a family name
-  standardize <- check_flag(resolve_standardize(standardize, NULL, if (is.call(kernel)) NULL else kernel, FALSE),
-                            "standardize")
-  check_flag(keep_original_cols, "keep_original_cols")
-  check_string(prefix, "prefix")
-  resolve_seed(seed)
+  standardize <- check_step_map_settings(kernel, scale, n_features, method, standardize, keep_original_cols, prefix,
+                                         seed)
   if (is.null(id)) id <- recipes::rand_id("rff")
   recipes::add_step(recipe, step_rff_new(
     terms = rlang::enquos(...), role = role, trained = trained, kernel = kernel, scale = scale,
@@ -94,6 +83,22 @@ step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = 
     keep_original_cols = keep_original_cols, seed = seed, map = map, scaling = scaling, columns = columns,
     skip = skip, id = id
   ))
+}
+
+# The settings of a step that draws a map (step_rff(), step_rff_pca()),
+# checked when the step is made: recipes wraps the errors of prep() in its
+# own class, so what can be checked before the data is checked here; tune()
+# placeholders are calls, checked once prep() sees their values. Returns
+# `standardize` resolved (a tuned kernel, a call, is a family name).
+check_step_map_settings <- function(kernel, scale, n_features, method, standardize, keep_original_cols, prefix, seed) {
+  if (!is.call(kernel)) tidy_kernel(kernel)
+  if (!is.call(scale)) check_scale_factor(check_positive_number(scale, "scale"))
+  if (!is.call(n_features)) check_count(n_features, "n_features")
+  check_source(method, "method")
+  check_flag(keep_original_cols, "keep_original_cols")
+  check_string(prefix, "prefix")
+  resolve_seed(seed)
+  check_flag(resolve_standardize(standardize, NULL, if (is.call(kernel)) NULL else kernel, FALSE), "standardize")
 }
 
 step_rff_new <- function(terms, role, trained, kernel, scale, n_features, method, standardize, prefix,
