@@ -265,3 +265,7 @@
     .Call(`_askrff_cpp_permuted_joint_distances`, features, seed_words, n_permutations, n_threads)
 }
 
+.cpp_kmeans_pass <- function(map, fun, x, w, centers, k, shift, keep, n_threads) {
+    .Call(`_askrff_cpp_kmeans_pass`, map, fun, x, w, centers, k, shift, keep, n_threads)
+}
+

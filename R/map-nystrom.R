@@ -142,18 +142,19 @@ nystrom_landmarks <- function(x, n, method = c("uniform", "kmeans++"), seed = NU
   x[distinct[chosen], , drop = FALSE]
 }
 
-# k-means++ seeding driven by the given uniforms: the first row uniformly,
-# each next one by inverting the cumulative squared distances.
-kmeans_pp_rows <- function(x, n, uniforms) {
+# k-means++ seeding driven by the given uniforms: the first row with
+# probability proportional to its weight, each next one by inverting the
+# cumulative weighted squared distances to the rows picked.
+kmeans_pp_rows <- function(x, n, uniforms, weights = rep(1, nrow(x))) {
   pick <- function(weights, u) min(length(weights), 1L + sum(cumsum(weights) < u * sum(weights)))
   tx <- t(x)
-  rows <- pick(rep(1, nrow(x)), uniforms[1L])
+  rows <- pick(weights, uniforms[1L])
   squared <- colSums((tx - x[rows, ])^2)
   for (i in seq_len(n - 1L) + 1L) {
     # distinct rows keep every unpicked weight positive; rounding alone could zero them
-    weights <- replace(squared, rows, 0)
-    if (sum(weights) == 0) weights <- replace(rep(1, nrow(x)), rows, 0)
-    rows[i] <- pick(weights, uniforms[i])
+    chances <- replace(weights * squared, rows, 0)
+    if (sum(chances) == 0) chances <- replace(weights, rows, 0)
+    rows[i] <- pick(chances, uniforms[i])
     squared <- pmin(squared, colSums((tx - x[rows[i], ])^2))
   }
   rows

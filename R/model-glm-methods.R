@@ -3,9 +3,7 @@
 
 validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.list(fit) || !inherits(fit, "askrff_glm")) fail("`%s` must be a fit of rff_glm().", arg)
-  model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
-    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
-  })
+  model <- validate_fit_map(fit, arg)
   family <- fit$family
   traits <- model_family_traits(family, field(arg, "family"))
   response <- fit$response
@@ -83,14 +81,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
     fail("`%s` must be NULL (streamed data) or a finite matrix of one row per row fitted and %d column%s.",
          field(arg, "linear_predictors"), classes, if (classes > 1L) "s" else "")
   }
-  if (!is.null(fit$scaling)) {
-    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) {
-      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
-    })
-    if (length(fit$scaling$center) != model$d) {
-      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
-    }
-  }
+  if (!is.null(fit$scaling)) fit$scaling <- validate_fit_scaling(fit$scaling, model$d, arg)
   if (is.null(fit$fold_seed)) fail("`%s` must be the two seed words of the folds.", field(arg, "fold_seed"))
   check_seed_words(fit$fold_seed, field(arg, "fold_seed"))
   if (!is_single_number(fit$passes) || !is.finite(fit$passes) || fit$passes < 1 || fit$passes != round(fit$passes)) {

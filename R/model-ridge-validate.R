@@ -3,9 +3,7 @@
 
 validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.list(fit) || !inherits(fit, "askrff_ridge")) fail("`%s` must be a fit of rff_ridge().", arg)
-  model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
-    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
-  })
+  model <- validate_fit_map(fit, arg)
   response <- fit$response
   if (!is.list(response) || !is.character(response$kind) || length(response$kind) != 1L ||
       !response$kind %in% c("numeric", "matrix", "factor") || !is.character(response$names) ||
@@ -65,14 +63,7 @@ validate_ridge <- function(fit, arg) as_condition_class("invalid_object", {
                             any(!is.finite(offsets)))) {
     fail("`%s` must be NULL or the finite offsets of the %s rows fitted.", field(arg, "offset_values"), format_count(rows))
   }
-  if (!is.null(fit$scaling)) {
-    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) {
-      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
-    })
-    if (length(fit$scaling$center) != model$d) {
-      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), model$d)
-    }
-  }
+  if (!is.null(fit$scaling)) fit$scaling <- validate_fit_scaling(fit$scaling, model$d, arg)
   validate_posterior(fit$posterior, model$columns, field(arg, "posterior"))
   if (!is.null(fit$selection)) fit$selection <- validate_selection(fit$selection, fit, model$map, field(arg, "selection"))
   if (!is.null(fit$log_weight) && (!is_single_number(fit$log_weight) || !is.finite(fit$log_weight))) {

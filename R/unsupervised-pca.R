@@ -114,7 +114,7 @@ rff_pca <- function(x, map = NULL, kernel = NULL, n_features = NULL, rank = 10, 
 # weights' squares, the covariance follows from them, and the core's
 # eigendecomposition gives its components.
 fit_pca <- function(data, map_of, standardize, rank, center, fun, n_threads) {
-  setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 3, encode = pca_chunk)
+  setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 3, encode = unlabelled_chunk)
   model <- setup$model
   shift <- model_shifts(model, setup$start, setup$n_threads)$z
   run_pass <- model_passes(setup, "rff_pca()")
@@ -155,9 +155,10 @@ fit_pca <- function(data, map_of, standardize, rank, center, fun, n_threads) {
   fit
 }
 
-# A chunk of rff_pca()'s data, checked and standardized, with its weights
-# and the one zero response the cross-products need.
-pca_chunk <- function(chunk, index, arg, model, response) as_condition_class("data", {
+# A chunk of an unsupervised method's data (rff_pca(), rff_kmeans()),
+# checked and standardized, with its weights and the one zero response the
+# cross-products need.
+unlabelled_chunk <- function(chunk, index, arg, model, response) as_condition_class("data", {
   if (is.null(arg)) {
     x <- check_data(chunk$x, "x", model$d)
     w_where <- "`weights`"
@@ -260,9 +261,7 @@ plot.askrff_pca <- function(x, y, ...) {
 # columns, its standard deviations finite and nonnegative.
 validate_pca <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.list(fit) || !inherits(fit, "askrff_pca")) fail("`%s` must be a fit of rff_pca().", arg)
-  model <- tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
-    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
-  })
+  model <- validate_fit_map(fit, arg)
   r <- fit$rotation
   if (!is_matrix(r) || !is.double(r) || nrow(r) != model$columns || ncol(r) < 1L || any(!is.finite(r))) {
     fail("`%s` must be a finite matrix with one row per feature column (%d) and at least one column.",
@@ -287,13 +286,7 @@ validate_pca <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is_single_number(fit$weight) || !is.finite(fit$weight) || !(fit$weight > 0)) {
     fail("`%s` must be the rows' total weight, a positive finite number.", field(arg, "weight"))
   }
-  if (!is.null(fit$scaling)) {
-    fit$scaling <- tryCatch(column_scaling(fit$scaling, NULL), askrff_error = function(e) NULL)
-    if (is.null(fit$scaling) || length(fit$scaling$center) != model$d) {
-      fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"),
-           model$d)
-    }
-  }
+  if (!is.null(fit$scaling)) fit$scaling <- validate_fit_scaling(fit$scaling, model$d, arg)
   fit$map <- model$map
   fit$fun <- model$fun
   fit

@@ -30,3 +30,22 @@ check_object <- function(object, arg, class, remake) {
 
 # A field of an object: `map$omega`, say.
 field <- function(arg, name) sprintf("%s$%s", arg, name)
+
+# A fit's map and the function of its features (fit_map()), or an error
+# naming the fit's `map`.
+validate_fit_map <- function(fit, arg) {
+  tryCatch(fit_map(fit$map, if (identical(fit$fun, "")) NULL else fit$fun), askrff_error = function(e) {
+    fail("`%s` has an invalid map: %s", field(arg, "map"), conditionMessage(e))
+  })
+}
+
+# A fit's standardization (not NULL): the centre and positive scale of the
+# map's d columns.
+validate_fit_scaling <- function(scaling, d, arg) {
+  wrong <- function(...) {
+    fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), d)
+  }
+  scaling <- tryCatch(column_scaling(scaling, NULL), askrff_error = wrong)
+  if (length(scaling$center) != d) wrong()
+  scaling
+}

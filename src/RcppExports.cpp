@@ -943,6 +943,25 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
+// cpp_kmeans_pass
+Rcpp::List cpp_kmeans_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericVector w, Rcpp::NumericMatrix centers, int k, Rcpp::NumericVector shift, bool keep, int n_threads);
+RcppExport SEXP _askrff_cpp_kmeans_pass(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP wSEXP, SEXP centersSEXP, SEXP kSEXP, SEXP shiftSEXP, SEXP keepSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
+    Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type centers(centersSEXP);
+    Rcpp::traits::input_parameter< int >::type k(kSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type shift(shiftSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep(keepSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_kmeans_pass(map, fun, x, w, centers, k, shift, keep, n_threads));
+    return rcpp_result_gen;
+END_RCPP
+}
 
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_cox_risk_pass", (DL_FUNC) &_askrff_cpp_cox_risk_pass, 16},
@@ -1011,6 +1030,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_permuted_cross_norms", (DL_FUNC) &_askrff_cpp_permuted_cross_norms, 5},
     {"_askrff_cpp_permuted_mean_distances", (DL_FUNC) &_askrff_cpp_permuted_mean_distances, 5},
     {"_askrff_cpp_permuted_joint_distances", (DL_FUNC) &_askrff_cpp_permuted_joint_distances, 4},
+    {"_askrff_cpp_kmeans_pass", (DL_FUNC) &_askrff_cpp_kmeans_pass, 9},
     {NULL, NULL, 0}
 };
 

@@ -1368,3 +1368,44 @@ test_that("kernel principal components, their arguments, chunks and edited fits 
   cases <- c(cases, object_cases(scaled, consumers, "fit", fields))
   fuzz_check(cases)
 })
+
+test_that("kernel k-means, its arguments, chunks and edited fits end in a result or a named error", {
+  skip_on_cran()
+  km_map <- rff_map(gaussian_kernel(1), 3, 8, seed = 1)
+  km_fit <- rff_kmeans(x3, 2, map = km_map, seed = 1)
+  km_calls <- list(
+    rff_kmeans = list(fun = rff_kmeans, args = list(x = x3, centers = 2, map = km_map, n_starts = 2, iter_max = 10,
+                                                    weights = NULL, seed = 1, standardize = FALSE, fun = NULL,
+                                                    n_threads = 1)),
+    rff_kmeans_points = list(fun = rff_kmeans, args = list(x = x3, centers = x3[1:2, ], map = km_map)),
+    rff_kmeans_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {
+      rff_kmeans(x3, 2, kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize)
+    }, args = list(kernel = gaussian_kernel(1), n_features = 4, method = "iid", seed = 1, standardize = TRUE)),
+    predict = list(fun = getS3method("predict", "askrff_kmeans"), args = list(object = km_fit, newdata = x3, n_threads = 1)),
+    fitted = list(fun = getS3method("fitted", "askrff_kmeans"), args = list(object = km_fit, method = "classes")))
+  km_cases <- unlist(lapply(names(km_calls), function(name) {
+    spec <- km_calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "newdata", "centers")) c(bad_values, bad_data(3)) else bad_values
+      # predict() gives a row with a missing value no cluster, by design
+      if (arg == "newdata") values <- values[setdiff(names(values), c("na", "nan"))]
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  km_chunks <- list(empty = list(), bare = list(list(x3)), no_x = list(list(w = 1)),
+                    wide_later = list(list(x = x3), list(x = cbind(x3, 1))),
+                    bad_weights = list(list(x = x3, w = rep(-1, 5))), failing = function() stop("disk gone"),
+                    nan = list(list(x = replace(x3, 3, NaN))))
+  km_cases <- c(km_cases, lapply(names(km_chunks), function(value) {
+    case(sprintf("rff_kmeans(<%s chunks>)", value),
+         function() rff_kmeans(km_chunks[[value]], 2, map = km_map, n_threads = 1), c("x", "chunk", "w"))
+  }))
+  km_consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, x3),
+                       clusters = function(f) predict(f), fitted = function(f) fitted(f))
+  km_fields <- c("cluster", "centers", "totss", "withinss", "tot.withinss", "betweenss", "size", "iter", "converged",
+                 "map", "fun", "scaling", "n")
+  km_cases <- c(km_cases, object_cases(km_fit, km_consumers, "fit", km_fields))
+  km_scaled <- rff_kmeans(x3, 2, kernel = "gaussian", n_features = 4, seed = 1)
+  km_cases <- c(km_cases, object_cases(km_scaled, km_consumers, "fit", km_fields))
+  fuzz_check(km_cases)
+})

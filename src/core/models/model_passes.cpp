@@ -7,15 +7,10 @@
 
 namespace askrff {
 
-namespace {
-
-// Rows a pass holds at once: at most about 32 MB of features, and at most
-// 1024 rows.
 std::size_t pass_rows(int columns) {
   return static_cast<std::size_t>(std::clamp(4000000 / std::max(columns, 1), 64, 1024));
 }
 
-// The features of rows [begin, begin + rows) of x less the shift.
 void shifted_features(const FeatureMap& map, const double* x, std::size_t n, std::size_t begin, std::size_t rows,
                       const ConstVectorRef& shift, const BlockRunner& run, Eigen::MatrixXd& z) {
   z.resize(static_cast<Eigen::Index>(rows), map.n_columns());
@@ -24,6 +19,8 @@ void shifted_features(const FeatureMap& map, const double* x, std::size_t n, std
                  [&](std::size_t b, std::size_t e) { map.rows(x, n, begin + b, begin + e, zp + b, rows); });
   z.rowwise() -= shift.transpose();
 }
+
+namespace {
 
 std::size_t to_size(int n) { return static_cast<std::size_t>(n); }
 

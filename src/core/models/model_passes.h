@@ -23,6 +23,15 @@ namespace askrff {
 using ConstMatrixRef = Eigen::Ref<const Eigen::MatrixXd>;
 using ConstVectorRef = Eigen::Ref<const Eigen::VectorXd>;
 
+// Rows a pass holds at once: at most about 32 MB of features, and at most
+// 1024 rows.
+std::size_t pass_rows(int columns);
+
+// The features of rows [begin, begin + rows) of x less the shift, into z
+// (rows by columns), computed on the runner's threads.
+void shifted_features(const FeatureMap& map, const double* x, std::size_t n, std::size_t begin, std::size_t rows,
+                      const ConstVectorRef& shift, const BlockRunner& run, Eigen::MatrixXd& z);
+
 // The sums of cross_products.h over the rows, with responses y (one column
 // per response) shifted by y_shift and weights w.
 CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::size_t n, const ConstMatrixRef& y,
