@@ -147,15 +147,17 @@ nystrom_landmarks <- function(x, n, method = c("uniform", "kmeans++"), seed = NU
 # cumulative weighted squared distances to the rows picked.
 kmeans_pp_rows <- function(x, n, uniforms, weights = rep(1, nrow(x))) {
   pick <- function(weights, u) min(length(weights), 1L + sum(cumsum(weights) < u * sum(weights)))
-  tx <- t(x)
+  norms <- rowSums(x^2)
+  # |x_i - x_r|^2 by one product with x, not an n-by-columns difference
+  distances <- function(r) pmax(norms - 2 * drop(x %*% x[r, ]) + norms[r], 0)
   rows <- pick(weights, uniforms[1L])
-  squared <- colSums((tx - x[rows, ])^2)
+  squared <- distances(rows)
   for (i in seq_len(n - 1L) + 1L) {
     # distinct rows keep every unpicked weight positive; rounding alone could zero them
     chances <- replace(weights * squared, rows, 0)
     if (sum(chances) == 0) chances <- replace(weights, rows, 0)
     rows[i] <- pick(chances, uniforms[i])
-    squared <- pmin(squared, colSums((tx - x[rows[i], ])^2))
+    squared <- pmin(squared, distances(rows[i]))
   }
   rows
 }

@@ -16,7 +16,7 @@
 #' `tot.withinss`, `betweenss`, `size`, `iter` and `ifault` as kmeans
 #' gives them (sums of squares weighted by `weights`), so `fitted()` and
 #' broom's tidiers take it. With `map` drawn for D features and starting
-#' points `s`, `rff_kmeans(x, s, map = map)` gives the clusters of
+#' points `s`, `rff_kmeans(x, s, map = map, tol = 0)` gives the clusters of
 #' `kmeans(rff_features(map, x), rff_features(map, s), algorithm = "Lloyd")`.
 #'
 #' **Starts.** `centers` may be the starting points themselves (rows with
@@ -24,15 +24,24 @@
 #' clusters k: then k-means++ (Arthur and Vassilvitskii 2007) on the
 #' features picks k of the rows, with probability proportional to each
 #' row's weight times its squared distance to the rows already picked, from
-#' a uniform sample of at most `max(10000, 20 k)` distinct rows (for a chunk
-#' source, of the first chunk's rows). `n_starts` such starts run together
-#' (one pass serves them all) and the one with the smallest `tot.withinss`
-#' is kept. A cluster that loses all its rows keeps its centre.
+#' a uniform sample of the distinct rows (for a chunk source, of the first
+#' chunk's rows): 10,000 of them, fewer when their features would pass 128
+#' MB, and at least 20 k. Lloyd's steps run on that sample first, which
+#' needs no pass over the data, and the passes over all rows start from
+#' where they end. `n_starts` such starts run together (one pass serves
+#' them all) and the one with the smallest `tot.withinss` is kept. A
+#' cluster that loses all its rows keeps its centre.
 #'
-#' **Convergence.** The steps stop when no centre moves, which is when no
-#' row changes cluster, or after `iter_max` steps, with a warning and
-#' `ifault` 2 as kmeans gives; the sums of squares are then those of the
-#' last centres.
+#' **Convergence.** The steps stop when the centres of a step move by at
+#' most `tol` times the features' total variance (their squared distances
+#' to the last ones summed, against `totss` over the total weight: the sum
+#' of the columns' variances, where scikit-learn's KMeans takes their mean,
+#' which would shrink with the number of columns D); with `tol = 0`, when
+#' no centre moves, which is when no row changes cluster, as
+#' `kmeans()` stops. After `iter_max` steps they stop with a warning and
+#' `ifault` 2 as kmeans gives. The centres are the means of the last
+#' step's clusters and the sums of squares are about them. `iter` counts
+#' the steps over all rows.
 #'
 #' **The kernel, its scale and chunks** are as for [rff_pca()]: with no
 #' `kernel` and no `map`, a Gaussian kernel on the standardized columns at
@@ -51,6 +60,8 @@
 #' @param n_starts The number of k-means++ starts when `centers` is a number
 #'   (default 1).
 #' @param iter_max The largest number of Lloyd steps (passes; default 100).
+#' @param tol The largest move of the centres that stops the steps, in units
+#'   of the features' total variance (default 1e-4); 0 for none.
 #' @param object,newdata For `predict()`: a fit of `rff_kmeans()` and a
 #'   numeric matrix or data frame of new rows with the fit's columns.
 #' @param method For `rff_kmeans()`, how the map's frequencies are drawn, as
@@ -88,11 +99,12 @@
 #' @order 1
 #' @export
 rff_kmeans <- function(x, centers, map = NULL, kernel = NULL, n_features = NULL, n_starts = 1, iter_max = 100,
-                       weights = NULL, method = "iid", seed = NULL, standardize = NULL, fun = NULL, n_threads = NULL,
+                       tol = 1e-4, weights = NULL, method = "iid", seed = NULL, standardize = NULL, fun = NULL, n_threads = NULL,
                        ...) {
   check_no_dots(...)
   n_starts <- check_count(n_starts, "n_starts", max = 1000)
   iter_max <- check_count(iter_max, "iter_max", max = 1e6)
+  if (!is_single_number(tol) || !is.finite(tol) || tol < 0) fail("`tol` must be a finite number, at least 0.")
   if (missing(centers)) fail("`centers` must be given: the number of clusters, or their starting points.")
   starts <- kmeans_starts(centers, n_starts)
   streamed <- is_chunk_source(x)
@@ -100,8 +112,8 @@ rff_kmeans <- function(x, centers, map = NULL, kernel = NULL, n_features = NULL,
   data$fields <- "x"
   standardize <- resolve_standardize(standardize, map, kernel, streamed)
   start_words <- kmeans_start_words(seed)
-  fit <- fit_kmeans(data, model_map(map, kernel, n_features, method, seed), standardize, starts, iter_max, fun,
-                    n_threads, start_words)
+  fit <- fit_kmeans(data, model_map(map, kernel, n_features, method, seed), standardize, starts,
+                    list(iter_max = iter_max, tol = tol), fun, n_threads, start_words)
   fit$call <- match.call()
   fit
 }
@@ -130,32 +142,53 @@ kmeans_starts <- function(centers, n_starts) {
 }
 
 # k-means of the features of `data`'s rows (see rff_kmeans()): the starts,
-# then Lloyd steps, each a pass of kmeans_chunk_work() over the chunks for
-# every start at once, until no start's centres move.
-fit_kmeans <- function(data, map_of, standardize, starts, iter_max, fun, n_threads, seed_words) {
+# then Lloyd's steps, each a pass of kmeans_chunk_work() over the chunks for
+# every start at once. k-means++ starts take their steps on the rows they
+# were picked from first, which costs no pass, so that the passes over all
+# rows begin near their end.
+fit_kmeans <- function(data, map_of, standardize, starts, stopping, fun, n_threads, seed_words) {
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 0, encode = unlabelled_chunk)
   model <- setup$model
   k <- starts$k
   shift <- model_shifts(model, setup$start, setup$n_threads)$z
-  centers <- kmeans_initial_centers(setup, starts, seed_words)
-  run_pass <- model_passes(setup, "rff_kmeans()")
   group <- rep(seq_len(starts$n_starts), each = k)
-  iter <- rep(NA_integer_, starts$n_starts)
-  for (pass in seq_len(iter_max)) {
-    sums <- run_pass(kmeans_chunk_work(model, centers, k, shift, !setup$streamed, setup$worker_threads), add_sums)
-    if (pass == 1L && sums$weight_total <= 0) fail("The rows of `x` have no positive weight.", class = "data")
+  steps <- function(pass, centers) lloyd_steps(function(centers) {
+    pass(kmeans_chunk_work(model, centers, k, shift, !setup$streamed, setup$worker_threads))
+  }, centers, shift, group, stopping)
+  first <- kmeans_initial_centers(setup, starts, seed_words)
+  centers <- if (is.null(first$sample)) first$centers else steps(function(work) work(first$sample), first$centers)$centers
+  run_pass <- model_passes(setup, "rff_kmeans()")
+  kmeans_result(setup, steps(function(work) run_pass(work, add_sums), centers), group, k, stopping$iter_max)
+}
+
+# Lloyd's steps from `centers` (groups of k rows, one group per start), each
+# summed by pass(centers), until no group's centres move by more than
+# `stopping$tol` times the features' total variance (squared distance summed
+# over a group's centres; with tol 0, until no row changes cluster) or
+# `stopping$iter_max` steps: the last sums, the centres they give, each
+# cluster's sum of squares about them (the sums' own, about the centres
+# they were taken for, less the shift of the mean) and the step at which
+# each group stopped (NA if it did not).
+lloyd_steps <- function(pass, centers, shift, group, stopping) {
+  iter <- rep(NA_integer_, max(group))
+  for (step in seq_len(stopping$iter_max)) {
+    sums <- pass(centers)
+    if (!(sums$weight_total > 0)) fail("The rows of `x` have no positive weight.", class = "data")
+    if (step == 1L) {
+      variance <- (sums$squares - sum(sums$total^2) / sums$weight_total) / sums$weight_total
+      threshold <- stopping$tol * max(variance, 0)
+    }
     # a cluster without rows keeps its centre
     filled <- sums$weight > 0
     moved <- centers
     moved[filled, ] <- sweep(sums$sums[filled, , drop = FALSE] / sums$weight[filled], 2L, shift, "+")
-    still <- tapply(rowSums(moved != centers) == 0, group, all)
-    iter[is.na(iter) & still] <- pass
-    if (all(!is.na(iter)) || pass == iter_max) break
+    still <- tapply(rowSums((moved - centers)^2), group, sum) <= threshold
+    iter[is.na(iter) & still] <- step
+    if (all(!is.na(iter)) || step == stopping$iter_max) break
     centers <- moved
   }
-  # the sums of squares about the new centres, the means of their rows
   withinss <- pmax(sums$withinss - sums$weight * rowSums((moved - centers)^2), 0)
-  kmeans_result(setup, sums, moved, withinss, group, k, iter, iter_max)
+  list(sums = sums, centers = moved, withinss = withinss, iter = iter)
 }
 
 # One chunk's sums of a Lloyd step (.cpp_kmeans_pass), with each row's
@@ -175,7 +208,9 @@ kmeans_chunk_work <- function(model, centers, k, shift, keep, n_threads) {
 
 # The first centres of every start, groups of k rows: the starting points'
 # features, or k-means++ on the features of a uniform sample of the first
-# chunk's distinct rows of positive weight.
+# chunk's distinct rows of positive weight (at most 10,000, fewer when
+# their features would pass 128 MB, and at least 20 k), with that `sample`
+# as a chunk.
 kmeans_initial_centers <- function(setup, starts, seed_words) {
   model <- setup$model
   features <- function(x) {
@@ -188,7 +223,7 @@ kmeans_initial_centers <- function(setup, starts, seed_words) {
     if (ncol(starts$points) != model$d) fail("`centers` must have the %d columns of `x`.", model$d)
     points <- apply_scaling(starts$points, model$scaling)
     check_map_data(model$map, points, "centers")
-    return(features(points))
+    return(list(centers = features(points), sample = NULL))
   }
   x <- setup$start$x
   w <- setup$start$w
@@ -199,16 +234,22 @@ kmeans_initial_centers <- function(setup, starts, seed_words) {
          if (length(distinct) == 1L) "" else "s", class = "data")
   }
   uniforms <- seed_uniforms(seed_words, length(distinct) + starts$n_starts * k)
-  sampled <- distinct[order(uniforms[seq_along(distinct)])[seq_len(min(length(distinct), max(10000L, 20L * k)))]]
-  z <- features(x[sampled, , drop = FALSE])
+  size <- max(min(10000L, 2^24 %/% model$columns), 20L * k)
+  sampled <- distinct[order(uniforms[seq_along(distinct)])[seq_len(min(length(distinct), size))]]
+  sample <- list(x = x[sampled, , drop = FALSE], w = w[sampled])
+  z <- features(sample$x)
   picks <- lapply(seq_len(starts$n_starts), function(s) {
-    kmeans_pp_rows(z, k, uniforms[length(distinct) + (s - 1L) * k + seq_len(k)], w[sampled])
+    kmeans_pp_rows(z, k, uniforms[length(distinct) + (s - 1L) * k + seq_len(k)], sample$w)
   })
-  z[unlist(picks), , drop = FALSE]
+  list(centers = z[unlist(picks), , drop = FALSE], sample = sample)
 }
 
 # The fit of the start with the least within-cluster sum of squares.
-kmeans_result <- function(setup, sums, centers, withinss, group, k, iter, iter_max) {
+kmeans_result <- function(setup, steps, group, k, iter_max) {
+  sums <- steps$sums
+  centers <- steps$centers
+  withinss <- steps$withinss
+  iter <- steps$iter
   unit <- setup$weight_unit
   tot <- vapply(split(withinss, group), sum, 1)
   best <- which.min(tot)

@@ -1375,7 +1375,7 @@ test_that("kernel k-means, its arguments, chunks and edited fits end in a result
   km_fit <- rff_kmeans(x3, 2, map = km_map, seed = 1)
   km_calls <- list(
     rff_kmeans = list(fun = rff_kmeans, args = list(x = x3, centers = 2, map = km_map, n_starts = 2, iter_max = 10,
-                                                    weights = NULL, seed = 1, standardize = FALSE, fun = NULL,
+                                                    tol = 0, weights = NULL, seed = 1, standardize = FALSE, fun = NULL,
                                                     n_threads = 1)),
     rff_kmeans_points = list(fun = rff_kmeans, args = list(x = x3, centers = x3[1:2, ], map = km_map)),
     rff_kmeans_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {

@@ -23,7 +23,7 @@ adjusted_rand <- function(a, b) {
 test_that("from the same starts, rff_kmeans() is kmeans(algorithm = \"Lloyd\") of the features", {
   d <- kmeans_data()
   starts <- d$x[c(3, 50, 200), ]
-  fit <- rff_kmeans(d$x, starts, map = d$map)
+  fit <- rff_kmeans(d$x, starts, map = d$map, tol = 0)
   z <- rff_features(d$map, d$x)
   reference <- stats::kmeans(z, rff_features(d$map, starts), iter.max = 100, algorithm = "Lloyd")
   expect_s3_class(fit, c("askrff_kmeans", "kmeans"))
@@ -48,8 +48,8 @@ test_that("a row of weight 2 counts as the row twice; chunks and threads give th
   d <- kmeans_data(120)
   starts <- d$x[c(1, 2, 3), ]
   w <- rep(c(1, 2), 60)
-  weighted <- rff_kmeans(d$x, starts, map = d$map, weights = w)
-  twice <- rff_kmeans(d$x[rep(seq_len(120), w), ], starts, map = d$map)
+  weighted <- rff_kmeans(d$x, starts, map = d$map, weights = w, tol = 0)
+  twice <- rff_kmeans(d$x[rep(seq_len(120), w), ], starts, map = d$map, tol = 0)
   expect_equal(unname(weighted$centers), unname(twice$centers), tolerance = 1e-12)
   expect_identical(unname(weighted$cluster), unname(twice$cluster[!duplicated(rep(seq_len(120), w))]))
   for (name in c("withinss", "totss", "tot.withinss")) {
@@ -59,7 +59,7 @@ test_that("a row of weight 2 counts as the row twice; chunks and threads give th
   expect_identical(weighted$weight, sum(w))
 
   chunks <- lapply(split(seq_len(120), rep(1:3, each = 40)), function(i) list(x = d$x[i, ], w = w[i]))
-  streamed <- rff_kmeans(chunks, starts, map = d$map, n_threads = 2)
+  streamed <- rff_kmeans(chunks, starts, map = d$map, tol = 0, n_threads = 2)
   expect_null(streamed$cluster)
   expect_equal(unname(streamed$centers), unname(weighted$centers), tolerance = 1e-12)
   expect_equal(streamed$tot.withinss, weighted$tot.withinss, tolerance = 1e-10)
@@ -81,6 +81,19 @@ test_that("several starts keep the one with the least within-cluster sum of squa
   expect_identical(rff_kmeans(d$x, 3, map = d$map, n_starts = 6, seed = 1)$centers, best$centers)
   # three well-separated groups: every start finds them
   expect_gt(adjusted_rand(best$cluster, kmeans(d$x, d$x[c(3, 50, 200), ])$cluster), 0.9)
+})
+
+test_that("`tol` stops the steps once the centres move less than it, at about the sum of squares of steps to the end", {
+  d <- kmeans_data(2000)
+  starts <- d$x[1:3, ]
+  exact <- rff_kmeans(d$x, starts, map = d$map, tol = 0)
+  early <- rff_kmeans(d$x, starts, map = d$map, tol = 1e-2)
+  expect_lt(early$iter, exact$iter)
+  expect_true(early$converged)
+  # Lloyd's steps only lower the sum of squares: the early stop's is above
+  # the end's, by little
+  expect_gte(early$tot.withinss, exact$tot.withinss - 1e-9)
+  expect_lt(early$tot.withinss, exact$tot.withinss * 1.01)
 })
 
 test_that("a cluster without rows keeps its centre; iter_max stops with a warning and sums about the last centres", {
@@ -134,6 +147,7 @@ test_that("rff_kmeans() and its methods refuse bad arguments and fits by name", 
   expect_error(rff_kmeans(d$x, d$x[1:2, ], map = d$map, n_starts = 2), "n_starts", class = "askrff_error")
   expect_error(rff_kmeans(d$x[c(1, 1, 1), ], 2, map = d$map), "1 distinct row", class = "askrff_error")
   expect_error(rff_kmeans(d$x, 2, map = d$map, iter_max = 0), "iter_max", class = "askrff_error")
+  expect_error(rff_kmeans(d$x, 2, map = d$map, tol = -1), "tol", class = "askrff_error")
   expect_error(rff_kmeans(d$x, 2, map = d$map, weights = rep(0, 60)), "weight", class = "askrff_error")
   expect_error(rff_kmeans(d$x, 2, map = d$map, nstart = 3), "nstart", class = "askrff_error")
   fit <- rff_kmeans(d$x, 2, map = d$map, seed = 1)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <vector>
 
 #include "core/models/model_passes.h"
 
@@ -12,11 +13,11 @@ namespace {
 constexpr Eigen::Index kPanelColumns = 64;
 
 // Rows [b, e) of the block z: each row's nearest centre in every group
-// (`best`, rows by groups) and its squared distance to it (`distance`).
+// (`best`, rows by groups), from ||z - c||^2 = ||z||^2 - 2 z'c + ||c||^2,
+// whose first term is common to a row's centres.
 void nearest_centers(const Eigen::MatrixXd& z, const Eigen::MatrixXd& centers, const Eigen::VectorXd& center_squares,
-                     int k, Eigen::Index b, Eigen::Index e, Eigen::MatrixXi& best, Eigen::MatrixXd& distance) {
+                     int k, Eigen::Index b, Eigen::Index e, Eigen::MatrixXi& best) {
   const Eigen::Index rows = e - b, groups = centers.rows() / k;
-  // ||z - c||^2 = ||z||^2 - 2 z'c + ||c||^2: the first term is common to a row's centres
   const Eigen::MatrixXd cross = z.middleRows(b, rows) * centers.transpose();
   for (Eigen::Index i = 0; i < rows; ++i) {
     for (Eigen::Index g = 0; g < groups; ++g) {
@@ -30,8 +31,32 @@ void nearest_centers(const Eigen::MatrixXd& z, const Eigen::MatrixXd& centers, c
         }
       }
       best(b + i, g) = static_cast<int>(chosen);
-      // the chosen centre's distance directly, free of the expansion's cancellation
-      distance(b + i, g) = (z.row(b + i) - centers.row(chosen)).squaredNorm();
+    }
+  }
+}
+
+// What the columns [from, to) of the block add: the centres' and the total's
+// weighted sums (their own columns), and each row's partial squared norm
+// and squared distance to its centres (`squares`, rows by 1 + groups, summed
+// over the panels afterwards), the latter directly, free of the expansion's
+// cancellation. Columns run over contiguous rows of z.
+void add_panel_columns(const Eigen::MatrixXd& z, const Eigen::Ref<const Eigen::VectorXd>& w,
+                       const Eigen::MatrixXd& centers, const Eigen::MatrixXi& best, Eigen::Index from, Eigen::Index to,
+                       KmeansSums& out, Eigen::MatrixXd& squares) {
+  const Eigen::Index r = z.rows(), groups = best.cols();
+  squares.setZero(r, 1 + groups);
+  for (Eigen::Index c = from; c < to; ++c) {
+    for (Eigen::Index i = 0; i < r; ++i) {
+      if (w(i) == 0.0) continue;
+      const double v = z(i, c), value = w(i) * v;
+      out.total(c) += value;
+      squares(i, 0) += v * v;
+      for (Eigen::Index g = 0; g < groups; ++g) {
+        const int j = best(i, g);
+        out.sums(j, c) += value;
+        const double difference = v - centers(j, c);
+        squares(i, 1 + g) += difference * difference;
+      }
     }
   }
 }
@@ -51,31 +76,22 @@ KmeansSums kmeans_pass(const FeatureMap& map, const double* x, std::size_t n, co
   if (keep_clusters) out.cluster.assign(n * static_cast<std::size_t>(groups), 0);
   const std::size_t block = pass_rows(static_cast<int>(columns));
   const Eigen::Index panels = (columns + kPanelColumns - 1) / kPanelColumns;
-  Eigen::MatrixXd z, distance;
+  Eigen::MatrixXd z;
   Eigen::MatrixXi best;
+  std::vector<Eigen::MatrixXd> panel_squares(static_cast<std::size_t>(panels));
   for (std::size_t begin = 0; begin < n; begin += block) {
     const std::size_t rows = std::min(block, n - begin);
     const Eigen::Index r = static_cast<Eigen::Index>(rows), first = static_cast<Eigen::Index>(begin);
     shifted_features(map, x, n, begin, rows, shift, run, z);
     best.resize(r, groups);
-    distance.resize(r, groups);
-    const double row_cost = 2.0 * static_cast<double>(columns) * static_cast<double>(clusters + groups);
+    const double row_cost = 2.0 * static_cast<double>(columns) * static_cast<double>(clusters);
     run_row_blocks(rows, row_cost, kFeatureBlockRows, run, [&](std::size_t b, std::size_t e) {
-      nearest_centers(z, shifted, center_squares, k, static_cast<Eigen::Index>(b), static_cast<Eigen::Index>(e), best,
-                      distance);
+      nearest_centers(z, shifted, center_squares, k, static_cast<Eigen::Index>(b), static_cast<Eigen::Index>(e), best);
     });
     const auto wb = w.segment(first, r);
     run(static_cast<std::size_t>(panels), [&](std::size_t p) {
       const Eigen::Index from = static_cast<Eigen::Index>(p) * kPanelColumns;
-      const Eigen::Index to = std::min(columns, from + kPanelColumns);
-      for (Eigen::Index c = from; c < to; ++c) {
-        for (Eigen::Index i = 0; i < r; ++i) {
-          if (wb(i) == 0.0) continue;
-          const double value = wb(i) * z(i, c);
-          out.total(c) += value;
-          for (Eigen::Index g = 0; g < groups; ++g) out.sums(best(i, g), c) += value;
-        }
-      }
+      add_panel_columns(z, wb, shifted, best, from, std::min(columns, from + kPanelColumns), out, panel_squares[p]);
     });
     for (Eigen::Index i = 0; i < r; ++i) {
       if (keep_clusters) {
@@ -85,11 +101,14 @@ KmeansSums kmeans_pass(const FeatureMap& map, const double* x, std::size_t n, co
         }
       }
       if (wb(i) == 0.0) continue;
-      out.squares += wb(i) * z.row(i).squaredNorm();
+      // the panels' parts in panel order: the same for any runner
+      Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(1 + groups);
+      for (const Eigen::MatrixXd& part : panel_squares) row += part.row(i);
+      out.squares += wb(i) * row(0);
       for (Eigen::Index g = 0; g < groups; ++g) {
         const int j = best(i, g);
         out.weight(j) += wb(i);
-        out.withinss(j) += wb(i) * distance(i, g);
+        out.withinss(j) += wb(i) * row(1 + g);
         out.size(j) += 1.0;
       }
     }
