@@ -147,6 +147,9 @@ nystrom_landmarks <- function(x, n, method = c("uniform", "kmeans++"), seed = NU
 # cumulative weighted squared distances to the rows picked.
 kmeans_pp_rows <- function(x, n, uniforms, weights = rep(1, nrow(x))) {
   pick <- function(weights, u) min(length(weights), 1L + sum(cumsum(weights) < u * sum(weights)))
+  # in units of the largest entry, whose squares cannot overflow; the picks do not change
+  largest <- max(abs(x))
+  if (largest > 0) x <- x / largest
   norms <- rowSums(x^2)
   # |x_i - x_r|^2 by one product with x, not an n-by-columns difference
   distances <- function(r) pmax(norms - 2 * drop(x %*% x[r, ]) + norms[r], 0)
