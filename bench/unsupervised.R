@@ -1,4 +1,4 @@
-# Kernel k-means at scale and against the exact kernel k-means.
+# Kernel k-means and kernel PCA at scale and against the exact methods.
 #   scale [n]: rff_kmeans() with 10 centres on n rows (default 1e6) of 50
 #     columns, 2,048 frequencies, two threads: seconds, Lloyd steps,
 #     seconds per step and the process's peak memory.
@@ -6,7 +6,11 @@
 #     kernlab::kkmeans() (the n x n kernel matrix) with the same Gaussian
 #     kernel on two rings, at the n where kkmeans still runs: seconds and
 #     adjusted Rand index against the rings.
-# Usage: Rscript bench/unsupervised.R scale|peers [n] (after `make install`).
+#   pca: rff_pca() (1,024 to 4,096 frequencies, top 5 components) against
+#     kernlab::kpca() on 5,000 rows of two noisy rings in three columns:
+#     seconds, the largest principal angle between the score subspaces
+#     and the variances' relative errors.
+# Usage: Rscript bench/unsupervised.R scale|peers|pca [n] (after `make install`).
 # Results are recorded in bench/RESULTS.md.
 
 library(askrff)
@@ -62,4 +66,30 @@ peers_part <- function() {
   }
 }
 
-switch(part, scale = scale_part(if (length(args) > 1L) as.numeric(args[2]) else 1e6), peers = peers_part())
+pca_part <- function() {
+  set.seed(4)
+  n <- 5000
+  angle <- stats::runif(n, 0, 2 * pi)
+  radius <- rep(c(1, 2.5), each = n / 2) + stats::rnorm(n, sd = 0.1)
+  x <- cbind(radius * cos(angle), radius * sin(angle), stats::rnorm(n, sd = 0.3))
+  exact_seconds <- system.time(exact <- kernlab::kpca(x, kernel = "rbfdot", kpar = list(sigma = 1 / 2),
+                                                      features = 5))[["elapsed"]]
+  # kpca's eig: the centred kernel matrix's eigenvalues over n
+  exact_variances <- kernlab::eig(exact) * n / (n - 1)
+  qb <- qr.Q(qr(scale(kernlab::rotated(exact), scale = FALSE)))
+  cat(sprintf("kernlab::kpca, n = %d: %.1f s\n", n, exact_seconds))
+  cat("| frequencies | columns | s | largest angle (rad) | variances' relative errors |\n|---|---|---|---|---|\n")
+  for (frequencies in c(1024, 2048, 4096)) {
+    seconds <- system.time(fit <- rff_pca(x, kernel = gaussian_kernel(1), n_features = frequencies, rank = 5, seed = 1,
+                                          n_threads = 2))[["elapsed"]]
+    qa <- qr.Q(qr(scale(fit$x, scale = FALSE)))
+    angle <- acos(min(1, min(svd(crossprod(qa, qb))$d)))
+    errors <- fit$sdev[1:5]^2 / exact_variances - 1
+    cat(sprintf("| %s | %s | %.1f | %.3f | %s |\n", format(frequencies, big.mark = ","),
+                format(length(fit$sdev), big.mark = ","), seconds, angle,
+                paste(sprintf("%+.3f", errors), collapse = ", ")))
+  }
+}
+
+switch(part, scale = scale_part(if (length(args) > 1L) as.numeric(args[2]) else 1e6), peers = peers_part(),
+       pca = pca_part())
