@@ -6,7 +6,8 @@ test_result <- function(name, statistic, p_value, estimate, parameter, method, B
                         dropped = 0) {
   null <- switch(method, gamma = "gamma approximation of the null",
                  chi2_mixture = "chi-square mixture null (Davies)",
-                 permutation = sprintf("%s permutations", format_count(B)))
+                 permutation = sprintf("%s permutations", format_count(B)),
+                 bartlett = "Bartlett's chi-square approximation")
   kernels <- vapply(variables, kernel_description, "")
   if (dropped > 0) data_name <- sprintf("%s (%s incomplete rows dropped)", data_name, format_count(dropped))
   structure(list(statistic = statistic, parameter = parameter, p.value = p_value, estimate = estimate,

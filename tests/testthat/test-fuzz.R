@@ -1301,7 +1301,9 @@ test_that("the kernel tests, their arguments, chunks and pcalg's suffStat end in
       n_features_z = 4, scale_z = "median", method = "gamma", kernel_x = NULL, kernel_y = NULL, kernel_z = NULL, seed = 1,
       standardize = NULL, n_threads = 1)),
     rff_ci_test_pcalg = list(fun = rff_ci_test_pcalg, args = list(x = 1, y = 2, S = 3,
-      suffStat = rff_ci_suff_stat(cbind(a, b), n_features = 2, n_features_z = 4, n_threads = 1))))
+      suffStat = rff_ci_suff_stat(cbind(a, b), n_features = 2, n_features_z = 4, n_threads = 1))),
+    rff_rdc = list(fun = rff_rdc, args = list(x = a, y = b, kernel_x = gaussian_kernel(1), kernel_y = NULL,
+      n_features = 2, seed = 1, n_threads = 1)))
   data_args <- c("x", "y", "z", "data")
   cases <- unlist(lapply(names(calls), function(name) {
     spec <- calls[[name]]
