@@ -12,18 +12,14 @@ predict.askrff_kmeans <- function(object, newdata, n_threads = NULL, ...) {
     if (is.null(object$cluster)) fail("The fit of chunks keeps no clusters: give `newdata`.")
     return(object$cluster)
   }
-  if (isS4(newdata) && methods::is(newdata, "Matrix")) newdata <- as.matrix(newdata)
-  if (!is.data.frame(newdata) && !is_matrix(newdata)) fail("`newdata` must be a numeric matrix or data frame.")
-  complete <- stats::complete.cases(newdata)
-  cluster <- stats::setNames(rep(NA_integer_, nrow(newdata)), rownames(newdata))
-  if (any(complete)) {
-    x <- apply_scaling(check_data(newdata[complete, , drop = FALSE], "newdata", object$map$d), object$scaling)
-    check_map_data(object$map, x, "newdata")
+  rows <- unsupervised_newdata(object, newdata)
+  cluster <- stats::setNames(rep(NA_integer_, length(rows$complete)), rows$names)
+  if (any(rows$complete)) {
     n_threads <- resolve_threads(n_threads)
-    input <- core_input(object$map, x, "left", n_threads)
-    nearest <- core(.cpp_kmeans_pass(input$map, object$fun, input$x, rep(1, nrow(x)), object$centers,
+    input <- core_input(object$map, rows$x, "left", n_threads)
+    nearest <- core(.cpp_kmeans_pass(input$map, object$fun, input$x, rep(1, nrow(rows$x)), object$centers,
                                      nrow(object$centers), object$centers[1L, ], TRUE, n_threads))
-    cluster[complete] <- nearest$cluster[, 1L]
+    cluster[rows$complete] <- nearest$cluster[, 1L]
   }
   cluster
 }

@@ -155,23 +155,6 @@ fit_pca <- function(data, map_of, standardize, rank, center, fun, n_threads) {
   fit
 }
 
-# A chunk of an unsupervised method's data (rff_pca(), rff_kmeans()),
-# checked and standardized, with its weights and the one zero response the
-# cross-products need.
-unlabelled_chunk <- function(chunk, index, arg, model, response) as_condition_class("data", {
-  if (is.null(arg)) {
-    x <- check_data(chunk$x, "x", model$d)
-    w_where <- "`weights`"
-  } else {
-    checked <- check_chunk(chunk, index, arg, model$d, "x")
-    x <- checked$x
-    w_where <- sprintf("`w` of %s", checked$where)
-  }
-  x <- apply_scaling(x, model$scaling)
-  check_map_data(model$map, x, if (is.null(arg)) "x" else sprintf("`x` of chunk %d", index))
-  list(x = x, y = matrix(0, nrow(x), 1L), w = check_weights(chunk$w, nrow(x), w_where), response = list())
-})
-
 # One chunk's sums for the covariance: the features' cross-products less
 # `shift` and the squares of the weights.
 pca_chunk_work <- function(model, shift, n_threads) {
@@ -202,16 +185,10 @@ predict.askrff_pca <- function(object, newdata, n_threads = NULL, ...) {
     if (is.null(object$x)) fail("The fit of chunks keeps no scores: give `newdata`.")
     return(object$x)
   }
-  if (isS4(newdata) && methods::is(newdata, "Matrix")) newdata <- as.matrix(newdata)
-  if (!is.data.frame(newdata) && !is_matrix(newdata)) fail("`newdata` must be a numeric matrix or data frame.")
-  complete <- stats::complete.cases(newdata)
-  scores <- matrix(NA_real_, nrow(newdata), ncol(object$rotation),
-                   dimnames = list(rownames(newdata), colnames(object$rotation)))
-  if (any(complete)) {
-    x <- apply_scaling(check_data(newdata[complete, , drop = FALSE], "newdata", object$map$d), object$scaling)
-    check_map_data(object$map, x, "newdata")
-    scores[complete, ] <- pca_scores(object, x, resolve_threads(n_threads))
-  }
+  rows <- unsupervised_newdata(object, newdata)
+  scores <- matrix(NA_real_, length(rows$complete), ncol(object$rotation),
+                   dimnames = list(rows$names, colnames(object$rotation)))
+  if (any(rows$complete)) scores[rows$complete, ] <- pca_scores(object, rows$x, resolve_threads(n_threads))
   scores
 }
 
