@@ -233,6 +233,7 @@ kmeans_initial_centers <- function(setup, starts, seed_words) {
          if (setup$streamed) "the first chunk of `x` has" else "`x` has", length(distinct),
          if (length(distinct) == 1L) "" else "s", class = "data")
   }
+  check_output_size(starts$n_starts * k, model$columns, "the centres of the starts (`n_starts` x `centers`)")
   uniforms <- seed_uniforms(seed_words, length(distinct) + starts$n_starts * k)
   size <- max(min(10000L, 2^24 %/% model$columns), 20L * k)
   sampled <- distinct[order(uniforms[seq_along(distinct)])[seq_len(min(length(distinct), size))]]
