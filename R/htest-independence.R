@@ -181,7 +181,8 @@ independence_sums <- function(x, y, kernel_x, kernel_y, n_features, seeds, stand
   parts <- list(vx$map, vy$map)
   data <- cbind(vx$x, vy$x)
   shift <- feature_shift(parts, data, n_threads)
-  list(x = vx, y = vy, shift = shift, sums = feature_sums(parts, data, shift, n_threads), dropped = attr(variables, "dropped"))
+  list(x = vx, y = vy, shift = shift, sums = feature_sums(parts, data, shift, n_threads), dropped = attr(variables, "dropped"),
+       xlevels = lapply(variables, attr, "xlevels"))
 }
 
 # The same sums a chunk at a time: the maps drawn for the first chunk's rows.

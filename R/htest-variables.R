@@ -45,12 +45,17 @@ test_frame <- function(value, arg) {
 }
 
 # The numeric columns of a complete frame: a data frame's factors,
-# characters and logicals as indicators of the levels present.
-test_design <- function(frame, arg) {
+# characters and logicals as indicators of the levels present, or of the
+# levels `xlev` (those a fit saw, in its attribute "xlevels").
+test_design <- function(frame, arg, xlev = NULL) {
   if (is.data.frame(frame)) {
-    frame <- droplevels(frame)
-    mf <- stats::model.frame(~ ., frame)
+    if (is.null(xlev)) frame <- droplevels(frame)
+    mf <- tryCatch(stats::model.frame(~ ., frame, xlev = xlev), error = function(e) {
+      fail("`%s` could not be encoded with the levels of the fit's data: %s", arg, conditionMessage(e))
+    })
+    xlev <- stats::.getXlevels(stats::terms(mf), mf)
     frame <- design_columns(stats::terms(mf), mf)$x
+    attr(frame, "xlevels") <- xlev
   }
   storage.mode(frame) <- "double"
   if (any(is.infinite(frame))) fail("`%s` must not contain infinite values.", arg)

@@ -39,11 +39,11 @@ validate_fit_map <- function(fit, arg) {
   })
 }
 
-# A fit's standardization (not NULL): the centre and positive scale of the
-# map's d columns.
-validate_fit_scaling <- function(scaling, d, arg) {
+# A fit's standardization (not NULL, in field `name`): the centre and
+# positive scale of the map's d columns.
+validate_fit_scaling <- function(scaling, d, arg, name = "scaling") {
   wrong <- function(...) {
-    fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, "scaling"), d)
+    fail("`%s` must be NULL or the `center` and positive `scale` of the map's %d columns.", field(arg, name), d)
   }
   scaling <- tryCatch(column_scaling(scaling, NULL), askrff_error = wrong)
   if (length(scaling$center) != d) wrong()

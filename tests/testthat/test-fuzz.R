@@ -1411,3 +1411,44 @@ test_that("kernel k-means, its arguments, chunks and edited fits end in a result
   km_cases <- c(km_cases, object_cases(km_scaled, km_consumers, "fit", km_fields))
   fuzz_check(km_cases)
 })
+
+test_that("kernel canonical correlations, their arguments, chunks and edited fits end in a result or a named error", {
+  skip_on_cran()
+  set.seed(3)
+  cx <- matrix(rnorm(30), 10)
+  cy <- cbind(cx[, 1]^2, rnorm(10))
+  map_x <- rff_map(gaussian_kernel(1), 3, 2, seed = 1)
+  map_y <- rff_map(gaussian_kernel(1), 2, 2, seed = 2)
+  cca <- rff_cca(cx, cy, kernel_x = map_x, kernel_y = map_y, rank = 2)
+  calls <- list(
+    rff_cca = list(fun = rff_cca, args = list(x = cx, y = cy, kernel_x = map_x, kernel_y = "gaussian", n_features = 2,
+                                              rank = 2, lambda = 0.1, seed = 1, standardize = NULL, n_threads = 1)),
+    predict = list(fun = getS3method("predict", "askrff_cca"),
+                   args = list(object = cca, newdata = list(x = cx, y = cy), n_threads = 1)),
+    predict_x = list(fun = function(x) predict(cca, list(x = x)), args = list(x = cx)))
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "y")) c(bad_values, bad_data(NCOL(spec$args[[arg]]))) else bad_values
+      # predict() gives a row with a missing value NA variates, by design
+      if (name == "predict_x") values <- values[setdiff(names(values), c("na", "nan", "NA", "NaN"))]
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  chunk_values <- list(empty = list(), bare = list(list(cx)), no_y = list(list(x = cx)),
+                       mismatched = list(list(x = cx, y = cy[1:5, ])),
+                       wide_later = list(list(x = cx, y = cy), list(x = cbind(cx, 1), y = cy)),
+                       failing = function() stop("disk gone"), nan = list(list(x = replace(cx, 3, NaN), y = cy)))
+  cases <- c(cases, lapply(names(chunk_values), function(value) {
+    case(sprintf("rff_cca(<%s chunks>)", value),
+         function() rff_cca(chunk_values[[value]], kernel_x = map_x, kernel_y = map_y, n_threads = 1), c("x", "y", "chunk"))
+  }))
+  consumers <- list(print = function(f) utils::capture.output(print(f)),
+                    predict = function(f) predict(f, list(x = cx, y = cy)), variates = function(f) predict(f))
+  fields <- c("cor", "xcoef", "ycoef", "xcenter", "ycenter", "variates", "map_x", "map_y", "scaling_x", "scaling_y",
+              "columns_x", "columns_y", "xlevels", "n", "lambda")
+  cases <- c(cases, object_cases(cca, consumers, "fit", fields))
+  scaled <- rff_cca(cx, cy, n_features = 2, seed = 1)
+  cases <- c(cases, object_cases(scaled, consumers, "fit", fields))
+  fuzz_check(cases)
+})
