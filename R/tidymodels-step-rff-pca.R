@@ -128,7 +128,7 @@ tidy.step_rff_pca <- function(x, ...) {
     # (named apart from the columns, which tibble() evaluates in turn)
     variances <- pca$sdev^2
     return(tibble::tibble(component = colnames(pca$rotation), variance = variances[kept],
-                          percent_variance = 100 * variances[kept] / sum(variances), id = x$id))
+                          percent_variance = 100 * variances[kept] / pca_total_variance(pca), id = x$id))
   }
   tibble::tibble(component = NA_character_, variance = NA_real_, percent_variance = NA_real_, id = x$id)
 }

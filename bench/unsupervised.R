@@ -10,7 +10,15 @@
 #     kernlab::kpca() on 5,000 rows of two noisy rings in three columns:
 #     seconds, the largest principal angle between the score subspaces
 #     and the variances' relative errors.
-# Usage: Rscript bench/unsupervised.R scale|peers|pca [n] (after `make install`).
+#   spectral: rff_spectral() (Nyström map, 300 landmarks) against
+#     kernlab::specc() with the same Gaussian kernel on two rings and two
+#     moons: seconds, the R heap's peak (MB, gc()'s "max used") and the
+#     adjusted Rand index, specc up to 5,000 rows and rff_spectral() up to
+#     100,000.
+#   pca-scale [n]: rff_pca() by the randomized solver, top 10 components of
+#     the scale part's rows (default 1e6) with 2,048 frequencies, two
+#     threads: seconds and peak memory.
+# Usage: Rscript bench/unsupervised.R scale|peers|pca|spectral|pca-scale [n] (after `make install`).
 # Results are recorded in bench/RESULTS.md.
 
 library(askrff)
@@ -32,12 +40,20 @@ adjusted_rand <- function(a, b) {
   (pairs(tab) - expected) / (largest - expected)
 }
 
-scale_part <- function(n) {
+# n rows of 50 columns around 10 centres, and each row's centre.
+clustered_rows <- function(n) {
   set.seed(1)
   d <- 50
   centre <- sample(10, n, replace = TRUE)
   means <- matrix(stats::rnorm(10 * d, sd = 0.6), 10, d)
-  x <- means[centre, ] + matrix(stats::rnorm(n * d), n, d)
+  list(x = means[centre, ] + matrix(stats::rnorm(n * d), n, d), centre = centre)
+}
+
+scale_part <- function(n) {
+  rows <- clustered_rows(n)
+  x <- rows$x
+  centre <- rows$centre
+  d <- ncol(x)
   seconds <- system.time(fit <- rff_kmeans(x, 10, kernel = gaussian_kernel(sqrt(d)), n_features = 2048, seed = 1,
                                            n_threads = 2))[["elapsed"]]
   cat(sprintf("k-means, n = %s, d = %d, %d columns, 10 centres: %.1f s, %d steps (%.1f s each), ARI %.3f, peak memory %.2f GB\n",
@@ -91,5 +107,57 @@ pca_part <- function() {
   }
 }
 
+# rff_pca()'s top 10 components of the same rows by the randomized solver
+# (the eigendecomposition's pass alone is n D^2).
+pca_scale_part <- function(n) {
+  x <- clustered_rows(n)$x
+  seconds <- system.time(fit <- rff_pca(x, kernel = gaussian_kernel(sqrt(ncol(x))), n_features = 2048, rank = 10,
+                                        solver = "randomized", seed = 1, n_threads = 2))[["elapsed"]]
+  cat(sprintf("PCA, n = %s, d = %d, %d columns, top 10 (randomized): %.1f s, %.1f %% of the variance, peak memory %.2f GB\n",
+              format(n, big.mark = ","), ncol(x), nrow(fit$rotation), seconds,
+              100 * sum(fit$sdev^2) / fit$total_variance, peak_gb()))
+}
+
+# Two shapes of n points with their labels: rings of radii 1 and 3, and
+# two interleaved half circles (moons).
+shape <- function(name, n) {
+  set.seed(5)
+  label <- rep(1:2, length.out = n)
+  angle <- if (name == "rings") stats::runif(n, 0, 2 * pi) else stats::runif(n, 0, pi)
+  x <- if (name == "rings") {
+    cbind(c(1, 3)[label] * cos(angle), c(1, 3)[label] * sin(angle))
+  } else {
+    cbind(ifelse(label == 1, cos(angle), 1 - cos(angle)), ifelse(label == 1, sin(angle), 0.5 - sin(angle)))
+  }
+  list(x = x + stats::rnorm(2 * n, sd = 0.1), label = label)
+}
+
+# Seconds and the R heap's peak in MB of `expr`.
+measured <- function(expr) {
+  invisible(gc(reset = TRUE))
+  seconds <- system.time(value <- expr)[["elapsed"]]
+  list(value = value, seconds = seconds, mb = sum(gc()[, 6L]))
+}
+
+spectral_part <- function() {
+  sigma <- c(rings = 0.5, moons = 0.1)
+  cat("| shape | n | specc s | specc MB | specc ARI | rff_spectral s | rff_spectral MB | rff_spectral ARI |\n")
+  cat("|---|---|---|---|---|---|---|---|\n")
+  for (name in names(sigma)) {
+    for (n in c(1000, 2000, 5000, 1e5)) {
+      d <- shape(name, n)
+      ours <- measured(rff_spectral(d$x, 2, kernel = gaussian_kernel(sigma[[name]]), seed = 1, n_threads = 2))
+      exact <- list(seconds = NA, mb = NA, ari = NA)
+      if (n <= 5000) {
+        exact <- measured(kernlab::specc(d$x, 2, kernel = "rbfdot", kpar = list(sigma = 1 / (2 * sigma[[name]]^2))))
+        exact$ari <- adjusted_rand(exact$value@.Data, d$label)
+      }
+      cat(sprintf("| %s | %s | %.1f | %.0f | %.3f | %.2f | %.0f | %.3f |\n", name, format(n, big.mark = ",", scientific = FALSE),
+                  exact$seconds, exact$mb, exact$ari, ours$seconds, ours$mb, adjusted_rand(ours$value$cluster, d$label)))
+    }
+  }
+}
+
 switch(part, scale = scale_part(if (length(args) > 1L) as.numeric(args[2]) else 1e6), peers = peers_part(),
-       pca = pca_part())
+       pca = pca_part(), spectral = spectral_part(),
+       "pca-scale" = pca_scale_part(if (length(args) > 1L) as.numeric(args[2]) else 1e6))

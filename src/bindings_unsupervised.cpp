@@ -1,5 +1,6 @@
-// Unsupervised methods on features: one Lloyd step of k-means over rows
-// whose features are computed a block at a time and never stored.
+// Unsupervised methods on features: one Lloyd step of k-means, and the
+// features' transposed products with a matrix, over rows whose features are
+// computed a block at a time and never stored.
 #include <Rcpp.h>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <string>
 
 #include "adapters.h"
+#include "core/models/model_passes.h"
 #include "core/statistics/kmeans_pass.h"
 #include "guards.h"
 #include "model_glue.h"
@@ -43,4 +45,20 @@ Rcpp::List cpp_kmeans_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix 
                             Rcpp::Named("withinss") = to_r(sums.withinss), Rcpp::Named("size") = to_r(sums.size),
                             Rcpp::Named("total") = to_r(sums.total), Rcpp::Named("squares") = sums.squares,
                             Rcpp::Named("cluster") = cluster);
+}
+
+// The sum over the rows of x of (z_i - z_shift) y_i' (feature columns by
+// y's columns) of model_passes.h; y finite, one row per row of x.
+// [[Rcpp::export(.cpp_transposed_products)]]
+Rcpp::NumericMatrix cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
+                                            Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift, int n_threads) {
+  askrff::require_threads(n_threads);
+  const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
+  askrff::require_data(x, left->dimension(), "x");
+  askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
+  for (const double v : y) askrff::require(std::isfinite(v), "y must be finite");
+  askrff::require(z_shift.size() == left->n_columns(), "the shift must have one entry per feature column");
+  for (const double s : z_shift) askrff::require(std::isfinite(s), "the shift must be finite");
+  return to_r(askrff::sum_transposed_products(*left, x.begin(), static_cast<std::size_t>(x.nrow()), as_matrix(y),
+                                              as_vector(z_shift), askrff::thread_runner(n_threads)));
 }

@@ -1340,7 +1340,9 @@ test_that("kernel principal components, their arguments, chunks and edited fits 
   fit <- rff_pca(x3, map = map, rank = 2)
   calls <- list(
     rff_pca = list(fun = rff_pca, args = list(x = x3, map = map, rank = 2, center = TRUE, weights = NULL,
-                                              standardize = FALSE, fun = NULL, n_threads = 1)),
+                                              solver = "auto", standardize = FALSE, fun = NULL, n_threads = 1)),
+    rff_pca_randomized = list(fun = rff_pca, args = list(x = x3, map = map, rank = 2, solver = "randomized",
+                                                         seed = 1, weights = NULL)),
     rff_pca_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {
       rff_pca(x3, kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize)
     }, args = list(kernel = gaussian_kernel(1), n_features = 4, method = "iid", seed = 1, standardize = TRUE)),
@@ -1364,8 +1366,10 @@ test_that("kernel principal components, their arguments, chunks and edited fits 
   }))
   consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, x3),
                     scores = function(f) predict(f), summary = function(f) summary(f), plot = function(f) plot(f))
-  fields <- c("sdev", "rotation", "center", "x", "map", "fun", "scaling", "n", "weight")
+  fields <- c("sdev", "rotation", "center", "x", "map", "fun", "scaling", "n", "weight", "total_variance")
   cases <- c(cases, object_cases(fit, consumers, "fit", fields))
+  cases <- c(cases, object_cases(rff_pca(x3, map = map, rank = 2, solver = "randomized", seed = 1), consumers, "fit",
+                                 fields))
   scaled <- rff_pca(x3, kernel = "gaussian", n_features = 4, seed = 1)
   cases <- c(cases, object_cases(scaled, consumers, "fit", fields))
   fuzz_check(cases)
@@ -1450,5 +1454,37 @@ test_that("kernel canonical correlations, their arguments, chunks and edited fit
   cases <- c(cases, object_cases(cca, consumers, "fit", fields))
   scaled <- rff_cca(cx, cy, n_features = 2, seed = 1)
   cases <- c(cases, object_cases(scaled, consumers, "fit", fields))
+  fuzz_check(cases)
+})
+
+test_that("spectral clustering, its arguments and edited fits end in a result or a named error", {
+  skip_on_cran()
+  set.seed(4)
+  sx <- matrix(rnorm(40), 20)
+  sp_map <- rff_map(gaussian_kernel(2), 2, 8, seed = 1)
+  sp_fit <- rff_spectral(sx, 2, map = sp_map, seed = 1)
+  calls <- list(
+    rff_spectral = list(fun = rff_spectral, args = list(x = sx, centers = 2, map = sp_map, n_starts = 2, iter_max = 10,
+                                                        seed = 1, standardize = FALSE, fun = NULL, n_threads = 1)),
+    rff_spectral_kernel = list(fun = function(kernel, n_features, method, seed, standardize) {
+      rff_spectral(sx, 2, kernel = kernel, n_features = n_features, method = method, seed = seed, standardize = standardize)
+    }, args = list(kernel = gaussian_kernel(1), n_features = 6, method = "nystrom", seed = 1, standardize = TRUE)),
+    predict = list(fun = getS3method("predict", "askrff_spectral"),
+                   args = list(object = sp_fit, newdata = sx, n_threads = 1)))
+  cases <- unlist(lapply(names(calls), function(name) {
+    spec <- calls[[name]]
+    unlist(lapply(names(spec$args), function(arg) {
+      values <- if (arg %in% c("x", "newdata")) c(bad_values, bad_data(2)) else bad_values
+      # predict() gives a row with a missing value no cluster, by design
+      if (arg == "newdata") values <- values[setdiff(names(values), c("na", "nan"))]
+      argument_cases(name, spec$fun, spec$args, arg, values)
+    }), recursive = FALSE)
+  }), recursive = FALSE)
+  consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, sx),
+                    clusters = function(f) predict(f), fitted = function(f) fitted(f))
+  fields <- c("cluster", "centers", "totss", "withinss", "tot.withinss", "betweenss", "size", "iter", "embedding",
+              "eigenvalues", "projection", "degree_sum", "map", "fun", "scaling", "n")
+  cases <- c(cases, object_cases(sp_fit, consumers, "fit", fields))
+  cases <- c(cases, object_cases(rff_spectral(sx, 2, n_features = 6, seed = 1), consumers, "fit", fields))
   fuzz_check(cases)
 })

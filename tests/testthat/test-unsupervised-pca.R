@@ -200,3 +200,38 @@ test_that("bad arguments and edited fits are refused, naming the field", {
   expect_error(summary(edited), "`object\\$sdev`", class = "askrff_invalid_object")
   expect_error(plot(edited), "`x\\$sdev`", class = "askrff_invalid_object")
 })
+
+test_that("the randomized solver finds the top components the eigendecomposition finds", {
+  set.seed(1)
+  x <- matrix(rnorm(3000 * 5), 3000)
+  map <- rff_map(gaussian_kernel(2), 5, 200, seed = 1)
+  w <- runif(3000)
+  for (center in c(TRUE, FALSE)) {
+    exact <- rff_pca(x, map = map, rank = 5, center = center, weights = w, solver = "eigen")
+    fast <- rff_pca(x, map = map, rank = 5, center = center, weights = w, solver = "randomized", seed = 2)
+    # four power iterations on these features: the variances to 1e-6, the
+    # score subspaces to 1e-3 rad (measured: 2e-7 and 1e-4)
+    expect_equal(fast$sdev^2, exact$sdev[1:5]^2, tolerance = 1e-6)
+    expect_equal(fast$total_variance, sum(exact$sdev^2), tolerance = 1e-12)
+    expect_equal(fast$center, exact$center, tolerance = 1e-12)
+    cosines <- svd(crossprod(qr.Q(qr(exact$x)), qr.Q(qr(fast$x))))$d
+    expect_lt(acos(min(1, min(cosines))), 1e-3)
+    expect_equal(summary(fast)$importance, summary(exact)$importance[, 1:5], tolerance = 1e-5)
+  }
+  expect_length(fast$sdev, 5L)
+  # the same seed, the same fit, whatever the threads
+  expect_identical(rff_pca(x, map = map, rank = 5, center = FALSE, weights = w, solver = "randomized", seed = 2,
+                           n_threads = 1)$rotation, fast$rotation)
+  # "auto" takes it for many feature columns and few components
+  wide <- rff_map(gaussian_kernel(2), 5, 1100, seed = 1)
+  expect_null(rff_pca(x[1:200, ], map = map, rank = 5)$total_variance)
+  expect_false(is.null(rff_pca(x[1:200, ], map = wide, rank = 5, seed = 1)$total_variance))
+  chunks <- list(list(x = x[1:100, ]), list(x = x[101:200, ]))
+  expect_error(rff_pca(chunks, map = map, solver = "randomized"), "in memory", class = "askrff_error")
+  expect_error(rff_pca(x, map = map, solver = "qr"), "solver", class = "askrff_error")
+  edited <- fast
+  edited$total_variance <- sum(fast$sdev^2) / 2
+  expect_error(summary(edited), "object\\$sdev", class = "askrff_invalid_object")
+  edited$total_variance <- -1
+  expect_error(print(edited), "x\\$total_variance", class = "askrff_invalid_object")
+})

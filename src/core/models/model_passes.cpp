@@ -108,6 +108,27 @@ CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::si
   return sums;
 }
 
+Eigen::MatrixXd sum_transposed_products(const FeatureMap& map, const double* x, std::size_t n,
+                                        const ConstMatrixRef& y, const ConstVectorRef& z_shift,
+                                        const BlockRunner& run) {
+  const int columns = map.n_columns();
+  const std::size_t block = pass_rows(columns);
+  Eigen::MatrixXd products = Eigen::MatrixXd::Zero(columns, y.cols());
+  Eigen::MatrixXd z;
+  for (std::size_t begin = 0; begin < n; begin += block) {
+    const std::size_t rows = std::min(block, n - begin);
+    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
+    shifted_features(map, x, n, begin, rows, z_shift, run, z);
+    const auto y_block = y.middleRows(first, r);
+    // each panel owns its rows of the products, summed block by block
+    run(to_size(n_panels(columns)), [&](std::size_t p) {
+      const int start = static_cast<int>(p) * kPanelWidth, width = std::min(kPanelWidth, columns - start);
+      products.middleRows(start, width).noalias() += z.middleCols(start, width).transpose() * y_block;
+    });
+  }
+  return products;
+}
+
 GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
                  const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
                  const std::vector<int>& rank, const RowFolds& folds, const ConstVectorRef& z_shift,
