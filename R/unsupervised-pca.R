@@ -25,13 +25,13 @@
 #' `solver = "randomized"` is the randomized range finder of Halko,
 #' Martinsson and Tropp (2011) on the weighted, centred features: a
 #' uniform random test matrix of `rank` + 10 columns drawn from the seed,
-#' four power iterations, each a pass of the features times a matrix and a
+#' two power iterations, each a pass of the features times a matrix and a
 #' pass of their transposed product with one (n D (`rank` + 10) each,
-#' never D x D), and the singular value decomposition of the result: the
-#' top `rank` components only, to the accuracy the power iterations give
-#' (in the tests, on 3,000 rows of five normal columns, relative errors of
-#' the variances below 1e-6 and principal angles below 1e-3 rad; faster
-#' falling spectra give smaller ones). `sdev` then holds the `rank`
+#' never D x D), six passes in all, and the singular value decomposition of
+#' the result: the top `rank` components only, to the accuracy the power
+#' iterations give (in the tests, on 3,000 rows of five normal columns,
+#' relative errors of the variances below 1e-3 and principal angles below
+#' 0.01 rad; faster falling spectra give smaller ones). `sdev` then holds the `rank`
 #' components' standard deviations and `total_variance` the features'
 #' total variance, so that [summary()] gives each one's share of it.
 #' `"auto"` (the default) takes the randomized solver for data in memory

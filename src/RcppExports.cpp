@@ -963,8 +963,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_transposed_products
-Rcpp::NumericMatrix cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift, int n_threads);
-RcppExport SEXP _askrff_cpp_transposed_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP z_shiftSEXP, SEXP n_threadsSEXP) {
+Rcpp::List cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector z_shift, int n_threads);
+RcppExport SEXP _askrff_cpp_transposed_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP z_shiftSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -972,9 +972,10 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_transposed_products(map, fun, x, y, z_shift, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_transposed_products(map, fun, x, y, w, z_shift, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1047,7 +1048,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_permuted_mean_distances", (DL_FUNC) &_askrff_cpp_permuted_mean_distances, 5},
     {"_askrff_cpp_permuted_joint_distances", (DL_FUNC) &_askrff_cpp_permuted_joint_distances, 4},
     {"_askrff_cpp_kmeans_pass", (DL_FUNC) &_askrff_cpp_kmeans_pass, 9},
-    {"_askrff_cpp_transposed_products", (DL_FUNC) &_askrff_cpp_transposed_products, 6},
+    {"_askrff_cpp_transposed_products", (DL_FUNC) &_askrff_cpp_transposed_products, 7},
     {NULL, NULL, 0}
 };
 

@@ -48,17 +48,21 @@ Rcpp::List cpp_kmeans_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix 
 }
 
 // The sum over the rows of x of (z_i - z_shift) y_i' (feature columns by
-// y's columns) of model_passes.h; y finite, one row per row of x.
+// y's columns) and of w_i |z_i - z_shift|^2, of model_passes.h; y finite,
+// w finite and nonnegative, each one row per row of x.
 // [[Rcpp::export(.cpp_transposed_products)]]
-Rcpp::NumericMatrix cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x,
-                                            Rcpp::NumericMatrix y, Rcpp::NumericVector z_shift, int n_threads) {
+Rcpp::List cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
+                                   Rcpp::NumericVector w, Rcpp::NumericVector z_shift, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
-  askrff::require(y.nrow() == x.nrow(), "y must have one row per row of x");
+  askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
   for (const double v : y) askrff::require(std::isfinite(v), "y must be finite");
+  for (const double wi : w) askrff::require(std::isfinite(wi) && wi >= 0.0, "the weights must be finite and nonnegative");
   askrff::require(z_shift.size() == left->n_columns(), "the shift must have one entry per feature column");
   for (const double s : z_shift) askrff::require(std::isfinite(s), "the shift must be finite");
-  return to_r(askrff::sum_transposed_products(*left, x.begin(), static_cast<std::size_t>(x.nrow()), as_matrix(y),
-                                              as_vector(z_shift), askrff::thread_runner(n_threads)));
+  const askrff::TransposedProducts sums =
+      askrff::sum_transposed_products(*left, x.begin(), static_cast<std::size_t>(x.nrow()), as_matrix(y), as_vector(w),
+                                      as_vector(z_shift), askrff::thread_runner(n_threads));
+  return Rcpp::List::create(Rcpp::Named("products") = to_r(sums.products), Rcpp::Named("squares") = sums.squares);
 }

@@ -209,14 +209,14 @@ test_that("the randomized solver finds the top components the eigendecomposition
   for (center in c(TRUE, FALSE)) {
     exact <- rff_pca(x, map = map, rank = 5, center = center, weights = w, solver = "eigen")
     fast <- rff_pca(x, map = map, rank = 5, center = center, weights = w, solver = "randomized", seed = 2)
-    # four power iterations on these features: the variances to 1e-6, the
-    # score subspaces to 1e-3 rad (measured: 2e-7 and 1e-4)
-    expect_equal(fast$sdev^2, exact$sdev[1:5]^2, tolerance = 1e-6)
+    # two power iterations on these features: the variances to 1e-3, the
+    # score subspaces to 0.01 rad (measured: 2e-4 and 4e-3 at most)
+    expect_equal(fast$sdev^2, exact$sdev[1:5]^2, tolerance = 1e-3)
     expect_equal(fast$total_variance, sum(exact$sdev^2), tolerance = 1e-12)
     expect_equal(fast$center, exact$center, tolerance = 1e-12)
     cosines <- svd(crossprod(qr.Q(qr(exact$x)), qr.Q(qr(fast$x))))$d
-    expect_lt(acos(min(1, min(cosines))), 1e-3)
-    expect_equal(summary(fast)$importance, summary(exact)$importance[, 1:5], tolerance = 1e-5)
+    expect_lt(acos(min(1, min(cosines))), 0.01)
+    expect_equal(summary(fast)$importance, summary(exact)$importance[, 1:5], tolerance = 1e-3)
   }
   expect_length(fast$sdev, 5L)
   # the same seed, the same fit, whatever the threads
