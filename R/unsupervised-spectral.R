@@ -48,6 +48,10 @@
 #'   map, drawn for `kernel`.
 #' @param method `"nystrom"` (the default; see "Which features") or a
 #'   method of [rff_map()] for random Fourier features.
+#' @param seed,standardize,fun,n_threads As for [rff_ridge()]: the seed of
+#'   the map, the landmarks and the k-means starts, whether the columns are
+#'   standardized first (default: for a kernel whose scale comes from the
+#'   data), the features of a random periodic map, and the threads.
 #' @param n_starts The number of k-means++ starts of the k-means on the
 #'   embeddings (default 10); the fit keeps the one of least within-cluster
 #'   sum of squares.
@@ -133,7 +137,7 @@ fit_spectral <- function(data, map_of, standardize, k, n_starts, iter_max, fun, 
                                       setup$n_threads))$total
   degrees <- drop(spectral_products(model, input, matrix(degree_sum, 1L), setup$n_threads))
   if (!all(degrees > 0)) {
-    fail("The features give %d of the %d rows of `x` a degree (summed affinity) of 0 or less: the kernel's length scale is small for them. Give more `n_features`, a larger length scale, or a Nyström map.",
+    fail("The features give %d of the %d rows of `x` a degree (summed affinity) of 0 or less: the kernel's length scale is small for them. Give more `n_features`, a larger length scale, or a Nystr\u00f6m map.",
          sum(!(degrees > 0)), length(degrees), class = "data")
   }
   normalized <- core(.cpp_cross_products(input$map, model$fun, input$x, rows$y, 1 / degrees, zero[1L, ], 0,
