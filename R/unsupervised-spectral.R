@@ -130,17 +130,17 @@ fit_spectral <- function(data, map_of, standardize, k, n_starts, iter_max, fun, 
   rows <- setup$start
   if (nrow(rows$x) <= k) fail("`x` must have more rows than `centers` (%d).", k, class = "data")
   input <- core_input(model$map, rows$x, "left", setup$n_threads)
-  # the features' sum: the k-means pass with one centre, at 0
-  zero <- matrix(0, 1L, model$columns)
+  # the features' sum: their transposed product with a column of ones
+  zero <- numeric(model$columns)
   ones <- rep(1, nrow(rows$x))
-  degree_sum <- core(.cpp_kmeans_pass(input$map, model$fun, input$x, ones, zero, 1L, zero[1L, ], FALSE,
-                                      setup$n_threads))$total
+  degree_sum <- core(.cpp_transposed_products(input$map, model$fun, input$x, matrix(ones), ones, zero,
+                                              setup$n_threads))$products[, 1L]
   degrees <- drop(spectral_products(model, input, matrix(degree_sum, 1L), setup$n_threads))
   if (!all(degrees > 0)) {
     fail("The features give %d of the %d rows of `x` a degree (summed affinity) of 0 or less: the kernel's length scale is small for them. Give more `n_features`, a larger length scale, or a Nystr\u00f6m map.",
          sum(!(degrees > 0)), length(degrees), class = "data")
   }
-  normalized <- core(.cpp_cross_products(input$map, model$fun, input$x, rows$y, 1 / degrees, zero[1L, ], 0,
+  normalized <- core(.cpp_cross_products(input$map, model$fun, input$x, rows$y, 1 / degrees, zero, 0,
                                          setup$n_threads))$zz
   normalized[upper.tri(normalized)] <- t(normalized)[upper.tri(normalized)]
   decomposition <- symmetric_eigen(normalized)

@@ -10,16 +10,6 @@ kmeans_data <- function(n = 300, seed = 1) {
   list(x = x, map = rff_map(gaussian_kernel(2), 2, 40, seed = seed))
 }
 
-# The adjusted Rand index of two partitions (Hubert and Arabie 1985).
-adjusted_rand <- function(a, b) {
-  pairs <- function(v) sum(choose(v, 2))
-  table_ab <- table(a, b)
-  index <- pairs(table_ab)
-  expected <- pairs(rowSums(table_ab)) * pairs(colSums(table_ab)) / choose(length(a), 2)
-  largest <- (pairs(rowSums(table_ab)) + pairs(colSums(table_ab))) / 2
-  (index - expected) / (largest - expected)
-}
-
 test_that("from the same starts, rff_kmeans() is kmeans(algorithm = \"Lloyd\") of the features", {
   d <- kmeans_data()
   starts <- d$x[c(3, 50, 200), ]

@@ -10,14 +10,6 @@ rings <- function(n, seed = 1) {
   list(x = cbind(radius * cos(angle), radius * sin(angle)) + rnorm(2 * n, sd = 0.1), ring = ring)
 }
 
-adjusted_rand <- function(a, b) {
-  pairs <- function(v) sum(choose(v, 2))
-  tab <- table(a, b)
-  expected <- pairs(rowSums(tab)) * pairs(colSums(tab)) / choose(length(a), 2)
-  largest <- (pairs(rowSums(tab)) + pairs(colSums(tab))) / 2
-  (pairs(tab) - expected) / (largest - expected)
-}
-
 test_that("the embedding is the top eigenvectors of the features' normalized affinity, rows to unit length", {
   d <- rings(200)
   for (map in list(rff_map(gaussian_kernel(1), 2, 64, seed = 1),
