@@ -3,12 +3,13 @@
 #' The spectral clustering of Ng, Jordan and Weiss (2002) with the kernel's
 #' affinity approximated by features, \eqn{A \approx Z Z'}, so that
 #' no n x n matrix is formed. The degrees \eqn{d_i = z_i' \sum_j z_j} take
-#' one pass over the rows; the normalized affinity \eqn{D^{-1/2} Z Z'
-#' D^{-1/2}} has the nonzero eigenvalues of the D x D matrix \eqn{M =
-#' \sum_i z_i z_i' / d_i}, summed in a second pass, and its eigenvectors are
+#' two passes over the rows (the features' sum, then each row's product
+#' with it); the normalized affinity \eqn{D^{-1/2} Z Z' D^{-1/2}} has the
+#' nonzero eigenvalues of the D x D matrix \eqn{M = \sum_i z_i z_i' / d_i},
+#' summed in a third pass, and its eigenvectors are
 #' \eqn{u = D^{-1/2} Z v / \sqrt{\lambda}} for each eigenpair \eqn{(\lambda,
 #' v)} of \eqn{M}. A row's embedding is its entries in the top `centers`
-#' eigenvectors, scaled to unit length; k-means on the embeddings
+#' eigenvectors (a fourth pass), scaled to unit length; k-means on the embeddings
 #' ([stats::kmeans()], Hartigan and Wong, from `n_starts` k-means++ starts
 #' drawn from the seed) gives the clusters. The cost is n D^2 for the
 #' passes and D^3 for the eigendecomposition, whatever n.
