@@ -18,9 +18,28 @@ namespace simd {
 
 constexpr double kReductionLimit = 1e6;
 
+// The lanes of t beyond the reduction's range (all bits set), which the
+// polynomial path gets wrong; NaN is not among them and stays NaN.
 template <int Lanes>
-ASKRFF_INLINE void sincos(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::f& sin_out,
-                          typename Vec<Lanes>::f& cos_out) {
+ASKRFF_INLINE typename Vec<Lanes>::i large_lanes(const typename Vec<Lanes>::f& t) {
+  typedef typename Vec<Lanes>::f V;
+  typedef typename Vec<Lanes>::i I;
+  return (V)((I)t & INT64_MAX) > kReductionLimit;
+}
+
+template <int Lanes>
+ASKRFF_INLINE bool any_lane(const typename Vec<Lanes>::i& mask) {
+  bool any = false;
+  for (int lane = 0; lane < Lanes; ++lane) any |= mask[lane] != 0;
+  return any;
+}
+
+// sin and cos of the lanes within the reduction's range; callers test
+// large_lanes() themselves, once for many vectors, as the test across
+// lanes costs as much as a third of the polynomials.
+template <int Lanes>
+ASKRFF_INLINE void sincos_in_range(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::f& sin_out,
+                                   typename Vec<Lanes>::f& cos_out) {
   typedef typename Vec<Lanes>::f V;
   typedef typename Vec<Lanes>::i I;
   const double two_over_pi = 6.36619772367581382433e-01;
@@ -57,10 +76,15 @@ ASKRFF_INLINE void sincos(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::
   sin_out = (V)((I)s ^ sin_sign);
   cos_out = (V)((I)c ^ cos_sign);
 
-  const I large = (V)((I)t & INT64_MAX) > kReductionLimit;
-  bool any_large = false;
-  for (int lane = 0; lane < Lanes; ++lane) any_large |= large[lane] != 0;
-  if (any_large) {
+}
+
+// sin and cos of every lane: lanes beyond the reduction's range from libm.
+template <int Lanes>
+ASKRFF_INLINE void sincos(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::f& sin_out,
+                          typename Vec<Lanes>::f& cos_out) {
+  sincos_in_range<Lanes>(t, sin_out, cos_out);
+  const typename Vec<Lanes>::i large = large_lanes<Lanes>(t);
+  if (any_lane<Lanes>(large)) {
     for (int lane = 0; lane < Lanes; ++lane) {
       if (large[lane] != 0) {
         sin_out[lane] = std::sin(t[lane]);

@@ -93,12 +93,27 @@ ASKRFF_UNROLL
       }
       const std::size_t first = p * kPanel;
       const int valid = static_cast<int>(std::min<std::size_t>(kPanel, rows - first));
+      // the range test once per panel and group; the rare panel with a
+      // large argument is stored again through libm's lanes
+      typename Vec<Lanes>::i large = {};
       for (int c = 0; c < in_group; ++c) {
         const int f = g * kGroup + c;
         for (int half = 0; half < 2; ++half) {
+          const V t = acc[c][half] + map.phase(f);
+          large |= large_lanes<Lanes>(t);
           V s, co;
-          sincos<Lanes>(acc[c][half] + map.phase(f), s, co);
+          sincos_in_range<Lanes>(t, s, co);
           sink.store(f, first + half * Lanes, s, co, valid - half * Lanes);
+        }
+      }
+      if (any_lane<Lanes>(large)) {
+        for (int c = 0; c < in_group; ++c) {
+          const int f = g * kGroup + c;
+          for (int half = 0; half < 2; ++half) {
+            V s, co;
+            sincos<Lanes>(acc[c][half] + map.phase(f), s, co);
+            sink.store(f, first + half * Lanes, s, co, valid - half * Lanes);
+          }
         }
       }
     }
