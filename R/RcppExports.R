@@ -269,7 +269,7 @@
     .Call(`_askrff_cpp_kmeans_pass`, map, fun, x, w, centers, k, shift, keep, n_threads)
 }
 
-.cpp_transposed_products <- function(map, fun, x, y, w, z_shift, n_threads) {
-    .Call(`_askrff_cpp_transposed_products`, map, fun, x, y, w, z_shift, n_threads)
+.cpp_gram_products <- function(map, fun, x, g, w, z_shift, keep, n_threads) {
+    .Call(`_askrff_cpp_gram_products`, map, fun, x, g, w, z_shift, keep, n_threads)
 }
 

@@ -131,11 +131,10 @@ fit_spectral <- function(data, map_of, standardize, k, n_starts, iter_max, fun, 
   rows <- setup$start
   if (nrow(rows$x) <= k) fail("`x` must have more rows than `centers` (%d).", k, class = "data")
   input <- core_input(model$map, rows$x, "left", setup$n_threads)
-  # the features' sum: their transposed product with a column of ones
+  # the features' sum: the sum of the Gram pass with no columns
   zero <- numeric(model$columns)
-  ones <- rep(1, nrow(rows$x))
-  degree_sum <- core(.cpp_transposed_products(input$map, model$fun, input$x, matrix(ones), ones, zero,
-                                              setup$n_threads))$products[, 1L]
+  degree_sum <- core(.cpp_gram_products(input$map, model$fun, input$x, matrix(0, model$columns, 0L),
+                                        rep(1, nrow(rows$x)), zero, FALSE, setup$n_threads))$sum
   degrees <- drop(spectral_products(model, input, matrix(degree_sum, 1L), setup$n_threads))
   if (!all(degrees > 0)) {
     fail("The features give %d of the %d rows of `x` a degree (summed affinity) of 0 or less: the kernel's length scale is small for them. Give more `n_features`, a larger length scale, or a Nystr\u00f6m map.",

@@ -962,20 +962,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_transposed_products
-Rcpp::List cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y, Rcpp::NumericVector w, Rcpp::NumericVector z_shift, int n_threads);
-RcppExport SEXP _askrff_cpp_transposed_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP ySEXP, SEXP wSEXP, SEXP z_shiftSEXP, SEXP n_threadsSEXP) {
+// cpp_gram_products
+Rcpp::List cpp_gram_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix g, Rcpp::NumericVector w, Rcpp::NumericVector z_shift, bool keep, int n_threads);
+RcppExport SEXP _askrff_cpp_gram_products(SEXP mapSEXP, SEXP funSEXP, SEXP xSEXP, SEXP gSEXP, SEXP wSEXP, SEXP z_shiftSEXP, SEXP keepSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
     Rcpp::traits::input_parameter< std::string >::type fun(funSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type y(ySEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type g(gSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type w(wSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type z_shift(z_shiftSEXP);
+    Rcpp::traits::input_parameter< bool >::type keep(keepSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_transposed_products(map, fun, x, y, w, z_shift, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_gram_products(map, fun, x, g, w, z_shift, keep, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1048,7 +1049,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_permuted_mean_distances", (DL_FUNC) &_askrff_cpp_permuted_mean_distances, 5},
     {"_askrff_cpp_permuted_joint_distances", (DL_FUNC) &_askrff_cpp_permuted_joint_distances, 4},
     {"_askrff_cpp_kmeans_pass", (DL_FUNC) &_askrff_cpp_kmeans_pass, 9},
-    {"_askrff_cpp_transposed_products", (DL_FUNC) &_askrff_cpp_transposed_products, 7},
+    {"_askrff_cpp_gram_products", (DL_FUNC) &_askrff_cpp_gram_products, 8},
     {NULL, NULL, 0}
 };
 

@@ -1,14 +1,16 @@
-// Unsupervised methods on features: one Lloyd step of k-means, and the
-// features' transposed products with a matrix, over rows whose features are
-// computed a block at a time and never stored.
+// Unsupervised methods on features: one Lloyd step of k-means, and one
+// step of a subspace iteration on the features' second moments, over rows
+// whose features are computed a block at a time and never stored.
 #include <Rcpp.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 
 #include "adapters.h"
 #include "core/models/model_passes.h"
+#include "core/statistics/gram_pass.h"
 #include "core/statistics/kmeans_pass.h"
 #include "guards.h"
 #include "model_glue.h"
@@ -47,22 +49,27 @@ Rcpp::List cpp_kmeans_pass(Rcpp::List map, std::string fun, Rcpp::NumericMatrix 
                             Rcpp::Named("cluster") = cluster);
 }
 
-// The sum over the rows of x of (z_i - z_shift) y_i' (feature columns by
-// y's columns) and of w_i |z_i - z_shift|^2, of model_passes.h; y finite,
-// w finite and nonnegative, each one row per row of x.
-// [[Rcpp::export(.cpp_transposed_products)]]
-Rcpp::List cpp_transposed_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix y,
-                                   Rcpp::NumericVector w, Rcpp::NumericVector z_shift, int n_threads) {
+// The sums of gram_pass.h over the rows of x: with u_i = z_i - z_shift,
+// of w_i u_i u_i' g (feature columns by g's columns), of w_i u_i and of
+// w_i |u_i|^2, and with `keep` each row's u_i' g (else a matrix of no
+// rows); g and z_shift finite, w finite and nonnegative, one per row of x.
+// [[Rcpp::export(.cpp_gram_products)]]
+Rcpp::List cpp_gram_products(Rcpp::List map, std::string fun, Rcpp::NumericMatrix x, Rcpp::NumericMatrix g,
+                             Rcpp::NumericVector w, Rcpp::NumericVector z_shift, bool keep, int n_threads) {
   askrff::require_threads(n_threads);
   const std::unique_ptr<askrff::FeatureMap> left = askrff::feature_map(map, askrff::Side::left, fun);
   askrff::require_data(x, left->dimension(), "x");
-  askrff::require(y.nrow() == x.nrow() && w.size() == x.nrow(), "y and w must have one row per row of x");
-  for (const double v : y) askrff::require(std::isfinite(v), "y must be finite");
+  askrff::require(w.size() == x.nrow(), "w must have one weight per row of x");
   for (const double wi : w) askrff::require(std::isfinite(wi) && wi >= 0.0, "the weights must be finite and nonnegative");
-  askrff::require(z_shift.size() == left->n_columns(), "the shift must have one entry per feature column");
+  askrff::require(g.nrow() == left->n_columns() && z_shift.size() == left->n_columns(),
+                  "g and the shift must have one row per feature column");
+  for (const double v : g) askrff::require(std::isfinite(v), "g must be finite");
   for (const double s : z_shift) askrff::require(std::isfinite(s), "the shift must be finite");
-  const askrff::TransposedProducts sums =
-      askrff::sum_transposed_products(*left, x.begin(), static_cast<std::size_t>(x.nrow()), as_matrix(y), as_vector(w),
-                                      as_vector(z_shift), askrff::thread_runner(n_threads));
-  return Rcpp::List::create(Rcpp::Named("products") = to_r(sums.products), Rcpp::Named("squares") = sums.squares);
+  const askrff::GramProducts sums =
+      askrff::sum_gram_products(*left, x.begin(), static_cast<std::size_t>(x.nrow()), as_matrix(g), as_vector(w),
+                                as_vector(z_shift), keep, askrff::thread_runner(n_threads));
+  Rcpp::NumericMatrix projections(keep ? x.nrow() : 0, g.ncol());
+  if (keep) std::copy(sums.projections.data(), sums.projections.data() + sums.projections.size(), projections.begin());
+  return Rcpp::List::create(Rcpp::Named("products") = to_r(sums.products), Rcpp::Named("sum") = to_r(sums.sum),
+                            Rcpp::Named("squares") = sums.squares, Rcpp::Named("projections") = projections);
 }

@@ -108,33 +108,6 @@ CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::si
   return sums;
 }
 
-TransposedProducts sum_transposed_products(const FeatureMap& map, const double* x, std::size_t n,
-                                           const ConstMatrixRef& y, const ConstVectorRef& w,
-                                           const ConstVectorRef& z_shift, const BlockRunner& run) {
-  const int columns = map.n_columns(), panels = n_panels(columns);
-  const std::size_t block = pass_rows(columns);
-  TransposedProducts sums{Eigen::MatrixXd::Zero(columns, y.cols()), 0.0};
-  Eigen::VectorXd panel_squares = Eigen::VectorXd::Zero(panels);
-  Eigen::MatrixXd z;
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t rows = std::min(block, n - begin);
-    const Eigen::Index first = static_cast<Eigen::Index>(begin), r = static_cast<Eigen::Index>(rows);
-    shifted_features(map, x, n, begin, rows, z_shift, run, z);
-    const auto y_block = y.middleRows(first, r);
-    const auto w_block = w.segment(first, r);
-    // each panel owns its rows of the products and its part of the squares,
-    // summed block by block; the parts are added in panel order at the end
-    run(to_size(panels), [&](std::size_t p) {
-      const int start = static_cast<int>(p) * kPanelWidth, width = std::min(kPanelWidth, columns - start);
-      const auto panel = z.middleCols(start, width);
-      sums.products.middleRows(start, width).noalias() += panel.transpose() * y_block;
-      panel_squares[static_cast<Eigen::Index>(p)] += w_block.dot(panel.rowwise().squaredNorm());
-    });
-  }
-  sums.squares = panel_squares.sum();
-  return sums;
-}
-
 GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const GlmModels& models,
                  const ConstMatrixRef& y, const ConstVectorRef& w, const ConstMatrixRef& offset,
                  const std::vector<int>& rank, const RowFolds& folds, const ConstVectorRef& z_shift,

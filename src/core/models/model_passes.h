@@ -38,18 +38,6 @@ CrossProducts sum_cross_products(const FeatureMap& map, const double* x, std::si
                                  const ConstVectorRef& w, const ConstVectorRef& z_shift,
                                  const ConstVectorRef& y_shift, const BlockRunner& run);
 
-// The features' transposed products with the rows of y, the sum over rows
-// of (z_i - s) y_i' (columns by y's columns), without the features' own
-// cross-products, and their weighted squares, the sum of w_i |z_i - s|^2:
-// the passes of a randomized range finder.
-struct TransposedProducts {
-  Eigen::MatrixXd products;
-  double squares;
-};
-TransposedProducts sum_transposed_products(const FeatureMap& map, const double* x, std::size_t n,
-                                           const ConstMatrixRef& y, const ConstVectorRef& w,
-                                           const ConstVectorRef& z_shift, const BlockRunner& run);
-
 // Where the rows sit in the data: row i of x is row first_row + i, whose fold
 // (cv_folds.h) under the seed is fixed by that index; n_folds 0 for none.
 struct RowFolds {
