@@ -1,26 +1,34 @@
 #include "core/statistics/kmeans_pass.h"
 
-#include <algorithm>
 #include <limits>
-#include <vector>
 
-#include "core/models/model_passes.h"
+#include "core/numerics/dense_product.h"
+#include "core/statistics/feature_blocks.h"
 
 namespace askrff {
 
 namespace {
 
-constexpr Eigen::Index kPanelColumns = 64;
+// A block's share of the sums: the clusters' weighted sums of z and, in
+// one more column, the total's (feature columns by clusters + 1), and
+// each cluster's weight, within sum of squares and size.
+struct KmeansShare {
+  Eigen::MatrixXd sums;
+  Eigen::VectorXd weight, withinss, size;
+  double squares = 0.0, total_weight = 0.0;
+};
 
-// Rows [b, e) of the block z: each row's nearest centre in every group
-// (`best`, rows by groups), from ||z - c||^2 = ||z||^2 - 2 z'c + ||c||^2,
-// whose first term is common to a row's centres.
-void nearest_centers(const Eigen::MatrixXd& z, const Eigen::MatrixXd& centers, const Eigen::VectorXd& center_squares,
-                     int k, Eigen::Index b, Eigen::Index e, Eigen::MatrixXi& best) {
-  const Eigen::Index rows = e - b, groups = centers.rows() / k;
-  const Eigen::MatrixXd cross = z.middleRows(b, rows) * centers.transpose();
-  for (Eigen::Index i = 0; i < rows; ++i) {
-    for (Eigen::Index g = 0; g < groups; ++g) {
+// Each row's nearest centre in every group (rows by groups), from
+// ||z - c||^2 = ||z||^2 - 2 z'c + ||c||^2, whose first term is common to a
+// row's centres; ties go to the first.
+Eigen::MatrixXi nearest_centers(const Eigen::MatrixXd& z, const Eigen::Ref<const Eigen::MatrixXd>& centers,
+                                const Eigen::VectorXd& center_squares, int k) {
+  const Eigen::Index rows = z.rows(), clusters = centers.rows(), groups = clusters / k;
+  Eigen::MatrixXd cross(rows, clusters);
+  gemm(1.0, strided(z), strided(centers).transpose(), 0.0, cross.data(), rows);
+  Eigen::MatrixXi best(rows, groups);
+  for (Eigen::Index g = 0; g < groups; ++g) {
+    for (Eigen::Index i = 0; i < rows; ++i) {
       Eigen::Index chosen = g * k;
       double smallest = std::numeric_limits<double>::infinity();
       for (Eigen::Index j = g * k; j < (g + 1) * k; ++j) {
@@ -30,35 +38,38 @@ void nearest_centers(const Eigen::MatrixXd& z, const Eigen::MatrixXd& centers, c
           chosen = j;
         }
       }
-      best(b + i, g) = static_cast<int>(chosen);
+      best(i, g) = static_cast<int>(chosen);
     }
   }
+  return best;
 }
 
-// What the columns [from, to) of the block add: the centres' and the total's
-// weighted sums (their own columns), and each row's partial squared norm
-// and squared distance to its centres (`squares`, rows by 1 + groups, summed
-// over the panels afterwards), the latter directly, free of the expansion's
-// cancellation. Columns run over contiguous rows of z.
-void add_panel_columns(const Eigen::MatrixXd& z, const Eigen::Ref<const Eigen::VectorXd>& w,
-                       const Eigen::MatrixXd& centers, const Eigen::MatrixXi& best, Eigen::Index from, Eigen::Index to,
-                       KmeansSums& out, Eigen::MatrixXd& squares) {
-  const Eigen::Index r = z.rows(), groups = best.cols();
-  squares.setZero(r, 1 + groups);
-  for (Eigen::Index c = from; c < to; ++c) {
-    for (Eigen::Index i = 0; i < r; ++i) {
-      if (w(i) == 0.0) continue;
-      const double v = z(i, c), value = w(i) * v;
-      out.total(c) += value;
-      squares(i, 0) += v * v;
-      for (Eigen::Index g = 0; g < groups; ++g) {
-        const int j = best(i, g);
-        out.sums(j, c) += value;
-        const double difference = v - centers(j, c);
-        squares(i, 1 + g) += difference * difference;
+// Each row's squared distance to its centre in every group (rows by
+// groups), summed directly, free of the expansion's cancellation, and to
+// the shift (the last column); the columns run over contiguous rows of z.
+Eigen::MatrixXd center_distances(const Eigen::MatrixXd& z, const Eigen::Ref<const Eigen::MatrixXd>& centers,
+                                 const Eigen::MatrixXi& best,
+                                 const Eigen::Ref<const Eigen::VectorXd>& shift) {
+  const Eigen::Index rows = z.rows(), groups = best.cols();
+  Eigen::MatrixXd distances = Eigen::MatrixXd::Zero(rows, groups + 1);
+  for (Eigen::Index c = 0; c < z.cols(); ++c) {
+    const double* column = z.col(c).data();
+    const double* center = centers.col(c).data();
+    for (Eigen::Index g = 0; g < groups; ++g) {
+      const int* chosen = best.col(g).data();
+      double* out = distances.col(g).data();
+      for (Eigen::Index i = 0; i < rows; ++i) {
+        const double difference = column[i] - center[chosen[i]];
+        out[i] += difference * difference;
       }
     }
+    double* out = distances.col(groups).data();
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      const double difference = column[i] - shift(c);
+      out[i] += difference * difference;
+    }
   }
+  return distances;
 }
 
 }  // namespace
@@ -67,52 +78,52 @@ KmeansSums kmeans_pass(const FeatureMap& map, const double* x, std::size_t n, co
                        const Eigen::Ref<const Eigen::MatrixXd>& centers, int k,
                        const Eigen::Ref<const Eigen::VectorXd>& shift, bool keep_clusters, const BlockRunner& run) {
   const Eigen::Index columns = map.n_columns(), clusters = centers.rows(), groups = clusters / k;
-  const Eigen::MatrixXd shifted = centers.rowwise() - shift.transpose();
-  const Eigen::VectorXd center_squares = shifted.rowwise().squaredNorm();
+  // the features are not shifted: distances are the same either way, and
+  // the sums are shifted as they are added
+  const Eigen::VectorXd center_squares = centers.rowwise().squaredNorm();
   KmeansSums out;
   out.sums = Eigen::MatrixXd::Zero(clusters, columns);
   out.weight = out.withinss = out.size = Eigen::VectorXd::Zero(clusters);
   out.total = Eigen::VectorXd::Zero(columns);
   if (keep_clusters) out.cluster.assign(n * static_cast<std::size_t>(groups), 0);
-  const std::size_t block = pass_rows(static_cast<int>(columns));
-  const Eigen::Index panels = (columns + kPanelColumns - 1) / kPanelColumns;
-  Eigen::MatrixXd z;
-  Eigen::MatrixXi best;
-  std::vector<Eigen::MatrixXd> panel_squares(static_cast<std::size_t>(panels));
-  for (std::size_t begin = 0; begin < n; begin += block) {
-    const std::size_t rows = std::min(block, n - begin);
-    const Eigen::Index r = static_cast<Eigen::Index>(rows), first = static_cast<Eigen::Index>(begin);
-    shifted_features(map, x, n, begin, rows, shift, run, z);
-    best.resize(r, groups);
-    const double row_cost = 2.0 * static_cast<double>(columns) * static_cast<double>(clusters);
-    run_row_blocks(rows, row_cost, kFeatureBlockRows, run, [&](std::size_t b, std::size_t e) {
-      nearest_centers(z, shifted, center_squares, k, static_cast<Eigen::Index>(b), static_cast<Eigen::Index>(e), best);
-    });
-    const auto wb = w.segment(first, r);
-    run(static_cast<std::size_t>(panels), [&](std::size_t p) {
-      const Eigen::Index from = static_cast<Eigen::Index>(p) * kPanelColumns;
-      add_panel_columns(z, wb, shifted, best, from, std::min(columns, from + kPanelColumns), out, panel_squares[p]);
-    });
+  const auto fill = [&](std::size_t begin, std::size_t end, KmeansShare& share) {
+    const Eigen::Index r = static_cast<Eigen::Index>(end - begin);
+    Eigen::MatrixXd z;
+    block_features(map, x, n, begin, end, z);
+    const Eigen::MatrixXi best = nearest_centers(z, centers, center_squares, k);
+    const Eigen::MatrixXd distances = center_distances(z, centers, best, shift);
+    const auto wb = w.segment(static_cast<Eigen::Index>(begin), r);
+    // the rows' weights in their clusters' columns and in the total's: the
+    // sums are then one product by the core's kernels (dense_product.h)
+    Eigen::MatrixXd membership = Eigen::MatrixXd::Zero(r, clusters + 1);
+    share.weight = share.withinss = share.size = Eigen::VectorXd::Zero(clusters);
+    share.squares = share.total_weight = 0.0;
     for (Eigen::Index i = 0; i < r; ++i) {
-      if (keep_clusters) {
-        for (Eigen::Index g = 0; g < groups; ++g) {
-          out.cluster[begin + static_cast<std::size_t>(i) + n * static_cast<std::size_t>(g)] =
-              best(i, g) - static_cast<int>(g * k);
-        }
-      }
-      if (wb(i) == 0.0) continue;
-      // the panels' parts in panel order: the same for any runner
-      Eigen::RowVectorXd row = Eigen::RowVectorXd::Zero(1 + groups);
-      for (const Eigen::MatrixXd& part : panel_squares) row += part.row(i);
-      out.squares += wb(i) * row(0);
       for (Eigen::Index g = 0; g < groups; ++g) {
         const int j = best(i, g);
-        out.weight(j) += wb(i);
-        out.withinss(j) += wb(i) * row(1 + g);
-        out.size(j) += 1.0;
+        if (keep_clusters) out.cluster[begin + static_cast<std::size_t>(i) + n * static_cast<std::size_t>(g)] = j - static_cast<int>(g * k);
+        if (wb(i) == 0.0) continue;
+        membership(i, j) = wb(i);
+        share.weight(j) += wb(i);
+        share.withinss(j) += wb(i) * distances(i, g);
+        share.size(j) += 1.0;
       }
+      membership(i, clusters) = wb(i);
+      share.squares += wb(i) * distances(i, groups);
+      share.total_weight += wb(i);
     }
-  }
+    share.sums.resize(columns, clusters + 1);
+    gemm(1.0, strided(z).transpose(), strided(membership), 0.0, share.sums.data(), columns);
+  };
+  const auto add = [&](const KmeansShare& share) {
+    out.sums += (share.sums.leftCols(clusters) - shift * share.weight.transpose()).transpose();
+    out.total += share.sums.col(clusters) - share.total_weight * shift;
+    out.weight += share.weight;
+    out.withinss += share.withinss;
+    out.size += share.size;
+    out.squares += share.squares;
+  };
+  ordered_block_shares<KmeansShare>(n, cache_block_rows(static_cast<int>(columns)), run, fill, add);
   return out;
 }
 

@@ -3,9 +3,10 @@
 // groups (one group per start), and the pass sums what the next centres,
 // the within-cluster sums of squares and the total sum of squares need.
 // Features and centres are shifted by the same s (the shift cancels in
-// every distance). Per-row work runs on the runner's threads; every sum is
-// added in row order (the centres' sums by column panels, each owned by one
-// block), so the results do not depend on the runner.
+// every distance). Each block of rows computes its features, their nearest
+// centres and its share of every sum while they are in cache, and the
+// shares are added in row order (feature_blocks.h), so the results do not
+// depend on the runner.
 #pragma once
 #include <Eigen/Dense>
 #include <cstddef>
