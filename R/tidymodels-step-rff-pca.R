@@ -69,30 +69,22 @@ step_rff_pca_new <- function(terms, role, trained, num_comp, kernel, scale, n_fe
 
 #' @exportS3Method recipes::prep
 prep.step_rff_pca <- function(x, training, info = NULL, ...) {
-  columns <- recipes::recipes_eval_select(x$terms, training, info)
-  if (length(columns) > 0L) recipes::check_type(training[, columns], types = c("double", "integer"))
+  rows <- training_rows_of_step(x, training, info, "step_rff_pca()")
   pca <- NULL
-  if (length(columns) > 0L) {
-    data <- as.matrix(training[, columns])
-    complete <- stats::complete.cases(data)
-    if (sum(complete) < 2L) fail("step_rff_pca() needs at least two training rows with no missing value in its columns.")
-    data <- check_data(data[complete, , drop = FALSE], "the training data of step_rff_pca()")
-    scaling <- column_scaling(check_flag(x$standardize, "standardize"), data)
-    data <- apply_scaling(data, scaling)
-    map <- rff_map(kernel_for_data(x$kernel, x$scale, data, x$seed), ncol(data), x$n_features, x$method, seed = x$seed)
-    pca <- rff_pca(data, map = map, rank = check_count(x$num_comp, "num_comp"), standardize = FALSE)
+  if (length(rows$columns) > 0L) {
+    pca <- rff_pca(rows$x, map = rows$map, rank = check_count(x$num_comp, "num_comp"), standardize = FALSE)
     if (ncol(pca$rotation) < x$num_comp) {
       fail("`num_comp` is %d, but the map has %d feature columns: step_rff_pca() keeps at most that many components.",
            as.integer(x$num_comp), ncol(pca$rotation))
     }
     # the scores of new rows standardize them as the training rows were
-    pca$scaling <- scaling
+    pca$scaling <- rows$scaling
     pca$x <- NULL
   }
   step_rff_pca_new(terms = x$terms, role = x$role, trained = TRUE, num_comp = x$num_comp, kernel = x$kernel,
                    scale = x$scale, n_features = x$n_features, method = x$method, standardize = x$standardize,
                    prefix = x$prefix, keep_original_cols = recipes::get_keep_original_cols(x), seed = x$seed,
-                   pca = pca, columns = columns, skip = x$skip, id = x$id)
+                   pca = pca, columns = rows$columns, skip = x$skip, id = x$id)
 }
 
 #' @exportS3Method recipes::bake

@@ -85,7 +85,8 @@ step_rff <- function(recipe, ..., role = "predictor", trained = FALSE, kernel = 
   ))
 }
 
-# The settings of a step that draws a map (step_rff(), step_rff_pca()),
+# The settings of a step that draws a map (step_rff(), step_rff_pca(),
+# step_rff_cluster()),
 # checked when the step is made: recipes wraps the errors of prep() in its
 # own class, so what can be checked before the data is checked here; tune()
 # placeholders are calls, checked once prep() sees their values. Returns
@@ -111,24 +112,30 @@ step_rff_new <- function(terms, role, trained, kernel, scale, n_features, method
 
 #' @exportS3Method recipes::prep
 prep.step_rff <- function(x, training, info = NULL, ...) {
-  columns <- recipes::recipes_eval_select(x$terms, training, info)
-  if (length(columns) > 0L) recipes::check_type(training[, columns], types = c("double", "integer"))
-  map <- NULL
-  scaling <- NULL
-  if (length(columns) > 0L) {
-    data <- as.matrix(training[, columns])
-    complete <- stats::complete.cases(data)
-    if (sum(complete) < 2L) fail("step_rff() needs at least two training rows with no missing value in its columns.")
-    data <- check_data(data[complete, , drop = FALSE], "the training data of step_rff()")
-    scaling <- column_scaling(check_flag(x$standardize, "standardize"), data)
-    data <- apply_scaling(data, scaling)
-    kernel <- kernel_for_data(x$kernel, x$scale, data, x$seed)
-    map <- rff_map(kernel, ncol(data), x$n_features, x$method, seed = x$seed)
-  }
+  rows <- training_rows_of_step(x, training, info, "step_rff()")
   step_rff_new(terms = x$terms, role = x$role, trained = TRUE, kernel = x$kernel, scale = x$scale,
                n_features = x$n_features, method = x$method, standardize = x$standardize, prefix = x$prefix,
-               keep_original_cols = recipes::get_keep_original_cols(x), seed = x$seed, map = map,
-               scaling = scaling, columns = columns, skip = x$skip, id = x$id)
+               keep_original_cols = recipes::get_keep_original_cols(x), seed = x$seed, map = rows$map,
+               scaling = rows$scaling, columns = rows$columns, skip = x$skip, id = x$id)
+}
+
+# What a step that draws a map (step_rff(), step_rff_pca(),
+# step_rff_cluster()) trains on: the selected columns, their training rows
+# with no missing value (at least two), standardized if the step says so,
+# the scaling, and the map drawn for them (a kernel by name at `scale`
+# median distances between the rows). No columns: only `columns`.
+training_rows_of_step <- function(x, training, info, step_name) {
+  columns <- recipes::recipes_eval_select(x$terms, training, info)
+  if (length(columns) == 0L) return(list(columns = columns))
+  recipes::check_type(training[, columns], types = c("double", "integer"))
+  data <- as.matrix(training[, columns])
+  complete <- stats::complete.cases(data)
+  if (sum(complete) < 2L) fail("%s needs at least two training rows with no missing value in its columns.", step_name)
+  data <- check_data(data[complete, , drop = FALSE], sprintf("the training data of %s", step_name))
+  scaling <- column_scaling(check_flag(x$standardize, "standardize"), data)
+  data <- apply_scaling(data, scaling)
+  map <- rff_map(kernel_for_data(x$kernel, x$scale, data, x$seed), ncol(data), x$n_features, x$method, seed = x$seed)
+  list(columns = columns, x = data, scaling = scaling, map = map)
 }
 
 #' @exportS3Method recipes::bake

@@ -1099,6 +1099,13 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
                         prefix = prefix, keep_original_cols = keep_original_cols, seed = seed)
     recipes::bake(recipes::prep(rec, frame), new_data = frame)
   }
+  cluster_prep_bake <- function(num_clusters, kernel, scale, n_features, method, standardize, n_starts, prefix,
+                                keep_original_cols, seed) {
+    rec <- step_rff_cluster(recipes::recipe(y ~ ., data = frame), a, b, num_clusters = num_clusters, kernel = kernel,
+                            scale = scale, n_features = n_features, method = method, standardize = standardize,
+                            n_starts = n_starts, prefix = prefix, keep_original_cols = keep_original_cols, seed = seed)
+    recipes::bake(recipes::prep(rec, frame), new_data = frame)
+  }
   classes <- factor(c("a", "b", "a", "b", "b"))
   calls <- list(
     step_rff = list(fun = step_prep_bake,
@@ -1107,6 +1114,10 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
     step_rff_pca = list(fun = pca_prep_bake,
                         args = list(num_comp = 2, kernel = "gaussian", scale = 1, n_features = 4, method = "iid",
                                     standardize = TRUE, prefix = "z", keep_original_cols = FALSE, seed = 1)),
+    step_rff_cluster = list(fun = cluster_prep_bake,
+                            args = list(num_clusters = 2, kernel = "gaussian", scale = 1, n_features = 4,
+                                        method = "iid", standardize = TRUE, n_starts = 2, prefix = "z",
+                                        keep_original_cols = FALSE, seed = 1)),
     rff_train = list(fun = rff_train,
                      args = list(x = x3, y = x3[, 1], weights = NULL, penalty = 0.1, scale = 1, n_features = 4,
                                  kernel = "gaussian", method = "iid", standardize = FALSE, criterion = "loo",
@@ -1133,6 +1144,8 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
   # as edits of a trained step below; its roles and ids are recipes')
   doorways <- list(step_rff = list(step_rff, c("recipe", "role", "trained", "skip", "id", "map", "scaling", "columns")),
                    step_rff_pca = list(step_rff_pca, c("recipe", "role", "trained", "skip", "id", "pca", "columns")),
+                   step_rff_cluster = list(step_rff_cluster,
+                                           c("recipe", "role", "trained", "skip", "id", "kmeans", "columns")),
                    rff_train = list(rff_train, character()), rff_svm_train = list(rff_svm_train, character()))
   for (name in names(doorways)) {
     given <- c(names(calls[[name]]$args), doorways[[name]][[2]], "...")
@@ -1147,44 +1160,33 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
       argument_cases(name, spec$fun, spec$args, arg, values)
     }), recursive = FALSE)
   }), recursive = FALSE)
-  trained <- recipes::prep(step_rff(recipes::recipe(y ~ ., data = frame), a, b, n_features = 4, standardize = TRUE,
-                                    seed = 1), frame)
-  consumers <- list(bake = function(step) {
-    edited <- trained
-    edited$steps[[1]] <- step
-    recipes::bake(edited, new_data = frame)
-  }, tidy = function(step) generics::tidy(step))
-  edits <- corrupted_objects(trained$steps[[1]], fields = c("map", "scaling", "columns", "prefix"))
-  # only the fields the step's own code reads (and what they hold): the others are recipes'
-  own <- vapply(names(edits), function(label) {
-    edits[[label]]$field %in% c("map", "scaling", "columns", "prefix") || grepl("^(map|scaling)\\$", label)
-  }, logical(1))
-  edits <- edits[own]
-  cases <- c(cases, unlist(lapply(names(edits), function(label) {
-    lapply(names(consumers), function(consumer) {
-      case(sprintf("%s on a step_rff with %s", consumer, label), function() consumers[[consumer]](edits[[label]]$object),
-           c(edits[[label]]$field, "step"))
-    })
-  }), recursive = FALSE))
-  trained_pca <- recipes::prep(step_rff_pca(recipes::recipe(y ~ ., data = frame), a, b, num_comp = 2, n_features = 4,
-                                            seed = 1), frame)
-  pca_consumers <- list(bake = function(step) {
-    edited <- trained_pca
-    edited$steps[[1]] <- step
-    recipes::bake(edited, new_data = frame)
-  }, tidy = function(step) generics::tidy(step))
-  # (names of their own: the cases above read `edits` when they run)
-  pca_edits <- corrupted_objects(trained_pca$steps[[1]], fields = c("pca", "columns", "prefix"))
-  pca_own <- vapply(names(pca_edits), function(label) {
-    pca_edits[[label]]$field %in% c("pca", "columns", "prefix") || grepl("^pca\\$", label)
-  }, logical(1))
-  pca_edits <- pca_edits[pca_own]
-  cases <- c(cases, unlist(lapply(names(pca_edits), function(label) {
-    lapply(names(pca_consumers), function(consumer) {
-      case(sprintf("%s on a step_rff_pca with %s", consumer, label),
-           function() pca_consumers[[consumer]](pca_edits[[label]]$object), c(pca_edits[[label]]$field, "step"))
-    })
-  }), recursive = FALSE))
+  # edits of a trained step's own fields (and what they hold: the others
+  # are recipes'), through bake() and tidy()
+  step_edit_cases <- function(name, step, fields, pattern) {
+    trained <- recipes::prep(step, frame)
+    consumers <- list(bake = function(edited_step) {
+      edited <- trained
+      edited$steps[[1]] <- edited_step
+      recipes::bake(edited, new_data = frame)
+    }, tidy = function(edited_step) generics::tidy(edited_step))
+    edits <- corrupted_objects(trained$steps[[1]], fields = fields)
+    own <- vapply(names(edits), function(label) edits[[label]]$field %in% fields || grepl(pattern, label), logical(1))
+    edits <- edits[own]
+    unlist(lapply(names(edits), function(label) {
+      lapply(names(consumers), function(consumer) {
+        case(sprintf("%s on a %s with %s", consumer, name, label),
+             function() consumers[[consumer]](edits[[label]]$object), c(edits[[label]]$field, "step"))
+      })
+    }), recursive = FALSE)
+  }
+  rec <- recipes::recipe(y ~ ., data = frame)
+  cases <- c(cases,
+             step_edit_cases("step_rff", step_rff(rec, a, b, n_features = 4, standardize = TRUE, seed = 1),
+                             c("map", "scaling", "columns", "prefix"), "^(map|scaling)\\$"),
+             step_edit_cases("step_rff_pca", step_rff_pca(rec, a, b, num_comp = 2, n_features = 4, seed = 1),
+                             c("pca", "columns", "prefix"), "^pca\\$"),
+             step_edit_cases("step_rff_cluster", step_rff_cluster(rec, a, b, num_clusters = 2, n_features = 4, seed = 1),
+                             c("kmeans", "columns", "prefix"), "^kmeans\\$"))
   fuzz_check(cases)
 })
 
