@@ -433,6 +433,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
     predict_interval = list(fun = getS3method("predict", "askrff_ridge"),
                             args = list(object = fit, newdata = x3, se.fit = TRUE, interval = "prediction",
                                         level = 0.9)),
+    simulate = list(fun = getS3method("simulate", "askrff_ridge"),
+                    args = list(object = fit, nsim = 2, seed = 1, newdata = x3, noise = TRUE, n_threads = 1)),
     rff_basis = list(fun = function(kernel, n_features, method, seed, standardize, map) {
       rff_basis(x3[, 1], x3[, 2], kernel = kernel, n_features = n_features, method = method, seed = seed,
                 standardize = standardize, map = map)
@@ -465,7 +467,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
   consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
                     predict = function(f) predict(f, x3), plot = function(f) plot(f), fitted = function(f) fitted(f),
                     residuals = function(f) residuals(f),
-                    interval = function(f) predict(f, x3, interval = "confidence"))
+                    interval = function(f) predict(f, x3, interval = "confidence"),
+                    simulate = function(f) simulate(f, nsim = 2, seed = 1, newdata = x3))
   fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun",
               "posterior", "scaling", "weights")
   cases <- c(cases, object_cases(fit, consumers, "fit", fields))
