@@ -71,7 +71,9 @@ simulate.askrff_ridge <- function(object, nsim = 1, seed = NULL, newdata, noise 
   if (is.null(seed)) {
     state <- get(".Random.seed", envir = .GlobalEnv)
   } else {
-    if (!is_single_number(seed) || seed != round(seed)) fail("`seed` must be NULL or a whole number.")
+    if (!is_single_number(seed) || !is.finite(seed) || seed != round(seed) || abs(seed) > .Machine$integer.max) {
+      fail("`seed` must be NULL or a whole number of at most %d in size.", .Machine$integer.max)
+    }
     saved <- get(".Random.seed", envir = .GlobalEnv)
     set.seed(seed)
     state <- structure(seed, kind = as.list(RNGkind()))
@@ -104,6 +106,9 @@ ridge_function_draws <- function(object, rows, scores, residual, nsim, noise, n_
     deviation <- sweep(centred, 2L, sigma, "*")
     if (noise) deviation <- deviation + sweep(matrix(stats::rnorm(length(deviation)), nrow(deviation)), 2L, sigma, "*")
     draws[rows$complete, ] <- scores[rows$complete] + deviation
+    if (!all(is.finite(draws[rows$complete, ]))) {
+      fail("The draws overflow: `object$posterior`, `object$rss` or `object$coefficients` hold values no fit has; fit the model again with rff_ridge().")
+    }
   }
   draws
 }

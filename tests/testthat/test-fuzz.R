@@ -435,6 +435,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
                                         level = 0.9)),
     simulate = list(fun = getS3method("simulate", "askrff_ridge"),
                     args = list(object = fit, nsim = 2, seed = 1, newdata = x3, noise = TRUE, n_threads = 1)),
+    rff_effects = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, level = 0.9,
+                                                      n_threads = 1)),
     rff_basis = list(fun = function(kernel, n_features, method, seed, standardize, map) {
       rff_basis(x3[, 1], x3[, 2], kernel = kernel, n_features = n_features, method = method, seed = seed,
                 standardize = standardize, map = map)
@@ -468,7 +470,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
                     predict = function(f) predict(f, x3), plot = function(f) plot(f), fitted = function(f) fitted(f),
                     residuals = function(f) residuals(f),
                     interval = function(f) predict(f, x3, interval = "confidence"),
-                    simulate = function(f) simulate(f, nsim = 2, seed = 1, newdata = x3))
+                    simulate = function(f) simulate(f, nsim = 2, seed = 1, newdata = x3),
+                    effects = function(f) summary(rff_effects(f, x3)))
   fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun",
               "posterior", "scaling", "weights")
   cases <- c(cases, object_cases(fit, consumers, "fit", fields))

@@ -52,8 +52,12 @@ std::vector<int> part_counts(const Measure& measure, int n, Allocation allocatio
 
 }  // namespace
 
-std::unique_ptr<FeatureMap> side_map(const MapView& map, Side side) {
-  std::vector<double> phase(static_cast<std::size_t>(map.n)), weight(static_cast<std::size_t>(map.n));
+namespace {
+
+// Each frequency's phase and weight on one side.
+void side_phases_weights(const MapView& map, Side side, std::vector<double>& phase, std::vector<double>& weight) {
+  phase.resize(static_cast<std::size_t>(map.n));
+  weight.resize(static_cast<std::size_t>(map.n));
   for (int f = 0; f < map.n; ++f) {
     const PartWeight& p = map.parts.at(static_cast<std::size_t>(map.part[f]));
     if (!(p.share > 0.0)) throw std::invalid_argument("a part with frequencies needs a positive share");
@@ -65,6 +69,28 @@ std::unique_ptr<FeatureMap> side_map(const MapView& map, Side side) {
       phase[f] = p.right_phase;
       weight[f] = p.coefficient < 0.0 ? -magnitude : magnitude;
     }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<FeatureMap> side_map(const MapView& map, Side side) {
+  std::vector<double> phase, weight;
+  side_phases_weights(map, side, phase, weight);
+  return make_feature_map(map.features, map.omega, phase.data(), weight.data(), map.d, map.n);
+}
+
+std::unique_ptr<FeatureMap> left_partial_derivative_map(const MapView& map, int coordinate) {
+  if (map.features != "trig") {
+    throw std::invalid_argument("derivatives need trigonometric features; this map's are '" + map.features + "'");
+  }
+  if (coordinate < 0 || coordinate >= map.d) throw std::invalid_argument("the coordinate must be one of the map's");
+  std::vector<double> phase, weight;
+  side_phases_weights(map, Side::left, phase, weight);
+  const double quarter_turn = 2.0 * std::atan(1.0);
+  for (int f = 0; f < map.n; ++f) {
+    phase[f] += quarter_turn;
+    weight[f] *= map.omega[static_cast<std::size_t>(f) * map.d + coordinate];
   }
   return make_feature_map(map.features, map.omega, phase.data(), weight.data(), map.d, map.n);
 }

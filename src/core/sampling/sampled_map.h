@@ -46,6 +46,14 @@ enum class Side { left, right };
 
 std::unique_ptr<FeatureMap> side_map(const MapView& map, Side side);
 
+// The partial derivatives of the left side's features along coordinate j
+// (0-based) of trigonometric features: d/dx_j of a cos(x'w + p) is
+// -a w_j sin(x'w + p) = a w_j cos(x'w + p + pi/2), and of a sin(x'w + p)
+// likewise a w_j sin(x'w + p + pi/2), so they are the same features with
+// the phases moved by pi/2 and the weights times w_j. Throws for other
+// feature kinds.
+std::unique_ptr<FeatureMap> left_partial_derivative_map(const MapView& map, int coordinate);
+
 // What the allocation does with n frequencies, for approximation_study()'s
 // closed-form variance: each part's share, and the covariance of the parts'
 // counts (P by P, column-major; 0 for "equal", whose counts are fixed).
