@@ -77,4 +77,5 @@
   register_quietly <- function(...) tryCatch(register_parsnip_models(), error = function(e) invisible(FALSE))
   register_quietly()
   setHook(packageEvent("parsnip", "onLoad"), register_quietly)
+  declare_marginaleffects_classes()
 }

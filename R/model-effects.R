@@ -91,11 +91,7 @@ effect_variables <- function(fit, newdata, variables) {
   } else {
     if (is.null(colnames(newdata))) as.character(seq_len(ncol(newdata))) else colnames(newdata)
   }
-  available <- if (is.null(fit$design)) {
-    numeric_columns
-  } else {
-    intersect(all.vars(stats::delete.response(fit$design$terms)), numeric_columns)
-  }
+  available <- if (is.null(fit$design)) numeric_columns else intersect(smooth_variables(fit$design), numeric_columns)
   if (is.null(variables)) variables <- available
   if (is.numeric(variables) && is.null(fit$design)) variables <- numeric_columns[variables]
   if (!is.character(variables) || length(variables) < 1L || anyNA(variables) || anyDuplicated(variables)) {
@@ -103,13 +99,28 @@ effect_variables <- function(fit, newdata, variables) {
   }
   unknown <- setdiff(variables, available)
   if (length(unknown) > 0L) {
-    fail("`variables` names %s, which %s not among the numeric variables of `newdata` the fit uses (%s); factors and logicals have no derivative.",
+    fail("`variables` names %s, which %s not among the numeric variables of `newdata` the fit uses (%s); a variable in a factor, logical or offset term has no derivative here.",
          paste0("`", unknown, "`", collapse = ", "), if (length(unknown) == 1L) "is" else "are",
          paste(available, collapse = ", "))
   }
   stats::setNames(lapply(variables, function(v) {
     if (is.data.frame(newdata) || !is.null(colnames(newdata))) v else as.integer(v)
   }), variables)
+}
+
+# The formula's variables that reach the design only through numeric
+# terms (numbers, or numeric matrices as poly() makes): not through a
+# factor or a logical, and not through an offset, which the derivative of
+# the features leaves out. The terms' own expressions, never parsed text.
+smooth_variables <- function(design) {
+  expressions <- as.list(attr(design$terms, "variables"))[-1L]
+  labels <- vapply(expressions, function(e) paste(deparse(e, width.cutoff = 500L), collapse = " "), "")
+  classes <- attr(design$terms, "dataClasses")[labels]
+  smooth <- !is.na(classes) & (classes == "numeric" | startsWith(classes, "nmatrix"))
+  smooth[attr(design$terms, "offset")] <- FALSE
+  inputs <- lapply(expressions, all.vars)
+  names <- unique(unlist(inputs))
+  names[vapply(names, function(v) all(smooth[vapply(inputs, function(e) v %in% e, logical(1))]), logical(1))]
 }
 
 # One variable's pointwise effects and their average.

@@ -437,6 +437,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
                     args = list(object = fit, nsim = 2, seed = 1, newdata = x3, noise = TRUE, n_threads = 1)),
     rff_effects = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, level = 0.9,
                                                       n_threads = 1)),
+    set_coef = list(fun = askrff:::set_coef.askrff_ridge, args = list(model = fit, coefs = rep(0.1, 17))),
+    get_predict = list(fun = askrff:::get_predict.askrff_ridge, args = list(model = fit, newdata = x3)),
     rff_basis = list(fun = function(kernel, n_features, method, seed, standardize, map) {
       rff_basis(x3[, 1], x3[, 2], kernel = kernel, n_features = n_features, method = method, seed = seed,
                 standardize = standardize, map = map)
@@ -471,7 +473,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
                     residuals = function(f) residuals(f),
                     interval = function(f) predict(f, x3, interval = "confidence"),
                     simulate = function(f) simulate(f, nsim = 2, seed = 1, newdata = x3),
-                    effects = function(f) summary(rff_effects(f, x3)))
+                    effects = function(f) summary(rff_effects(f, x3)),
+                    vcov = function(f) askrff:::get_vcov.askrff_ridge(f))
   fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "rss", "fitted", "residuals", "n", "fun",
               "posterior", "scaling", "weights")
   cases <- c(cases, object_cases(fit, consumers, "fit", fields))
