@@ -38,7 +38,8 @@
 #'   the fit's columns (the fit keeps no training rows). Rows with a missing
 #'   value get `NA`.
 #' @param variables The numeric variables (names; for a fit of the default
-#'   method also column numbers), or `NULL` for all of them.
+#'   method also column numbers), or `NULL` for all of them; for `plot()`,
+#'   those of the result to show.
 #' @param level The confidence level of the intervals.
 #' @param n_threads The number of threads; `NULL` for the package's default.
 #' @param ... Not used; an error if given.
@@ -46,7 +47,12 @@
 #'   `newdata` and variable: `rowid`, `term` (the variable), `value` (its
 #'   value in the row), `estimate` (the derivative), `std.error`,
 #'   `conf.low` and `conf.high`; its attribute `"average"` holds the average
-#'   effects that [summary()] prints.
+#'   effects. `summary()` gives the average effects with their standard
+#'   errors, intervals and the quantiles of the pointwise effects; `tidy()`
+#'   the averages as broom gives a model's terms (with t statistics and
+#'   p-values on the residual degrees of freedom); `plot()` the pointwise
+#'   effects and their intervals against each variable's values, the
+#'   average dashed.
 #' @examples
 #' set.seed(1)
 #' data <- data.frame(a = runif(300, -2, 2), b = runif(300, 1, 3))
@@ -55,7 +61,9 @@
 #' effects <- rff_effects(fit, data[1:5, ])
 #' effects
 #' # the average effects: about 2 E[cos(2 a)] and E[1 / b]
-#' summary(rff_effects(fit, data))
+#' all_rows <- rff_effects(fit, data)
+#' summary(all_rows)
+#' plot(all_rows)
 #' @export
 rff_effects <- function(fit, newdata, variables = NULL, level = 0.95, n_threads = NULL, ...) {
   check_no_dots(...)
@@ -79,7 +87,7 @@ rff_effects <- function(fit, newdata, variables = NULL, level = 0.95, n_threads 
   })
   out <- do.call(rbind, lapply(parts, `[[`, "rows"))
   rownames(out) <- NULL
-  structure(out, average = do.call(rbind, lapply(parts, `[[`, "average")), level = level,
+  structure(out, average = do.call(rbind, lapply(parts, `[[`, "average")), level = level, df = residual$df[[1L]],
             class = c("askrff_effects", "data.frame"))
 }
 
@@ -188,27 +196,4 @@ design_jacobian <- function(fit, newdata, rows, column, value) {
 posterior_form <- function(g, posterior, lambda) {
   a <- drop(crossprod(posterior$vectors, g))
   sum(a^2 / (posterior$values + lambda)) + max(sum(g^2) - sum(a^2), 0) / lambda
-}
-
-#' @rdname rff_effects
-#' @param object The result of `rff_effects()`.
-#' @export
-summary.askrff_effects <- function(object, ...) {
-  check_no_dots(...)
-  average <- attr(object, "average")
-  if (!is.data.frame(average)) fail("`object` must be a result of rff_effects().", class = "invalid_object")
-  spread <- t(vapply(average$term, function(term) {
-    stats::quantile(object$estimate[object$term == term], c(0, 0.25, 0.5, 0.75, 1), na.rm = TRUE, names = FALSE)
-  }, numeric(5)))
-  colnames(spread) <- c("min", "q25", "median", "q75", "max")
-  out <- cbind(average, spread)
-  rownames(out) <- NULL
-  structure(out, class = c("summary.askrff_effects", "data.frame"), level = attr(object, "level"))
-}
-
-#' @export
-print.summary.askrff_effects <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat(sprintf("Average marginal effects (derivatives), %g %% intervals:\n", 100 * attr(x, "level")))
-  print(as.data.frame(unclass(x)), digits = digits, row.names = FALSE)
-  invisible(x)
 }

@@ -107,3 +107,27 @@ test_that("rff_effects() refuses what it cannot differentiate, naming the argume
   several <- rff_ridge(x, cbind(data$y, data$a), kernel = gaussian_kernel(1), n_features = 16, seed = 1)
   expect_error(rff_effects(several, x), "one numeric response", class = "askrff_error")
 })
+
+test_that("the effects' summary, tidy() and plot() read the averages, and refuse edited results", {
+  data <- effects_data(150)
+  fit <- rff_ridge(y ~ a + b, data, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
+  effects <- rff_effects(fit, data)
+  average <- summary(effects)
+  skip_if_not_installed("tibble")
+  tidied <- generics::tidy(effects)
+  expect_equal(names(tidied), c("term", "estimate", "std.error", "statistic", "p.value", "conf.low", "conf.high"))
+  expect_equal(tidied$estimate, average$estimate)
+  df <- 150 - fit$path$df[fit$path$lambda == fit$lambda]
+  expect_equal(tidied$p.value, 2 * stats::pt(-abs(average$estimate / average$std.error), df))
+  expect_equal(names(generics::tidy(effects, conf.int = FALSE)), c("term", "estimate", "std.error", "statistic",
+                                                                   "p.value"))
+  file <- tempfile(fileext = ".png")
+  grDevices::png(file)
+  expect_identical(plot(effects, variables = "a"), effects)
+  grDevices::dev.off()
+  expect_error(plot(effects, variables = "c"), "variables", class = "askrff_error")
+  edited <- effects
+  attr(edited, "average") <- NULL
+  expect_error(summary(edited), "rff_effects", class = "askrff_invalid_object")
+  expect_error(generics::tidy(edited), "rff_effects", class = "askrff_invalid_object")
+})
