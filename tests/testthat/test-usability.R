@@ -121,7 +121,7 @@ test_that("the installed vignettes exist and need no network: no script, style o
   skip_if(length(pages) == 0L, "installed from the source tree, without vignettes")
   expect_setequal(sub("\\.html$", "", basename(pages)),
                   c("getting-started", "asymmetric-kernels", "indefinite-kernels", "quantized-features", "custom-kernels", "models-at-scale", "tidymodels", "kernel-tests",
-                    "mathematics", "unsupervised"))
+                    "mathematics", "unsupervised", "effects"))
   for (page in pages) {
     html <- paste(readLines(page, warn = FALSE), collapse = "\n")
     expect_false(grepl("<(script|link|img)[^>]+(src|href)=\"(https?:)?//", html), info = basename(page))
