@@ -48,6 +48,7 @@
 #' matplot(grid, draws, type = "l", lty = 1, col = "grey")
 #' # Thompson sampling: where each drawn function is largest
 #' grid[apply(draws, 2, which.max)]
+#' @importFrom stats simulate
 #' @export
 simulate.askrff_ridge <- function(object, nsim = 1, seed = NULL, newdata, noise = FALSE, n_threads = NULL, ...) {
   check_no_dots(...)
