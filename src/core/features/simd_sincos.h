@@ -18,13 +18,15 @@ namespace simd {
 
 constexpr double kReductionLimit = 1e6;
 
-// The lanes of t beyond the reduction's range (all bits set), which the
-// polynomial path gets wrong; NaN is not among them and stays NaN.
+// Marks in `large` (all bits set) the lanes of t beyond the reduction's
+// range, which the polynomial path gets wrong; NaN is not among them and
+// stays NaN. (An out-parameter: a vector returned by value changes the
+// ABI where the instruction set is not the file's, -Wpsabi.)
 template <int Lanes>
-ASKRFF_INLINE typename Vec<Lanes>::i large_lanes(const typename Vec<Lanes>::f& t) {
+ASKRFF_INLINE void mark_large_lanes(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::i& large) {
   typedef typename Vec<Lanes>::f V;
   typedef typename Vec<Lanes>::i I;
-  return (V)((I)t & INT64_MAX) > kReductionLimit;
+  large |= (V)((I)t & INT64_MAX) > kReductionLimit;
 }
 
 template <int Lanes>
@@ -35,7 +37,7 @@ ASKRFF_INLINE bool any_lane(const typename Vec<Lanes>::i& mask) {
 }
 
 // sin and cos of the lanes within the reduction's range; callers test
-// large_lanes() themselves, once for many vectors, as the test across
+// mark_large_lanes() themselves, once for many vectors, as the test across
 // lanes costs as much as a third of the polynomials.
 template <int Lanes>
 ASKRFF_INLINE void sincos_in_range(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::f& sin_out,
@@ -83,7 +85,8 @@ template <int Lanes>
 ASKRFF_INLINE void sincos(const typename Vec<Lanes>::f& t, typename Vec<Lanes>::f& sin_out,
                           typename Vec<Lanes>::f& cos_out) {
   sincos_in_range<Lanes>(t, sin_out, cos_out);
-  const typename Vec<Lanes>::i large = large_lanes<Lanes>(t);
+  typename Vec<Lanes>::i large = {};
+  mark_large_lanes<Lanes>(t, large);
   if (any_lane<Lanes>(large)) {
     for (int lane = 0; lane < Lanes; ++lane) {
       if (large[lane] != 0) {

@@ -100,7 +100,7 @@ ASKRFF_UNROLL
         const int f = g * kGroup + c;
         for (int half = 0; half < 2; ++half) {
           const V t = acc[c][half] + map.phase(f);
-          large |= large_lanes<Lanes>(t);
+          mark_large_lanes<Lanes>(t, large);
           V s, co;
           sincos_in_range<Lanes>(t, s, co);
           sink.store(f, first + half * Lanes, s, co, valid - half * Lanes);
