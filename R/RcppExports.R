@@ -9,16 +9,8 @@
     .Call(`_askrff_cpp_cox_baseline`, sums, fold, ties)
 }
 
-.cpp_effect_products <- function(map, x, coordinates, jacobian, coefficients_t, n_threads) {
-    .Call(`_askrff_cpp_effect_products`, map, x, coordinates, jacobian, coefficients_t, n_threads)
-}
-
-.cpp_effect_posterior <- function(map, x, coordinates, jacobian, vectors, values, lambda, n_threads) {
-    .Call(`_askrff_cpp_effect_posterior`, map, x, coordinates, jacobian, vectors, values, lambda, n_threads)
-}
-
-.cpp_effect_sum <- function(map, x, coordinates, jacobian, n_threads) {
-    .Call(`_askrff_cpp_effect_sum`, map, x, coordinates, jacobian, n_threads)
+.cpp_effect_features <- function(map, x, coordinates, jacobian, n_threads) {
+    .Call(`_askrff_cpp_effect_features`, map, x, coordinates, jacobian, n_threads)
 }
 
 .cpp_map_kinds <- function() {

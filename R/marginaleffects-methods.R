@@ -1,38 +1,49 @@
-# The methods marginaleffects needs for rff_ridge() fits (its "Extensions"
+# The methods marginaleffects needs for askrff's fits (its "Extensions"
 # vignette: coefficients, setting them, their covariance, predictions), so
 # that slopes(), avg_slopes(), predictions() and comparisons() run on them
 # and agree with rff_effects(). marginaleffects is a Suggests; the methods
-# are registered when it loads, and .onLoad() adds the class to its
+# are registered when it loads, and .onLoad() adds the classes to its
 # option `marginaleffects_model_classes`.
 
-# The coefficients: the intercept, then one per feature column.
-ridge_coefficient_vector <- function(model) {
-  fit <- validate_ridge(model, "model")
-  if (fit$response$kind != "numeric") {
-    fail("marginaleffects takes fits to one numeric response; this fit's response is a %s.",
-         response_text(fit$response))
+# A fit of one linear predictor with a covariance, checked: rff_ridge() to
+# one numeric response, or rff_glm() of the binomial or Poisson family.
+one_predictor_fit <- function(fit, arg, what) {
+  if (inherits(fit, "askrff_glm")) {
+    fit <- validate_glm(fit, arg)
+    if (!fit$family %in% c("binomial", "poisson")) {
+      fail("%s takes GLMs of one linear predictor with a likelihood (\"binomial\", \"poisson\"); this fit's family is \"%s\".",
+           what, fit$family)
+    }
+    return(fit)
   }
-  c(`(Intercept)` = unname(fit$intercept[[1L]]),
-    stats::setNames(fit$coefficients[, 1L], paste0("z", seq_len(nrow(fit$coefficients)))))
+  if (!inherits(fit, "askrff_ridge")) fail("`%s` must be a fit of rff_ridge() or rff_glm().", arg)
+  fit <- validate_ridge(fit, arg)
+  if (fit$response$kind != "numeric") {
+    fail("%s takes a ridge fit to one numeric response; this fit's response is a %s.", what, response_text(fit$response))
+  }
+  fit
 }
 
 #' Methods for marginaleffects
 #'
 #' With these methods, `marginaleffects::slopes()`, `avg_slopes()`,
 #' `predictions()`, `comparisons()` and their relatives take [rff_ridge()]
-#' fits to one numeric response, with `newdata` given (the fits keep no
-#' training rows). The coefficients are the intercept and one per feature
-#' column; their covariance is the ridge posterior's that
-#' `predict(se.fit = TRUE)` reads (sigma^2 times (G + lambda I)^-1 for the
-#' features' coefficients, G their centred weighted cross-products, and the
-#' intercept's terms through the features' mean), so the delta method's
-#' standard errors are those of [rff_effects()] for the same effects. The
-#' delta method there takes one prediction per coefficient: with D feature
-#' columns, D + 1 passes over `newdata`; [rff_effects()] takes one.
+#' fits to one numeric response and [rff_glm()] fits of the binomial and
+#' Poisson families, with `newdata` given (the fits keep no training rows)
+#' and, for a GLM, `type = "response"` or `"link"`. The coefficients are the
+#' intercept and one per feature column, as [coef()] names them; their
+#' covariance is [vcov()][vcov.askrff_ridge]'s (a ridge fit's posterior,
+#' which `predict(se.fit = TRUE)` reads; a GLM's penalized Hessian's
+#' inverse), so the delta method's standard errors are those of
+#' [rff_effects()] for the same effects. The delta method there takes one
+#' prediction per coefficient: with D feature columns, D + 1 passes over
+#' `newdata`; [rff_effects()] takes one.
 #'
-#' @param model A fit of [rff_ridge()] to one numeric response.
+#' @param model A fit of [rff_ridge()] or [rff_glm()], as above.
 #' @param coefs The coefficients, as `get_coef()` gives them.
 #' @param newdata The rows to predict.
+#' @param type For a GLM, `"response"` or `"link"`, as for
+#'   [predict()][predict.askrff_glm].
 #' @param ... Not used.
 #' @return `get_coef()` a named vector, `set_coef()` the fit with the
 #'   coefficients, `get_vcov()` their covariance matrix, `get_predict()` a
@@ -43,12 +54,16 @@ NULL
 
 #' @rdname askrff-marginaleffects
 #' @exportS3Method marginaleffects::get_coef
-get_coef.askrff_ridge <- function(model, ...) ridge_coefficient_vector(model)
+get_coef.askrff_ridge <- function(model, ...) stats::coef(one_predictor_fit(model, "model", "marginaleffects"))
+
+#' @rdname askrff-marginaleffects
+#' @exportS3Method marginaleffects::get_coef
+get_coef.askrff_glm <- get_coef.askrff_ridge
 
 #' @rdname askrff-marginaleffects
 #' @exportS3Method marginaleffects::set_coef
 set_coef.askrff_ridge <- function(model, coefs, ...) {
-  current <- ridge_coefficient_vector(model)
+  current <- stats::coef(one_predictor_fit(model, "model", "marginaleffects"))
   if (!is.numeric(coefs) || length(coefs) != length(current) || !all(is.finite(coefs))) {
     fail("`coefs` must be %d finite numbers: the intercept and one per feature column.", length(current))
   }
@@ -58,37 +73,38 @@ set_coef.askrff_ridge <- function(model, coefs, ...) {
 }
 
 #' @rdname askrff-marginaleffects
+#' @exportS3Method marginaleffects::set_coef
+set_coef.askrff_glm <- set_coef.askrff_ridge
+
+#' @rdname askrff-marginaleffects
 #' @exportS3Method marginaleffects::get_vcov
-get_vcov.askrff_ridge <- function(model, ...) {
-  names <- names(ridge_coefficient_vector(model))
-  fit <- validate_ridge(model, "model")
-  sigma2 <- ridge_residual_variance(fit)$sigma2[[1L]]
-  posterior <- fit$posterior
-  lambda <- response_lambdas(fit)[[1L]]
-  vectors <- posterior$vectors
-  # (G + lambda I)^-1: the eigenvectors' part and the prior's outside them
-  inverse <- vectors %*% (t(vectors) / (posterior$values + lambda)) + (diag(nrow(vectors)) - tcrossprod(vectors)) / lambda
-  # the intercept b0 = c - m'b, c (the centred fit's) apart from b
-  m_inverse <- drop(crossprod(posterior$z_mean, inverse))
-  out <- sigma2 * rbind(c(1 / posterior$weight + sum(m_inverse * posterior$z_mean), -m_inverse),
-                        cbind(-m_inverse, inverse))
-  if (!all(is.finite(out))) {
-    fail("The coefficients' covariance overflows: `model$posterior` or `model$rss` hold values no fit has; fit the model again with rff_ridge().")
-  }
-  dimnames(out) <- list(names, names)
-  out
-}
+get_vcov.askrff_ridge <- function(model, ...) stats::vcov(one_predictor_fit(model, "model", "marginaleffects"))
+
+#' @rdname askrff-marginaleffects
+#' @exportS3Method marginaleffects::get_vcov
+get_vcov.askrff_glm <- get_vcov.askrff_ridge
 
 #' @rdname askrff-marginaleffects
 #' @exportS3Method marginaleffects::get_predict
-get_predict.askrff_ridge <- function(model, newdata, ...) {
-  estimate <- unname(predict.askrff_ridge(validate_ridge(model, "model"), newdata))
+get_predict.askrff_ridge <- function(model, newdata, type = "response", ...) {
+  model <- one_predictor_fit(model, "model", "marginaleffects")
+  estimate <- if (inherits(model, "askrff_glm")) {
+    stats::predict(model, newdata, type = check_choice(type, c("response", "link"), "type"))
+  } else {
+    stats::predict(model, newdata)
+  }
+  estimate <- unname(estimate)
   rowid <- if (is.data.frame(newdata) && "rowid" %in% names(newdata)) newdata$rowid else seq_along(estimate)
   data.frame(rowid = rowid, estimate = estimate)
 }
 
+#' @rdname askrff-marginaleffects
+#' @exportS3Method marginaleffects::get_predict
+get_predict.askrff_glm <- get_predict.askrff_ridge
+
 # Tells marginaleffects that it may take askrff's fits (its option, read
 # when it runs; set whether or not it is installed).
 declare_marginaleffects_classes <- function() {
-  options(marginaleffects_model_classes = union(getOption("marginaleffects_model_classes"), "askrff_ridge"))
+  options(marginaleffects_model_classes = union(getOption("marginaleffects_model_classes"),
+                                                c("askrff_ridge", "askrff_glm")))
 }

@@ -8,8 +8,9 @@
 summary.askrff_effects <- function(object, ...) {
   check_no_dots(...)
   average <- effects_average(object, "object")
-  spread <- t(vapply(average$term, function(term) {
-    stats::quantile(object$estimate[object$term == term], c(0, 0.25, 0.5, 0.75, 1), na.rm = TRUE, names = FALSE)
+  spread <- t(vapply(seq_len(nrow(average)), function(k) {
+    chosen <- object$term == average$term[[k]] & object$contrast == average$contrast[[k]]
+    stats::quantile(object$estimate[chosen], c(0, 0.25, 0.5, 0.75, 1), na.rm = TRUE, names = FALSE)
   }, numeric(5)))
   colnames(spread) <- c("min", "q25", "median", "q75", "max")
   out <- cbind(average, spread)
@@ -19,7 +20,7 @@ summary.askrff_effects <- function(object, ...) {
 
 #' @export
 print.summary.askrff_effects <- function(x, digits = max(3L, getOption("digits") - 3L), ...) {
-  cat(sprintf("Average marginal effects (derivatives), %g %% intervals:\n", 100 * attr(x, "level")))
+  cat(sprintf("Average marginal effects, %g %% intervals:\n", 100 * attr(x, "level")))
   print(as.data.frame(unclass(x)), digits = digits, row.names = FALSE)
   invisible(x)
 }
@@ -28,8 +29,8 @@ print.summary.askrff_effects <- function(x, digits = max(3L, getOption("digits")
 effects_average <- function(object, arg) {
   average <- attr(object, "average")
   if (!inherits(object, "askrff_effects") || !is.data.frame(average) ||
-      !all(c("term", "estimate", "std.error", "conf.low", "conf.high") %in% names(average)) ||
-      !all(c("term", "value", "estimate", "conf.low", "conf.high") %in% names(object))) {
+      !all(c("term", "contrast", "estimate", "std.error", "conf.low", "conf.high") %in% names(average)) ||
+      !all(c("term", "contrast", "value", "estimate", "conf.low", "conf.high") %in% names(object))) {
     fail("`%s` must be a result of rff_effects().", arg, class = "invalid_object")
   }
   average
@@ -46,8 +47,10 @@ tidy.askrff_effects <- function(x, conf.int = TRUE, ...) {
   average <- effects_average(x, "x")
   df <- attr(x, "df")
   if (!is_single_number(df) || !(df > 0)) fail("`x` must be a result of rff_effects().", class = "invalid_object")
+  # t statistics on a ridge fit's residual degrees of freedom, z for a GLM's
   statistic <- average$estimate / average$std.error
-  out <- tibble::tibble(term = average$term, estimate = average$estimate, std.error = average$std.error,
+  out <- tibble::tibble(term = average$term, contrast = average$contrast, estimate = average$estimate,
+                        std.error = average$std.error,
                         statistic = statistic, p.value = 2 * stats::pt(-abs(statistic), df))
   if (conf.int) {
     out$conf.low <- average$conf.low
@@ -69,12 +72,30 @@ plot.askrff_effects <- function(x, variables = NULL, ...) {
   on.exit(graphics::par(old))
   for (term in terms) {
     rows <- x[x$term == term & !is.na(x$estimate), , drop = FALSE]
+    if (all(is.na(rows$value))) {
+      effects_by_contrast(rows, average[average$term == term, , drop = FALSE], term)
+      next
+    }
     rows <- rows[order(rows$value), , drop = FALSE]
-    graphics::plot(rows$value, rows$estimate, type = "n", xlab = term, ylab = sprintf("d fit / d %s", term),
+    graphics::plot(rows$value, rows$estimate, type = "n", xlab = term, ylab = sprintf("effect of %s (%s)", term, rows$contrast[1L]),
                    ylim = range(c(rows$conf.low, rows$conf.high, 0), finite = TRUE), main = term)
     graphics::segments(rows$value, rows$conf.low, rows$value, rows$conf.high, col = "grey70")
     graphics::points(rows$value, rows$estimate, pch = 20, cex = 0.6)
     graphics::abline(h = c(0, average$estimate[average$term == term]), lty = c(3, 2))
   }
   invisible(x)
+}
+
+# A factor's pointwise differences, a column of points per contrast with
+# its average and the average's interval.
+effects_by_contrast <- function(rows, average, term) {
+  contrasts <- average$contrast
+  at <- match(rows$contrast, contrasts)
+  graphics::plot(jitter(at, amount = 0.15), rows$estimate, xlim = c(0.5, length(contrasts) + 0.5), xaxt = "n",
+                 pch = 20, cex = 0.6, col = "grey50", xlab = term, ylab = sprintf("effect of %s", term), main = term,
+                 ylim = range(c(rows$estimate, average$conf.low, average$conf.high, 0), finite = TRUE))
+  graphics::axis(1L, at = seq_along(contrasts), labels = contrasts)
+  graphics::segments(seq_along(contrasts), average$conf.low, seq_along(contrasts), average$conf.high, lwd = 2)
+  graphics::points(seq_along(contrasts), average$estimate, pch = 18, cex = 1.5)
+  graphics::abline(h = 0, lty = 3)
 }

@@ -50,43 +50,9 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_effect_products
-Rcpp::NumericMatrix cpp_effect_products(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::IntegerVector coordinates, Rcpp::NumericMatrix jacobian, Rcpp::NumericMatrix coefficients_t, int n_threads);
-RcppExport SEXP _askrff_cpp_effect_products(SEXP mapSEXP, SEXP xSEXP, SEXP coordinatesSEXP, SEXP jacobianSEXP, SEXP coefficients_tSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type coordinates(coordinatesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type jacobian(jacobianSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type coefficients_t(coefficients_tSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_effect_products(map, x, coordinates, jacobian, coefficients_t, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_effect_posterior
-Rcpp::NumericMatrix cpp_effect_posterior(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::IntegerVector coordinates, Rcpp::NumericMatrix jacobian, Rcpp::NumericMatrix vectors, Rcpp::NumericVector values, Rcpp::NumericVector lambda, int n_threads);
-RcppExport SEXP _askrff_cpp_effect_posterior(SEXP mapSEXP, SEXP xSEXP, SEXP coordinatesSEXP, SEXP jacobianSEXP, SEXP vectorsSEXP, SEXP valuesSEXP, SEXP lambdaSEXP, SEXP n_threadsSEXP) {
-BEGIN_RCPP
-    Rcpp::RObject rcpp_result_gen;
-    Rcpp::RNGScope rcpp_rngScope_gen;
-    Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
-    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type coordinates(coordinatesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type jacobian(jacobianSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type vectors(vectorsSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type values(valuesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
-    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_effect_posterior(map, x, coordinates, jacobian, vectors, values, lambda, n_threads));
-    return rcpp_result_gen;
-END_RCPP
-}
-// cpp_effect_sum
-Rcpp::NumericVector cpp_effect_sum(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::IntegerVector coordinates, Rcpp::NumericMatrix jacobian, int n_threads);
-RcppExport SEXP _askrff_cpp_effect_sum(SEXP mapSEXP, SEXP xSEXP, SEXP coordinatesSEXP, SEXP jacobianSEXP, SEXP n_threadsSEXP) {
+// cpp_effect_features
+Rcpp::NumericMatrix cpp_effect_features(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::IntegerVector coordinates, Rcpp::NumericMatrix jacobian, int n_threads);
+RcppExport SEXP _askrff_cpp_effect_features(SEXP mapSEXP, SEXP xSEXP, SEXP coordinatesSEXP, SEXP jacobianSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -95,7 +61,7 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type coordinates(coordinatesSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type jacobian(jacobianSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_effect_sum(map, x, coordinates, jacobian, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_effect_features(map, x, coordinates, jacobian, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1033,9 +999,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_cox_risk_pass", (DL_FUNC) &_askrff_cpp_cox_risk_pass, 16},
     {"_askrff_cpp_cox_baseline", (DL_FUNC) &_askrff_cpp_cox_baseline, 3},
-    {"_askrff_cpp_effect_products", (DL_FUNC) &_askrff_cpp_effect_products, 6},
-    {"_askrff_cpp_effect_posterior", (DL_FUNC) &_askrff_cpp_effect_posterior, 8},
-    {"_askrff_cpp_effect_sum", (DL_FUNC) &_askrff_cpp_effect_sum, 5},
+    {"_askrff_cpp_effect_features", (DL_FUNC) &_askrff_cpp_effect_features, 5},
     {"_askrff_cpp_map_kinds", (DL_FUNC) &_askrff_cpp_map_kinds, 0},
     {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 5},
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},

@@ -435,7 +435,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
                                         level = 0.9)),
     simulate = list(fun = getS3method("simulate", "askrff_ridge"),
                     args = list(object = fit, nsim = 2, seed = 1, newdata = x3, noise = TRUE, n_threads = 1)),
-    rff_effects = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, level = 0.9,
+    rff_effects = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, type = "difference",
+                                                      prediction = "link", se = TRUE, level = 0.9, offset = NULL,
                                                       n_threads = 1)),
     set_coef = list(fun = askrff:::set_coef.askrff_ridge, args = list(model = fit, coefs = rep(0.1, 17))),
     get_predict = list(fun = askrff:::get_predict.askrff_ridge, args = list(model = fit, newdata = x3)),
@@ -524,7 +525,8 @@ test_that("formula fits, their arguments and their saved designs end in a result
     0
   }, "newdata")))
   consumers <- list(print = function(f) utils::capture.output(print(f)), predict = function(f) predict(f, frame),
-                    fitted = function(f) fitted(f), interval = function(f) predict(f, frame, se.fit = TRUE))
+                    fitted = function(f) fitted(f), interval = function(f) predict(f, frame, se.fit = TRUE),
+                    effects = function(f) summary(rff_effects(f, frame)))
   cases <- c(cases, object_cases(fit, consumers, "fit", c("design", "terms", "xlevels", "posterior", "map", "scaling")))
   fuzz_check(cases)
 })
@@ -927,7 +929,11 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
     rff_glm_cox = list(fun = rff_glm, args = list(x = x3, y = surv5, map = map, family = "cox", ties = "breslow",
                                                   lambda = 1)),
     predict_cox = list(fun = getS3method("predict", "askrff_glm"),
-                       args = list(object = cox, newdata = x3, type = "survival", times = c(0.5, 2.5), n_threads = 1)))
+                       args = list(object = cox, newdata = x3, type = "survival", times = c(0.5, 2.5), n_threads = 1)),
+    rff_effects_glm = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, type = "derivative",
+                                                          prediction = "response", se = TRUE, level = 0.9,
+                                                          offset = NULL, n_threads = 1)),
+    get_predict_glm = list(fun = askrff:::get_predict.askrff_glm, args = list(model = fit, newdata = x3, type = "link")))
   # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
   for (method in c("default", "formula")) {
     given <- names(calls[[if (method == "default") "rff_glm" else "rff_glm_formula"]]$args)
@@ -978,9 +984,10 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
   consumers <- list(print = function(f) utils::capture.output(print(f)), coef = function(f) coef(f),
                     predict = function(f) predict(f, x3, type = "response"),
                     classes = function(f) predict(f, x3, type = "class"), plot = function(f) plot(f),
-                    fitted = function(f) fitted(f))
+                    fitted = function(f) fitted(f), effects = function(f) summary(rff_effects(f, x3)),
+                    vcov = function(f) askrff:::get_vcov.askrff_glm(f))
   fields <- c("coefficients", "intercept", "path", "lambda", "response", "map", "family", "deviance", "n", "weight",
-              "nfolds", "fun", "linear_predictors", "fold_seed", "passes")
+              "nfolds", "fun", "linear_predictors", "fold_seed", "passes", "likelihood")
   cases <- c(cases, object_cases(fit, consumers, "fit", fields))
   # a machine with Platt's sigmoids (on twenty rows, so that every fold's
   # refit sees both classes)

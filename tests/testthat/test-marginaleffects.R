@@ -44,3 +44,29 @@ test_that("the coefficients' covariance is the posterior's: its quadratic forms 
                tolerance = 1e-8)
   expect_equal(covariance, t(covariance))
 })
+
+test_that("marginaleffects' comparisons and a GLM's average slopes agree with rff_effects()", {
+  skip_if_not_installed("marginaleffects")
+  set.seed(3)
+  data <- data.frame(a = stats::runif(300, -2, 2), g = factor(sample(c("u", "v", "w"), 300, TRUE)))
+  data$y <- sin(2 * data$a) + (data$g == "v") + stats::rnorm(300, sd = 0.1)
+  data$z <- stats::runif(300) < stats::plogis(data$a + (data$g == "w"))
+  fit <- rff_ridge(y ~ a + g, data, kernel = gaussian_kernel(1), n_features = 24, seed = 1)
+  ours <- summary(rff_effects(fit, data, variables = "g"))
+  theirs <- marginaleffects::avg_comparisons(fit, newdata = data, variables = "g")
+  # differences of predictions on both sides: equal to rounding; the
+  # standard errors through marginaleffects' numerical Jacobian
+  expect_equal(theirs$estimate, ours$estimate, tolerance = 1e-10)
+  expect_equal(theirs$std.error, ours$std.error, tolerance = 1e-3)
+  classifier <- rff_glm(z ~ a + g, data, family = "binomial", kernel = gaussian_kernel(1), n_features = 24, seed = 1,
+                        lambda = 0.05)
+  for (type in c("response", "link")) {
+    ours <- summary(rff_effects(classifier, data, variables = "a", prediction = type))
+    theirs <- marginaleffects::avg_slopes(classifier, newdata = data, variables = "a", type = type)
+    expect_equal(theirs$estimate, ours$estimate, tolerance = 1e-4)
+    expect_equal(theirs$std.error, ours$std.error, tolerance = 0.02)
+  }
+  expect_equal(marginaleffects::get_predict(classifier, data[1:3, ], type = "link")$estimate,
+               unname(predict(classifier, data[1:3, ])))
+  expect_true("askrff_glm" %in% getOption("marginaleffects_model_classes"))
+})

@@ -24,8 +24,9 @@ test_that("the effects are the derivatives of the predictions, through transform
   rows <- data[1:20, ]
   effects <- rff_effects(fit, rows)
   expect_s3_class(effects, "askrff_effects")
-  expect_equal(names(effects), c("rowid", "term", "value", "estimate", "std.error", "conf.low", "conf.high"))
-  expect_equal(unique(effects$term), c("a", "b"))
+  expect_equal(names(effects), c("rowid", "term", "contrast", "value", "estimate", "std.error", "conf.low",
+                                 "conf.high"))
+  expect_equal(unique(effects$term), c("a", "b", "g"))
   # central differences of the predictions err by about h^2 f''' / 6 and
   # rounding (1e-12 / h): 1e-6 relative covers both
   for (v in c("a", "b")) {
@@ -79,7 +80,7 @@ test_that("rows with missing values get NA, and a variable the fit does not move
   fit <- rff_ridge(y ~ a + g, data, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
   rows <- data[1:4, ]
   rows$a[2] <- NA
-  effects <- rff_effects(fit, rows)
+  effects <- rff_effects(fit, rows, variables = "a")
   expect_true(is.na(effects$estimate[2]) && is.na(effects$std.error[2]))
   expect_false(anyNA(effects$estimate[-2]))
   # b is in the data but not the formula: not a variable of the fit
@@ -90,7 +91,7 @@ test_that("rff_effects() refuses what it cannot differentiate, naming the argume
   data <- effects_data(100)
   fit <- rff_ridge(y ~ a + g, data, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
   expect_error(rff_effects(fit), "newdata", class = "askrff_error")
-  expect_error(rff_effects(fit, data, variables = "g"), "factor, logical or offset", class = "askrff_error")
+  expect_error(rff_effects(fit, data, variables = "y"), "transformed into a factor or in an offset", class = "askrff_error")
   # a number the formula reads as a factor or through an offset has none
   data$m <- rep(1:4, 25)
   data$e <- stats::runif(100, 1, 2)
@@ -115,12 +116,13 @@ test_that("the effects' summary, tidy() and plot() read the averages, and refuse
   average <- summary(effects)
   skip_if_not_installed("tibble")
   tidied <- generics::tidy(effects)
-  expect_equal(names(tidied), c("term", "estimate", "std.error", "statistic", "p.value", "conf.low", "conf.high"))
+  expect_equal(names(tidied), c("term", "contrast", "estimate", "std.error", "statistic", "p.value", "conf.low",
+                                "conf.high"))
   expect_equal(tidied$estimate, average$estimate)
   df <- 150 - fit$path$df[fit$path$lambda == fit$lambda]
   expect_equal(tidied$p.value, 2 * stats::pt(-abs(average$estimate / average$std.error), df))
-  expect_equal(names(generics::tidy(effects, conf.int = FALSE)), c("term", "estimate", "std.error", "statistic",
-                                                                   "p.value"))
+  expect_equal(names(generics::tidy(effects, conf.int = FALSE)), c("term", "contrast", "estimate", "std.error",
+                                                                   "statistic", "p.value"))
   file <- tempfile(fileext = ".png")
   grDevices::png(file)
   expect_identical(plot(effects, variables = "a"), effects)
