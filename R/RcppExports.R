@@ -9,8 +9,8 @@
     .Call(`_askrff_cpp_cox_baseline`, sums, fold, ties)
 }
 
-.cpp_effect_features <- function(map, x, coordinates, jacobian, n_threads) {
-    .Call(`_askrff_cpp_effect_features`, map, x, coordinates, jacobian, n_threads)
+.cpp_effect_pass <- function(map, x, blocks, coordinates, weights, g, a, n_threads) {
+    .Call(`_askrff_cpp_effect_pass`, map, x, blocks, coordinates, weights, g, a, n_threads)
 }
 
 .cpp_map_kinds <- function() {
@@ -95,6 +95,10 @@
 
 .cpp_spectral_norm <- function(a) {
     .Call(`_askrff_cpp_spectral_norm`, a)
+}
+
+.cpp_matrix_product <- function(a, b, n_threads) {
+    .Call(`_askrff_cpp_matrix_product`, a, b, n_threads)
 }
 
 .cpp_measure_parts <- function(kernel, d) {

@@ -11,12 +11,12 @@
 #' every row shares, and quantiles of the pointwise effects.
 #'
 #' **How.** A feature's derivative is closed form: d/dx_j of a cos(x'w + p)
-#' is -a w_j sin(x'w + p), the same trigonometric feature with its phase
-#' moved by pi/2 and its weight times w_j, so the derivative of the linear
-#' predictor z(x)'b is the derivative features times the same
-#' coefficients, computed a block of rows at a time, O(n D) for each design
-#' column the variable moves. The variable reaches the design columns
-#' through the formula and the standardization; their derivatives by it (a
+#' is -a w_j sin(x'w + p), and the map's features hold both the cosine and
+#' the sine of each frequency, so the derivative of the linear predictor
+#' z(x)'b along every design column is the features times coefficients
+#' rearranged from b, and one pass over the rows gives the derivatives of
+#' every variable at once. A variable reaches the design columns through
+#' the formula and the standardization; their derivatives by it (a
 #' Jacobian per row) come from central differences of the design at steps
 #' of 1e-5 times the variable's size: exact, to rounding, for columns linear
 #' in it (a standardized numeric column), and to about 1e-10 relative
@@ -38,12 +38,15 @@
 #' residual degrees of freedom, as [predict()][predict.askrff_ridge]'s, and
 #' normal intervals for a GLM.
 #'
-#' **Cost.** The effects and their averages take one pass over the rows for
-#' each variable (and contrast), O(n D); the averages' standard errors one
-#' D x D quadratic form. The pointwise standard errors (`se = TRUE`) take a
-#' quadratic form per row, O(n D^2) flops (O(n D k) for a ridge fit with k
-#' eigenvectors): at 2,048 feature columns, about as long as 2,048 more
-#' passes' gemm; `se = FALSE` leaves them out.
+#' **Cost.** The derivatives of all the numeric variables and their
+#' averages share one pass over the rows (two on a GLM's response scale),
+#' O(n D) with D feature columns; each contrast between levels takes one
+#' (three on the response scale); the averages' standard errors a D x D
+#' quadratic form each. The pointwise standard errors (`se = TRUE`) take a
+#' pass per variable with a quadratic form per row, O(n D^2) flops: at
+#' 2,048 feature columns, 25 s per variable and 100,000 rows on two cores,
+#' where the effects of ten variables on a million rows take 22 s; `se =
+#' FALSE` leaves them out (`bench/effects.R`).
 #'
 #' Effects need a map of [rff_map()] with trigonometric features (a
 #' stationary kernel: Gaussian, Matérn, Laplace, ... and their signed and
@@ -111,16 +114,28 @@ rff_effects <- function(fit, newdata, variables = NULL, type = c("derivative", "
   type <- check_choice(type, c("derivative", "difference"), "type")
   prediction <- check_choice(prediction, c("response", "link"), "prediction")
   check_flag(se, "se")
-  model <- effect_model(fit, prediction)
+  model <- effect_model(fit, prediction, se)
   if (missing(newdata) || is.null(newdata)) fail("rff_effects() needs `newdata`: the fits keep no training rows.")
   if (!is_single_number(level) || !(level > 0 && level < 1)) fail("`level` must be a number between 0 and 1.")
   n_threads <- resolve_threads(n_threads)
   rows <- ridge_newdata(model$fit, newdata, offset, 1L)
   chosen <- effect_variables(model$fit, newdata, variables)
-  parts <- unlist(lapply(names(chosen), function(name) {
-    contrasts <- variable_contrasts(model$fit, newdata, rows, name, chosen[[name]], type, offset)
-    lapply(contrasts, contrast_effects, model = model, se = se, level = level, n_threads = n_threads)
+  contrasts <- unlist(lapply(names(chosen), function(name) {
+    variable_contrasts(model$fit, newdata, rows, name, chosen[[name]], type, offset)
   }), recursive = FALSE)
+  # the derivatives share their passes; each difference takes its own
+  derivative <- vapply(contrasts, function(k) k$kind == "derivative", logical(1))
+  gradients <- vector("list", length(contrasts))
+  if (any(derivative) && nrow(rows$x) > 0L) {
+    gradients[derivative] <- derivative_gradients(model, contrasts[derivative], se, n_threads)
+  }
+  gradients[!derivative] <- lapply(contrasts[!derivative], difference_gradients, model = model, se = se,
+                                   n_threads = n_threads)
+  parts <- lapply(seq_along(contrasts), function(k) {
+    part <- gradients[[k]]
+    if (is.null(part)) part <- list(estimate = numeric(), variance = numeric(), c0 = 0, sum = numeric(length(model$b)))
+    contrast_effects(contrasts[[k]], part, model, se, level)
+  })
   out <- do.call(rbind, lapply(parts, `[[`, "rows"))
   rownames(out) <- NULL
   structure(out, average = do.call(rbind, lapply(parts, `[[`, "average")), level = level, df = model$df,

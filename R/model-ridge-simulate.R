@@ -94,22 +94,31 @@ ridge_function_draws <- function(object, rows, scores, residual, nsim, noise, n_
   lambda <- response_lambdas(object)[[1L]]
   vectors <- posterior$vectors
   within <- matrix(stats::rnorm(ncol(vectors) * nsim), ncol(vectors)) / sqrt(posterior$values + lambda)
-  outside <- matrix(stats::rnorm(nrow(vectors) * nsim), nrow(vectors))
-  outside <- (outside - vectors %*% crossprod(vectors, outside)) / sqrt(lambda)
-  coefficients <- vectors %*% within + outside
+  coefficients <- core(.cpp_matrix_product(vectors, within, n_threads))
+  if (ncol(vectors) < nrow(vectors)) {
+    # the prior's draws in the directions the eigenvectors do not span
+    outside <- matrix(stats::rnorm(nrow(vectors) * nsim), nrow(vectors))
+    projected <- core(.cpp_matrix_product(vectors, core(.cpp_matrix_product(t(vectors), outside, n_threads)), n_threads))
+    coefficients <- coefficients + (outside - projected) / sqrt(lambda)
+  }
   intercept <- stats::rnorm(nsim) / sqrt(posterior$weight)
   sigma <- sqrt(residual$sigma2[[1L]] * residual$df[[1L]] / stats::rchisq(nsim, residual$df[[1L]]))
-  draws <- matrix(NA_real_, length(scores), nsim)
-  if (nrow(rows$x) > 0L) {
-    input <- core_input(object$map, rows$x, "left", n_threads)
-    centred <- sweep(core(.cpp_feature_products(input$map, object$fun, input$x, t(coefficients), n_threads)), 2L,
-                     drop(crossprod(posterior$z_mean, coefficients)) - intercept, "-")
-    deviation <- sweep(centred, 2L, sigma, "*")
-    if (noise) deviation <- deviation + sweep(matrix(stats::rnorm(length(deviation)), nrow(deviation)), 2L, sigma, "*")
-    draws[rows$complete, ] <- scores[rows$complete] + deviation
-    if (!all(is.finite(draws[rows$complete, ]))) {
-      fail("The draws overflow: `object$posterior`, `object$rss` or `object$coefficients` hold values no fit has; fit the model again with rff_ridge().")
-    }
+  if (nrow(rows$x) == 0L) return(matrix(NA_real_, length(scores), nsim))
+  input <- core_input(object$map, rows$x, "left", n_threads)
+  # draw s at row i: b0 + o_i + z_i'b + sigma_s ((z_i - mean z)'c_s - e_s),
+  # the fit and sigma folded into the coefficients so that the rows by
+  # draws matrix is made by one product and one sum
+  total <- object$coefficients[, 1L] + sweep(coefficients, 2L, sigma, "*")
+  constant <- object$intercept[[1L]] - (drop(crossprod(posterior$z_mean, coefficients)) - intercept) * sigma
+  values <- core(.cpp_feature_products(input$map, object$fun, input$x, t(total), n_threads)) +
+    rep(constant, each = nrow(rows$x))
+  if (!is.null(rows$offset)) values <- values + rows$offset[, 1L]
+  if (noise) values <- values + matrix(stats::rnorm(length(values)), nrow(values)) * rep(sigma, each = nrow(values))
+  if (!all(is.finite(values))) {
+    fail("The draws overflow: `object$posterior`, `object$rss` or `object$coefficients` hold values no fit has; fit the model again with rff_ridge().")
   }
+  if (all(rows$complete)) return(values)
+  draws <- matrix(NA_real_, length(scores), nsim)
+  draws[rows$complete, ] <- values
   draws
 }

@@ -50,18 +50,21 @@ BEGIN_RCPP
     return rcpp_result_gen;
 END_RCPP
 }
-// cpp_effect_features
-Rcpp::NumericMatrix cpp_effect_features(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::IntegerVector coordinates, Rcpp::NumericMatrix jacobian, int n_threads);
-RcppExport SEXP _askrff_cpp_effect_features(SEXP mapSEXP, SEXP xSEXP, SEXP coordinatesSEXP, SEXP jacobianSEXP, SEXP n_threadsSEXP) {
+// cpp_effect_pass
+Rcpp::List cpp_effect_pass(Rcpp::List map, Rcpp::NumericMatrix x, Rcpp::IntegerVector blocks, Rcpp::IntegerVector coordinates, Rcpp::NumericMatrix weights, Rcpp::NumericMatrix g, Rcpp::NumericMatrix a, int n_threads);
+RcppExport SEXP _askrff_cpp_effect_pass(SEXP mapSEXP, SEXP xSEXP, SEXP blocksSEXP, SEXP coordinatesSEXP, SEXP weightsSEXP, SEXP gSEXP, SEXP aSEXP, SEXP n_threadsSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::List >::type map(mapSEXP);
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type x(xSEXP);
+    Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type blocks(blocksSEXP);
     Rcpp::traits::input_parameter< Rcpp::IntegerVector >::type coordinates(coordinatesSEXP);
-    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type jacobian(jacobianSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type weights(weightsSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type g(gSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
     Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_effect_features(map, x, coordinates, jacobian, n_threads));
+    rcpp_result_gen = Rcpp::wrap(cpp_effect_pass(map, x, blocks, coordinates, weights, g, a, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -361,6 +364,19 @@ BEGIN_RCPP
     Rcpp::RNGScope rcpp_rngScope_gen;
     Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
     rcpp_result_gen = Rcpp::wrap(cpp_spectral_norm(a));
+    return rcpp_result_gen;
+END_RCPP
+}
+// cpp_matrix_product
+Rcpp::NumericMatrix cpp_matrix_product(Rcpp::NumericMatrix a, Rcpp::NumericMatrix b, int n_threads);
+RcppExport SEXP _askrff_cpp_matrix_product(SEXP aSEXP, SEXP bSEXP, SEXP n_threadsSEXP) {
+BEGIN_RCPP
+    Rcpp::RObject rcpp_result_gen;
+    Rcpp::RNGScope rcpp_rngScope_gen;
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type a(aSEXP);
+    Rcpp::traits::input_parameter< Rcpp::NumericMatrix >::type b(bSEXP);
+    Rcpp::traits::input_parameter< int >::type n_threads(n_threadsSEXP);
+    rcpp_result_gen = Rcpp::wrap(cpp_matrix_product(a, b, n_threads));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -999,7 +1015,7 @@ END_RCPP
 static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_cox_risk_pass", (DL_FUNC) &_askrff_cpp_cox_risk_pass, 16},
     {"_askrff_cpp_cox_baseline", (DL_FUNC) &_askrff_cpp_cox_baseline, 3},
-    {"_askrff_cpp_effect_features", (DL_FUNC) &_askrff_cpp_effect_features, 5},
+    {"_askrff_cpp_effect_pass", (DL_FUNC) &_askrff_cpp_effect_pass, 8},
     {"_askrff_cpp_map_kinds", (DL_FUNC) &_askrff_cpp_map_kinds, 0},
     {"_askrff_cpp_map_features", (DL_FUNC) &_askrff_cpp_map_features, 5},
     {"_askrff_cpp_feature_columns", (DL_FUNC) &_askrff_cpp_feature_columns, 3},
@@ -1021,6 +1037,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_check_kernel_dimension", (DL_FUNC) &_askrff_cpp_check_kernel_dimension, 2},
     {"_askrff_cpp_symmetric_eigen", (DL_FUNC) &_askrff_cpp_symmetric_eigen, 3},
     {"_askrff_cpp_spectral_norm", (DL_FUNC) &_askrff_cpp_spectral_norm, 1},
+    {"_askrff_cpp_matrix_product", (DL_FUNC) &_askrff_cpp_matrix_product, 3},
     {"_askrff_cpp_measure_parts", (DL_FUNC) &_askrff_cpp_measure_parts, 2},
     {"_askrff_cpp_part_weights", (DL_FUNC) &_askrff_cpp_part_weights, 2},
     {"_askrff_cpp_frequency_sources", (DL_FUNC) &_askrff_cpp_frequency_sources, 0},
