@@ -82,7 +82,7 @@ coverage_part <- function(replicates = 400) {
 
 peers_part <- function() {
   if (!requireNamespace("KRLS", quietly = TRUE)) stop("The peers part needs KRLS (make test installs it).", call. = FALSE)
-  for (n in c(1000, 2000, 4000)) {
+  for (n in c(1000, 2000)) {
     rows <- smooth_rows(n, 2)
     x <- scale(rows$x)
     ours <- system.time({
