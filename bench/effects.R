@@ -11,7 +11,8 @@
 #   coverage: 400 replicates of 1,000 rows of a known smooth function, the
 #     penalty by the evidence: how often the 95 % intervals of the average
 #     marginal effects cover the truth (the average of the true
-#     derivatives at the rows).
+#     derivatives at the rows), with the posterior's and the sampling
+#     variance.
 #   peers: KRLS::krls() (exact, n x n) against rff_ridge() + rff_effects()
 #     (1,024 feature columns, one thread) at the same kernel and penalty: seconds,
 #     correlation of the pointwise derivatives and the average effects.
@@ -66,18 +67,20 @@ draws_part <- function() {
 }
 
 coverage_part <- function(replicates = 400) {
-  covered <- matrix(NA, replicates, 2, dimnames = list(NULL, c("x1", "x2")))
+  covered <- array(NA, c(replicates, 2L, 2L), list(NULL, c("x1", "x2"), c("posterior", "sampling")))
   seconds <- system.time(for (r in seq_len(replicates)) {
     rows <- smooth_rows(1000, 2, seed = r)
     fit <- rff_ridge(rows$x, rows$y, kernel = gaussian_kernel(1), n_features = 256, seed = r, criterion = "evidence")
-    average <- summary(rff_effects(fit, rows$x, se = FALSE))
     truth <- c(mean(cos(rows$x[, 1])), mean(rows$x[, 2]))
-    covered[r, ] <- average$conf.low <= truth & truth <= average$conf.high
+    for (vcov in c("posterior", "sampling")) {
+      average <- summary(rff_effects(fit, rows$x, se = FALSE, vcov = vcov))
+      covered[r, , vcov] <- average$conf.low <= truth & truth <= average$conf.high
+    }
   })[["elapsed"]]
-  rate <- colMeans(covered)
-  cat(sprintf("coverage of 95 %% intervals of the average effects, %d replicates of 1,000 rows: %s (binomial se %.3f); %.0f s\n",
-              replicates, paste(sprintf("%s %.3f", names(rate), rate), collapse = ", "),
-              sqrt(0.95 * 0.05 / replicates), seconds))
+  rate <- apply(covered, c(2L, 3L), mean)
+  cat(sprintf("coverage of 95 %% intervals of the average effects, %d replicates of 1,000 rows (binomial se %.3f); %.0f s\n",
+              replicates, sqrt(0.95 * 0.05 / replicates), seconds))
+  print(rate)
 }
 
 peers_part <- function() {

@@ -436,8 +436,8 @@ test_that("ridge fits, their arguments and the basis term end in a result or a n
     simulate = list(fun = getS3method("simulate", "askrff_ridge"),
                     args = list(object = fit, nsim = 2, seed = 1, newdata = x3, noise = TRUE, n_threads = 1)),
     rff_effects = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, type = "difference",
-                                                      prediction = "link", se = TRUE, level = 0.9, offset = NULL,
-                                                      n_threads = 1)),
+                                                      prediction = "link", se = TRUE, vcov = "sampling",
+                                                      level = 0.9, offset = NULL, n_threads = 1)),
     set_coef = list(fun = askrff:::set_coef.askrff_ridge, args = list(model = fit, coefs = rep(0.1, 17))),
     get_predict = list(fun = askrff:::get_predict.askrff_ridge, args = list(model = fit, newdata = x3)),
     rff_basis = list(fun = function(kernel, n_features, method, seed, standardize, map) {
@@ -931,8 +931,8 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
     predict_cox = list(fun = getS3method("predict", "askrff_glm"),
                        args = list(object = cox, newdata = x3, type = "survival", times = c(0.5, 2.5), n_threads = 1)),
     rff_effects_glm = list(fun = rff_effects, args = list(fit = fit, newdata = x3, variables = 1:2, type = "derivative",
-                                                          prediction = "response", se = TRUE, level = 0.9,
-                                                          offset = NULL, n_threads = 1)),
+                                                          prediction = "response", se = TRUE, vcov = "posterior",
+                                                          level = 0.9, offset = NULL, n_threads = 1)),
     get_predict_glm = list(fun = askrff:::get_predict.askrff_glm, args = list(model = fit, newdata = x3, type = "link")))
   # every argument of the fitting methods is fuzzed (subset and na.action by the formula tests)
   for (method in c("default", "formula")) {

@@ -61,6 +61,13 @@ test_that("the standard errors and the average's are the posterior's, by the del
   s2 <- predict(fit, rows, se.fit = TRUE)$residual.scale^2
   expect_equal(effects$std.error, sqrt(s2 * rowSums((g %*% inverse) * g)), tolerance = 1e-6)
   expect_equal(effects$estimate, drop(g %*% fit$coefficients), tolerance = 1e-6)
+  # the sampling variance given the smoothing: sigma^2 g'A G A g, A the
+  # inverse, smaller than the posterior's
+  sampling <- rff_effects(fit, rows, variables = "a", vcov = "sampling")
+  sandwich <- inverse %*% crossprod(sweep(z, 2L, colMeans(z))) %*% inverse
+  expect_equal(sampling$std.error, sqrt(s2 * rowSums((g %*% sandwich) * g)), tolerance = 1e-6)
+  expect_true(all(sampling$std.error < effects$std.error))
+  expect_equal(sampling$estimate, effects$estimate)
   # t intervals on the residual degrees of freedom
   df <- 200 - fit$path$df[fit$path$lambda == fit$lambda]
   expect_equal(effects$conf.high - effects$estimate, stats::qt(0.975, df) * effects$std.error, tolerance = 1e-12)
@@ -71,6 +78,8 @@ test_that("the standard errors and the average's are the posterior's, by the del
   expect_equal(all_rows$estimate, mean(every$estimate), tolerance = 1e-12)
   mean_g <- colMeans(slope_features(x))
   expect_equal(all_rows$std.error, sqrt(s2 * drop(mean_g %*% inverse %*% mean_g)), tolerance = 1e-6)
+  expect_equal(summary(rff_effects(fit, x, variables = "a", vcov = "sampling"))$std.error,
+               sqrt(s2 * drop(mean_g %*% sandwich %*% mean_g)), tolerance = 1e-6)
   expect_equal(all_rows$median, stats::median(every$estimate))
   expect_output(print(all_rows), "Average marginal effects")
 })
