@@ -10,11 +10,19 @@ test_that("marginaleffects' slopes, average slopes and predictions agree with rf
   ours <- summary(rff_effects(fit, data))
   theirs <- marginaleffects::avg_slopes(fit, newdata = data, variables = c("a", "b"))
   # marginaleffects differentiates by finite differences (steps of 1e-4 of
-  # the variable's range): the estimates to 1e-4; its standard errors take
-  # the coefficients' Jacobian by finite differences too, whose rounding
-  # over the 65 coefficients moves them by a few tenths of a percent here
+  # the variable's range by default): the estimates to 1e-4; its standard
+  # errors take the coefficients' Jacobian by finite differences too, whose
+  # rounding over the 65 coefficients moves them by a few tenths of a
+  # percent here
   expect_equal(theirs$estimate, ours$estimate, tolerance = 1e-4)
   expect_equal(theirs$std.error, ours$std.error, tolerance = 0.02)
+  # with central steps of 1e-6 the difference quotients err by about
+  # 1e-12 (h^2) and 1e-10 (rounding): the estimates agree to 1e-6, and the
+  # standard errors to the Jacobian's rounding (2.5e-4 here)
+  fine <- marginaleffects::avg_slopes(fit, newdata = data, variables = c("a", "b"), eps = 1e-6,
+                                      numderiv = list("fdcenter", eps = 1e-6))
+  expect_equal(fine$estimate, ours$estimate, tolerance = 1e-6)
+  expect_equal(fine$std.error, ours$std.error, tolerance = 1e-3)
   pointwise <- marginaleffects::slopes(fit, newdata = data[1:10, ], variables = "a")
   expect_equal(pointwise$estimate, rff_effects(fit, data[1:10, ], variables = "a")$estimate, tolerance = 1e-4)
   # predictions are predict()'s, and their standard errors too (to
