@@ -1,6 +1,6 @@
-# What the benchmarks against peers share: finding scikit-learn and
-# OpenBLAS, running Python and R children on OpenBLAS with a given thread
-# count, repeated timings and the machine's load. Sourced by the bench
+# What the benchmarks share: finding scikit-learn and OpenBLAS, running
+# Python and R children on OpenBLAS with a given thread count, repeated
+# timings, the machine's load and the process's peak memory. Sourced by the bench
 # scripts from their own directory; installs nothing.
 
 openblas_dir <- "/usr/lib/x86_64-linux-gnu/openblas-pthread"
@@ -125,4 +125,10 @@ speed_ratio <- function(peer, askrff) {
 blas_label <- function(path) {
   parts <- strsplit(path, "/", fixed = TRUE)[[1L]]
   paste(utils::tail(parts, 2L), collapse = "/")
+}
+
+# The resident set's high-water mark of this process, in GB (Linux).
+peak_gb <- function() {
+  status <- readLines("/proc/self/status")
+  as.numeric(sub("[^0-9]*([0-9]+).*", "\\1", grep("^VmHWM", status, value = TRUE))) / 2^20
 }

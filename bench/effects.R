@@ -23,11 +23,8 @@ library(askrff)
 args <- commandArgs(TRUE)
 part <- if (length(args)) args[1] else "scale"
 
-# The resident set's high-water mark of this process, in GB (Linux).
-peak_gb <- function() {
-  status <- readLines("/proc/self/status")
-  as.numeric(sub("[^0-9]*([0-9]+).*", "\\1", grep("^VmHWM", status, value = TRUE))) / 2^20
-}
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "common.R"))
 
 # n rows of d standardized columns and a smooth response of them.
 smooth_rows <- function(n, d, seed = 1) {

@@ -68,12 +68,6 @@ peers_part <- function() {
   }
 }
 
-# The resident set's high-water mark of this process, in GB (Linux).
-peak_gb <- function() {
-  status <- readLines("/proc/self/status")
-  as.numeric(sub("[^0-9]*([0-9]+).*", "\\1", grep("^VmHWM", status, value = TRUE))) / 2^20
-}
-
 scale_part <- function() {
   set.seed(3)
   n <- 1e6

@@ -25,11 +25,8 @@ library(askrff)
 args <- commandArgs(TRUE)
 part <- if (length(args)) args[1] else "scale"
 
-# The resident set's high-water mark of this process, in GB (Linux).
-peak_gb <- function() {
-  status <- readLines("/proc/self/status")
-  as.numeric(sub("[^0-9]*([0-9]+).*", "\\1", grep("^VmHWM", status, value = TRUE))) / 2^20
-}
+here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
+source(file.path(here, "common.R"))
 
 # The adjusted Rand index of two partitions (Hubert and Arabie 1985).
 adjusted_rand <- function(a, b) {
