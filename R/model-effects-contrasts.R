@@ -12,8 +12,9 @@
 effect_model <- function(fit, prediction, se, vcov) {
   fit <- one_predictor_fit(fit, "fit", "rff_effects()")
   if (!inherits(fit$map, "rff_map") || !identical(unique(fit$map$parts$features), "trig")) {
-    fail("rff_effects() needs a map of rff_map() with trigonometric features (a stationary kernel's); this fit's map is a %s.",
-         class(fit$map)[1L])
+    fail("rff_effects() needs a map of rff_map() with trigonometric features (a stationary kernel's); this fit's map is %s.",
+         if (inherits(fit$map, "rff_map")) sprintf("one of \"%s\" features", feature_kind(fit$map)) else
+           sprintf("a %s", class(fit$map)[1L]))
   }
   model <- list(fit = fit, map = fit$map, b0 = unname(fit$intercept[[1L]]), b = unname(fit$coefficients[, 1L]))
   if (inherits(fit, "askrff_glm")) {
@@ -68,8 +69,18 @@ ridge_factor <- function(vectors, weights, outside) {
   cbind(inside, complement * sqrt(outside))
 }
 
-# The inverse link's value and first two derivatives at eta.
+# The inverse link's value and first two derivatives at eta, refused
+# where they overflow.
 link_derivatives <- function(family, eta) {
+  derivatives <- inverse_link_derivatives(family, eta)
+  if (!all(is.finite(unlist(derivatives)))) {
+    fail("The fit's mean overflows at these rows (linear predictors up to %s): the rows lie far outside the data, or the fit's coefficients hold values no fit has.",
+         format(max(eta), digits = 3))
+  }
+  derivatives
+}
+
+inverse_link_derivatives <- function(family, eta) {
   if (family == "binomial") {
     mean <- stats::plogis(eta)
     first <- mean * (1 - mean)
@@ -123,15 +134,18 @@ counterfactual_rows <- function(fit, newdata, column, value, rows, offset) {
 }
 
 # The derivative of the complete rows' standardized design columns by the
-# variable (rows by columns), by central differences of the design at
-# steps of 1e-5 of the variable's size.
+# variable (rows by columns): central differences of the design at steps
+# of 1e-5 of each value (at least of a thousandth of the largest) and at
+# half those, combined by Richardson's extrapolation (error of the fourth
+# order in the step). Steps relative to each value keep a transformation
+# such as log() in its domain where the values span orders of magnitude.
 design_jacobian <- function(fit, newdata, rows, column, value, offset) {
   if (nrow(rows$x) == 0L) return(matrix(0, 0L, ncol(rows$x)))
   size <- max(abs(value[rows$complete]), 0)
-  step <- 1e-5 * pmax(abs(value), if (size > 0) size else 1)
-  moved <- function(sign) {
+  step <- 1e-5 * pmax(abs(value), if (size > 0) 1e-3 * size else 1)
+  moved <- function(delta) {
     shifted <- newdata
-    shifted[, column] <- value + sign * step
+    shifted[, column] <- value + delta
     moved_rows <- ridge_newdata(fit, shifted, offset, 1L)
     if (!identical(moved_rows$complete, rows$complete)) {
       fail("Moving `%s` by a small step changes which rows of `newdata` the fit can score (a transformation undefined next to its values?).",
@@ -139,7 +153,8 @@ design_jacobian <- function(fit, newdata, rows, column, value, offset) {
     }
     moved_rows$x
   }
-  (moved(1) - moved(-1)) / (2 * step[rows$complete])
+  central <- function(h) (moved(h) - moved(-h)) / (2 * h[rows$complete])
+  (4 * central(step / 2) - central(step)) / 3
 }
 
 # A pass of .cpp_effect_pass over the rows of x: the weighted sum of the

@@ -72,6 +72,11 @@ plot.askrff_effects <- function(x, variables = NULL, ...) {
   on.exit(graphics::par(old))
   for (term in terms) {
     rows <- x[x$term == term & !is.na(x$estimate), , drop = FALSE]
+    if (nrow(rows) == 0L) {
+      graphics::plot.new()
+      graphics::title(main = term, sub = "no complete rows")
+      next
+    }
     if (all(is.na(rows$value))) {
       effects_by_contrast(rows, average[average$term == term, , drop = FALSE], term)
       next

@@ -18,9 +18,11 @@
 #' every variable at once. A variable reaches the design columns through
 #' the formula and the standardization; their derivatives by it (a
 #' Jacobian per row) come from central differences of the design at steps
-#' of 1e-5 times the variable's size: exact, to rounding, for columns linear
-#' in it (a standardized numeric column), and to about 1e-10 relative
-#' otherwise (`log()`, `poly()`, splines). A contrast is the difference of
+#' of 1e-5 times each value (at least a thousandth of the largest) and half
+#' those, extrapolated (Richardson): exact, to rounding, for columns linear
+#' in it (a standardized numeric column), and to about 1e-8 relative or
+#' better otherwise (`log()`, `poly()`, splines), even where the values
+#' span orders of magnitude. A contrast is the difference of
 #' the predictions at two versions of each row (the variable set to a level
 #' and to the first level; or, with `type = "difference"`, a numeric
 #' variable moved by +1, as `comparisons()`'s default), exactly.
@@ -72,8 +74,8 @@
 #' @param variables The variables (names; for a fit of the default method
 #'   also column numbers), or `NULL` for all of them; for `plot()`, those of
 #'   the result to show. A variable reaching the design through a
-#'   transformation into a factor (`factor(m)`) or through an offset has no
-#'   effect here.
+#'   non-numeric term other than itself (`factor(m)`, `I(a > 0)`) or
+#'   through an offset has no effect here.
 #' @param type For numeric variables, `"derivative"` (the slope) or
 #'   `"difference"` (the change when the variable moves by +1). Factors,
 #'   characters and logicals always get differences between levels.
@@ -131,6 +133,8 @@ rff_effects <- function(fit, newdata, variables = NULL, type = c("derivative", "
   check_flag(se, "se")
   model <- effect_model(fit, prediction, se, vcov)
   if (missing(newdata) || is.null(newdata)) fail("rff_effects() needs `newdata`: the fits keep no training rows.")
+  if (isS4(newdata) && methods::is(newdata, "Matrix")) newdata <- as.matrix(newdata)
+  if (!is.data.frame(newdata) && !is.matrix(newdata)) fail("`newdata` must be a data frame or a matrix.")
   if (!is_single_number(level) || !(level > 0 && level < 1)) fail("`level` must be a number between 0 and 1.")
   n_threads <- resolve_threads(n_threads)
   rows <- ridge_newdata(model$fit, newdata, offset, 1L)
@@ -144,8 +148,10 @@ rff_effects <- function(fit, newdata, variables = NULL, type = c("derivative", "
   if (any(derivative) && nrow(rows$x) > 0L) {
     gradients[derivative] <- derivative_gradients(model, contrasts[derivative], se, n_threads)
   }
-  gradients[!derivative] <- lapply(contrasts[!derivative], difference_gradients, model = model, se = se,
-                                   n_threads = n_threads)
+  if (nrow(rows$x) > 0L) {
+    gradients[!derivative] <- lapply(contrasts[!derivative], difference_gradients, model = model, se = se,
+                                     n_threads = n_threads)
+  }
   parts <- lapply(seq_along(contrasts), function(k) {
     part <- gradients[[k]]
     if (is.null(part)) part <- list(estimate = numeric(), variance = numeric(), c0 = 0, sum = numeric(length(model$b)))
@@ -178,7 +184,7 @@ effect_variables <- function(fit, newdata, variables) {
   }
   unknown <- setdiff(variables, available)
   if (length(unknown) > 0L) {
-    fail("`variables` names %s, which %s not among the variables of `newdata` the fit uses (%s); a variable transformed into a factor or in an offset term has no effect here.",
+    fail("`variables` names %s, which %s not among the variables of `newdata` the fit uses (%s); a variable in a non-numeric term other than itself or in an offset term has no effect here.",
          paste0("`", unknown, "`", collapse = ", "), if (length(unknown) == 1L) "is" else "are",
          paste(available, collapse = ", "))
   }

@@ -105,7 +105,7 @@ ridge_function_draws <- function(object, rows, scores, residual, nsim, noise, n_
   sigma <- sqrt(residual$sigma2[[1L]] * residual$df[[1L]] / stats::rchisq(nsim, residual$df[[1L]]))
   if (nrow(rows$x) == 0L) return(matrix(NA_real_, length(scores), nsim))
   input <- core_input(object$map, rows$x, "left", n_threads)
-  # draw s at row i: b0 + o_i + z_i'b + sigma_s ((z_i - mean z)'c_s - e_s),
+  # draw s at row i: b0 + o_i + z_i'b + sigma_s ((z_i - mean z)'c_s + e_s),
   # the fit and sigma folded into the coefficients so that the rows by
   # draws matrix is made by one product and one sum
   total <- object$coefficients[, 1L] + sweep(coefficients, 2L, sigma, "*")

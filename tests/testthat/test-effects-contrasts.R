@@ -141,3 +141,31 @@ test_that("rff_effects() refuses fits, variables and settings it cannot take, na
   expect_error(rff_effects(quantile, data), "\"quantile\"", class = "askrff_error")
   expect_error(rff_effects(lm(y ~ a, data), data), "fit", class = "askrff_error")
 })
+
+test_that("values over orders of magnitude, rows without data and overflowing means end in effects or a named error", {
+  set.seed(4)
+  data <- data.frame(b = 10^stats::runif(300, -3, 3))
+  data$y <- log(data$b) / 3 + stats::rnorm(300, sd = 0.1)
+  fit <- rff_ridge(y ~ log(b), data, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
+  rows <- data[order(data$b)[c(1, 2, 150, 300)], , drop = FALSE]
+  # steps relative to each value: the smallest b (about 1e-3) stays in
+  # log()'s domain and its slope is as accurate as the largest's
+  slope <- (predict(fit, transform(rows, b = b * (1 + 1e-6))) - predict(fit, transform(rows, b = b * (1 - 1e-6)))) /
+    (2e-6 * rows$b)
+  expect_equal(rff_effects(fit, rows)$estimate, unname(slope), tolerance = 1e-6)
+  # a default-method fit given a data frame without one complete row
+  x <- matrix(stats::runif(200), 100)
+  plain <- rff_ridge(x, x[, 1], kernel = gaussian_kernel(1), n_features = 8, seed = 1)
+  empty <- rff_effects(plain, data.frame(a = c(NA_real_, NA), b = c(1, NA)), type = "difference")
+  expect_true(all(is.na(empty$estimate)))
+  file <- tempfile(fileext = ".png")
+  grDevices::png(file)
+  expect_silent(plot(empty))
+  grDevices::dev.off()
+  expect_error(rff_effects(fit, as.list(rows)), "newdata", class = "askrff_error")
+  # a Poisson fit whose mean overflows at rows far outside the data
+  counts <- rff_glm(x, stats::rpois(100, 2), family = "poisson", kernel = gaussian_kernel(1), n_features = 8, seed = 1,
+                    lambda = 0.1)
+  counts$intercept[[1L]] <- 800
+  expect_error(rff_effects(counts, x[1:3, ]), "overflows", class = "askrff_error")
+})

@@ -100,7 +100,7 @@ test_that("rff_effects() refuses what it cannot differentiate, naming the argume
   data <- effects_data(100)
   fit <- rff_ridge(y ~ a + g, data, kernel = gaussian_kernel(1), n_features = 32, seed = 1)
   expect_error(rff_effects(fit), "newdata", class = "askrff_error")
-  expect_error(rff_effects(fit, data, variables = "y"), "transformed into a factor or in an offset", class = "askrff_error")
+  expect_error(rff_effects(fit, data, variables = "y"), "non-numeric term other than itself", class = "askrff_error")
   # a number the formula reads as a factor or through an offset has none
   data$m <- rep(1:4, 25)
   data$e <- stats::runif(100, 1, 2)
