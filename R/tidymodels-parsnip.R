@@ -152,6 +152,7 @@ engine_scaling <- function(standardize, kernel, x) {
 register_parsnip_models <- function() {
   register_rff_reg()
   register_svm_rbf()
+  register_proportional_hazards()
 }
 
 register_rff_reg <- function() {
