@@ -58,12 +58,20 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
   fit <- glm_fit(best$model, family, tau, epsilon, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds,
                  fold_seed, best$passes)
   fit$selection <- selection
-  if (!is.null(ties)) fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
+  if (!is.null(ties)) {
+    fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
+    # the solver's Hessians bound the partial likelihood's: the Hessian
+    # itself is cox_likelihood()'s, below, for data in memory
+    fit$likelihood[c("hessian", "df", "covariance")] <- list(FALSE, NULL, NULL)
+  }
   if (!setup$streamed) {
     scores <- fit_scores(fit, setup$start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
     fit$linear_predictors <- add_offset(scores, setup$start$offset)
     if (!is.null(ties)) {
-      fit$concordance <- cox_concordance(data$source[[1L]]$y, fit$linear_predictors[, 1L], setup$start$given_w)
+      y <- data$source[[1L]]$y
+      w <- if (is.null(setup$start$given_w)) rep(1, nrow(y)) else setup$start$given_w
+      fit$concordance <- cox_concordance(y, fit$linear_predictors[, 1L], setup$start$given_w)
+      fit$likelihood <- cox_likelihood(fit, fit$likelihood, setup$start$x, y, w, times, ties, setup$n_threads)
     }
   }
   if (probability) fit$platt <- platt_scaling(fit, setup, nfolds, fold_seed)

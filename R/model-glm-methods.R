@@ -90,7 +90,7 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   if (!is.null(fit$design) || !is.null(fit$call)) validate_design(fit$design, field(arg, "design"))
   validate_offset_flag(fit$offset, field(arg, "offset"))
   validate_smoothing(fit$smoothing, traits, field(arg, "smoothing"))
-  validate_glm_likelihood(fit$likelihood, classes, model$columns, field(arg, "likelihood"))
+  validate_glm_likelihood(fit$likelihood, classes, model$columns + !is_cox_fit(fit), field(arg, "likelihood"))
   if (!is.null(fit$selection)) {
     # a scale search compares the cross-validated deviance, or a ridge
     # surrogate's evidence (R/model-glm-scale.R)

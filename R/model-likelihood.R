@@ -49,6 +49,9 @@
 #' data takes for one predictor; for several classes one more pass takes
 #' it), and keeps them with the covariance of [vcov.askrff_glm()], when the
 #' \eqn{K(1 + D)} square matrix fits six times in the memory available.
+#' A Cox fit's log-likelihood is the partial likelihood's and its degrees
+#' of freedom \eqn{tr((H + \lambda I)^{-1} H)} without an intercept, from
+#' the Hessian it takes after the fit for data in memory (see [rff_glm()]).
 #'
 #' @param object A fit of [rff_ridge()] or [rff_glm()].
 #' @param ... Not used.
@@ -134,11 +137,11 @@ glm_kept_likelihood <- function(fit, what) {
   if (is.null(kept)) {
     fail("This fit keeps no likelihood: it was made before rff_glm() kept one; fit it again.")
   }
-  # a Cox fit's passes take a bound of the partial likelihood's Hessian, not
-  # the Hessian: its log-likelihood is known, its covariance and df are not
-  if (is_cox_fit(fit)) {
+  # a Cox fit's Hessian is taken after the fit, from data in memory
+  # (cox_likelihood()): its log-likelihood is known without it
+  if (is_cox_fit(fit) && !kept$hessian) {
     if (what == "logLik()") return(kept)
-    fail("`%s` is not available for a Cox fit: its passes take a bound of the partial likelihood's Hessian, not the Hessian, so it keeps no covariance.",
+    fail("`%s` is not available for this Cox fit: it keeps no Hessian of its partial likelihood, which is taken for data in memory (not chunks) when its matrices fit in the memory available.",
          what)
   }
   if (!kept$hessian) {
@@ -222,11 +225,11 @@ glm_likelihood <- function(solved, shift) {
        covariance = covariance)
 }
 
-# Checks the `likelihood` of a GLM fit with `classes` predictors on
-# `columns` feature columns (validate_glm()).
-validate_glm_likelihood <- function(kept, classes, columns, where) {
+# Checks the `likelihood` of a GLM fit with `classes` predictors of
+# `coefficients` each (validate_glm()).
+validate_glm_likelihood <- function(kept, classes, coefficients, where) {
   if (is.null(kept)) return(invisible())
-  size <- classes * (columns + 1)
+  size <- classes * coefficients
   number <- function(v) is.null(v) || (is.double(v) && length(v) == 1L && !is.object(v) && is.finite(v))
   covariance <- if (is.list(kept)) kept$covariance
   if (!is.list(kept) || !number(kept$saturated) || !(isTRUE(kept$hessian) || isFALSE(kept$hessian)) ||

@@ -26,8 +26,11 @@
 #' as \eqn{\lambda \to 0}. For \eqn{K} classes the matrix is the
 #' pseudo-inverse, which leaves out the common shift of the intercepts (the
 #' intercepts' covariance is that of their deviations from their mean);
-#' rows and columns are named `class:term`, class after class. The squared
-#' hinge loss is no likelihood, so its fits have no such covariance.
+#' rows and columns are named `class:term`, class after class. A Cox fit
+#' has no intercept: its matrix is the feature coefficients' alone, from
+#' the partial likelihood's Hessian (for data in memory; see [rff_glm()]).
+#' The squared hinge loss is no likelihood, so its fits have no such
+#' covariance.
 #'
 #' The matrix has \eqn{K(1 + D)} rows and columns for \eqn{D} feature
 #' columns: 2 MB for 512, 134 MB for 4,096. A GLM fit computes it once, at
@@ -81,7 +84,7 @@ vcov.askrff_glm <- function(object, ...) {
   covariance <- glm_kept_likelihood(object, "vcov()")$covariance
   check_covariance_size(nrow(covariance))
   classes <- ncol(object$coefficients)
-  terms <- c("(Intercept)", rownames(object$coefficients))
+  terms <- c(if (!is_cox_fit(object)) "(Intercept)", rownames(object$coefficients))
   names <- if (classes > 1L) paste(rep(colnames(object$coefficients), each = length(terms)), terms, sep = ":") else terms
   dimnames(covariance) <- list(names, names)
   covariance

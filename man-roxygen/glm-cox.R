@@ -49,9 +49,21 @@
 #' linear predictor, the relative risk and the survival curves
 #' ([predict.askrff_glm()]); [logLik()] gives \eqn{\ell(b)} as
 #' [survival::coxph()] does. The solver's steps take a bound of the partial
-#' likelihood's Hessian, not the Hessian, so the fit keeps no covariance
-#' and its degrees of freedom are not given: [vcov()] refuses it, and
-#' `AIC()` is NA. Counting-process (start, stop], left- and
+#' likelihood's Hessian; the Hessian itself is taken once after the fit,
+#' for data in memory, by one more pass over the rows ordered by time (its
+#' part from the risk sets' means is a sum over event times of rank-one
+#' terms, for Efron's ties rank two, of sums the pass gives per time rank):
+#' [vcov()] is the Laplace covariance \eqn{(H + \lambda I)^{-1}} and
+#' `logLik()`'s `df` the effective degrees of freedom \eqn{tr(H (H +
+#' \lambda I)^{-1})}, which [survival::coxph()] reports for its `ridge()`
+#' term, so `AIC()` and `BIC()` apply. It costs about \eqn{n D^2 + T D^2}
+#' multiply-adds for \eqn{T} distinct event times, and a Cholesky
+#' factorization (1.4 s of a 3.8 s fit of 3,000 rows and 1,024 columns, 5 s of
+#' 12 s at 100,000 rows, 63,000 event times and 256 columns, one thread).
+#' A fit from chunks keeps neither
+#' (`vcov()` refuses it and `df` is NA), nor does a fit whose
+#' \eqn{D \times D} matrices and \eqn{D} sums per distinct event time do not fit in the
+#' memory available. Counting-process (start, stop], left- and
 #' interval-censored times are refused, and so are a formula's
 #' `strata()`, `cluster()`, `tt()` and `frailty()` terms (which a model
 #' frame would otherwise take as predictors).

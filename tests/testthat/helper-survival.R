@@ -42,3 +42,30 @@ survival_times <- function(signal) {
   censor <- stats::rexp(n, 0.5)
   survival::Surv(round(pmin(event, censor), 1) + 0.05, as.integer(event <= censor))
 }
+
+# The Hessian of minus the partial log-likelihood in b at eta = z b + offset, event
+# time by event time from its definition: (d / n) sum_j [(S2 - f_j T2) / R_j
+# - m_j m_j'] with m_j = (S1 - f_j T1) / R_j, f_j = j / n (Breslow's: n =
+# 1), the S sums over the risk set and the T over the tied events of w
+# exp(eta), w exp(eta) z and w exp(eta) z z'.
+partial_hessian <- function(z, b, time, status, w, ties, offset = 0) {
+  e <- w * exp(drop(z %*% b) + offset)
+  hessian <- matrix(0, ncol(z), ncol(z))
+  for (s in unique(time[status == 1 & w > 0])) {
+    risk <- time >= s
+    tied <- time == s & status == 1 & w > 0
+    n <- if (ties == "efron") sum(tied) else 1
+    sums <- function(rows) {
+      list(s0 = sum(e[rows]), s1 = colSums(e[rows] * z[rows, , drop = FALSE]),
+           s2 = crossprod(z[rows, , drop = FALSE], e[rows] * z[rows, , drop = FALSE]))
+    }
+    all <- sums(risk)
+    events <- sums(tied)
+    for (f in (seq_len(n) - 1) / n) {
+      r <- all$s0 - f * events$s0
+      m <- (all$s1 - f * events$s1) / r
+      hessian <- hessian + sum(w[tied]) / n * ((all$s2 - f * events$s2) / r - tcrossprod(m))
+    }
+  }
+  hessian
+}

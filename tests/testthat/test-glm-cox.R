@@ -158,7 +158,42 @@ test_that("predictions give the linear predictor, the risk and the survival curv
   expect_error(predict(fit, data$x, type = "survival"), "needs `times`", class = "askrff_error")
   expect_error(predict(fit, data$x, type = "survival", times = NA), "`times` must be", class = "askrff_error")
   expect_error(predict(fit, data$x, type = "class"), "needs a fit to classes", class = "askrff_error")
-  expect_error(vcov(fit), "not available for a Cox fit", class = "askrff_error")
+})
+
+test_that("vcov() is the inverse penalized Hessian of the partial likelihood, with its degrees of freedom", {
+  # The Laplace covariance (H + lambda I)^-1 against H computed event time by
+  # event time from its definition (partial_hessian(), helper-survival.R): the
+  # same matrix in another order of sums, so to 1e-9; with tied times,
+  # weights, a zero weight and an offset. The degrees of freedom are
+  # tr(H (H + lambda I)^-1), as survival::coxph() reports for its ridge().
+  data <- cox_data(digits = 1, seed = 5)
+  w <- replace(data$w, 7, 0)
+  offset <- stats::runif(nrow(data$x), -0.5, 0.5)
+  lambda <- 0.8
+  for (ties in c("breslow", "efron")) {
+    fit <- rff_glm(data$x, data$y, family = "cox", ties = ties, kernel = gaussian_kernel(1), n_features = 6, seed = 2,
+                   lambda = lambda, weights = w, offset = offset)
+    z <- rff_features(fit$map, data$x)
+    hessian <- partial_hessian(z, fit$coefficients[, 1L], data$time, data$status, w, ties, offset)
+    penalized <- hessian + diag(lambda, ncol(z))
+    expect_equal(unname(vcov(fit)), solve(penalized), tolerance = 1e-9, info = ties)
+    expect_identical(rownames(vcov(fit)), names(coef(fit)))
+    df <- sum(diag(solve(penalized, hessian)))
+    expect_equal(attr(logLik(fit), "df"), df, tolerance = 1e-9, info = ties)
+    expect_equal(AIC(fit), -2 * as.numeric(logLik(fit)) + 2 * df, tolerance = 1e-12)
+    # coxph() refuses the zero weight, a row the fit leaves out
+    kept <- w > 0
+    reference <- survival::coxph(data$y[kept] ~ survival::ridge(z[kept, ], theta = lambda, scale = FALSE) +
+                                   offset(offset[kept]), ties = ties, weights = w[kept],
+                                 control = survival::coxph.control(eps = 1e-10, iter.max = 100))
+    expect_equal(attr(logLik(fit), "df"), sum(reference$df), tolerance = 1e-6, info = ties)
+  }
+  # a fit from chunks keeps none: the risk sets' pass needs the data in
+  # memory; its log-likelihood is still given
+  chunks <- list(list(x = data$x[1:70, ], y = data$y[1:70]), list(x = data$x[71:150, ], y = data$y[71:150]))
+  chunked <- rff_glm(chunks, map = fit$map, family = "cox", lambda = lambda)
+  expect_error(vcov(chunked), "keeps no Hessian of its partial likelihood", class = "askrff_error")
+  expect_true(is.na(attr(logLik(chunked), "df")))
 })
 
 test_that("the Cox fit reports Harrell's concordance, prints and summarises without an intercept", {
@@ -181,7 +216,7 @@ test_that("the Cox fit reports Harrell's concordance, prints and summarises with
   expect_output(print(fit), "concordance", fixed = TRUE)
   expect_output(print(summary(fit)), "No intercept", fixed = TRUE)
   expect_false("(Intercept)" %in% names(coef(fit)))
-  expect_true(is.na(attr(logLik(fit), "df")))
+  expect_gt(attr(logLik(fit), "df"), 0)
   saved <- tempfile(fileext = ".rds")
   saveRDS(fit, saved)
   expect_identical(predict(readRDS(saved), data$x[1:3, ], type = "survival", times = 1),
