@@ -174,7 +174,10 @@ print_summary_head <- function(x, title, family, digits) {
   cat(sprintf("  lambda = %s, %s\n", named_values(x$lambda, digits), x$lambda_choice))
   if (!is.null(x$selection)) cat(sprintf("  %s\n", x$selection))
   cat(sprintf("  effective degrees of freedom: %s\n",
-              if (anyNA(x$df)) "not available" else sprintf("%s (intercept included)", named_values(x$df, digits))))
+              if (anyNA(x$df)) "not available" else {
+                sprintf("%s (%s)", named_values(x$df, digits),
+                        if ("intercept" %in% names(x) && is.null(x$intercept)) "no intercept" else "intercept included")
+              }))
 }
 
 # One number, or several as "name value, name value".

@@ -217,6 +217,7 @@ test_that("the Cox fit reports Harrell's concordance, prints and summarises with
   expect_output(print(summary(fit)), "No intercept", fixed = TRUE)
   expect_false("(Intercept)" %in% names(coef(fit)))
   expect_gt(attr(logLik(fit), "df"), 0)
+  expect_output(print(summary(fit)), "effective degrees of freedom: [0-9.]+ \\(no intercept\\)")
   saved <- tempfile(fileext = ".rds")
   saveRDS(fit, saved)
   expect_identical(predict(readRDS(saved), data$x[1:3, ], type = "survival", times = 1),
