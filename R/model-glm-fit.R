@@ -58,6 +58,7 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
   fit <- glm_fit(best$model, family, tau, epsilon, setup$start$response, best$solved, best$shifts$z, best$sums, nfolds,
                  fold_seed, best$passes)
   fit$selection <- selection
+  fit$path_rows <- best$path_rows
   if (!is.null(ties)) {
     fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
     # the solver's Hessians bound the partial likelihood's: the Hessian
@@ -89,8 +90,8 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
 # event `times` and `ties`) starts at b = 0, whatever its offset, runs each
 # of the solver's passes as two over the data (cox_engine_pass()) and ends
 # with its baseline hazard.
-glm_solution <- function(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final = TRUE,
-                         cox = NULL) {
+glm_solution_at <- function(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final = TRUE,
+                            cox = NULL) {
   start <- problem$start
   threads <- problem$worker_threads
   traits <- model_family_traits(family)

@@ -91,6 +91,11 @@ validate_glm <- function(fit, arg) as_condition_class("invalid_object", {
   validate_offset_flag(fit$offset, field(arg, "offset"))
   validate_smoothing(fit$smoothing, traits, field(arg, "smoothing"))
   validate_glm_likelihood(fit$likelihood, classes, model$columns + !is_cox_fit(fit), field(arg, "likelihood"))
+  if (!is.null(fit$path_rows) && (!is_single_number(fit$path_rows) || fit$path_rows != round(fit$path_rows) ||
+                                  fit$path_rows < 2 || fit$path_rows > fit$n || !"cv" %in% names(fit$path))) {
+    fail("`%s` must be NULL or the number of rows the cross-validated path was fitted on, a whole number up to `n`.",
+         field(arg, "path_rows"))
+  }
   if (!is.null(fit$selection)) {
     # a scale search compares the cross-validated deviance, or a ridge
     # surrogate's evidence (R/model-glm-scale.R)
@@ -142,7 +147,8 @@ validate_smoothing <- function(smoothing, traits, where) {
 glm_lambda_choice <- function(fit) {
   if (!"cv" %in% names(fit$path)) return("given")
   chosen <- which(fit$path$lambda == fit$lambda)[1L]
-  sprintf("chosen by %d-fold cross-validation among %d values%s; CV %s %s (se %s)", fit$nfolds, nrow(fit$path),
+  sprintf("chosen by %d-fold cross-validation%s among %d values%s; CV %s %s (se %s)", fit$nfolds,
+          if (is.null(fit$path_rows)) "" else sprintf(" on a sample of %s rows", format_count(fit$path_rows)), nrow(fit$path),
           if (chosen %in% c(1L, nrow(fit$path))) " (at the end of the grid)" else "", deviance_name(fit$family),
           format(fit$path$cv[chosen], digits = 4), format(fit$path$cv_se[chosen], digits = 2))
 }

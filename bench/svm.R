@@ -12,7 +12,8 @@
 #          same cost and rbf_sigma, and with its defaults (both chosen from
 #          the data); test accuracy and seconds, ratios in one run;
 #   scale  1,000,000 simulated rows of 20 columns with 1,024 frequencies
-#          (2,048 columns), lambda by the engine's 5-fold path, two threads:
+#          (2,048 columns), lambda by the engine's 5-fold path (on its
+#          sample of 100,000 rows, options(askrff.path_rows)), two threads:
 #          seconds, passes and peak memory (the R process's resident set
 #          high-water mark, VmHWM).
 # Usage: Rscript bench/svm.R peers|scale (after `make install`; kernlab and
@@ -76,8 +77,9 @@ scale_part <- function() {
   y <- factor(ifelse(sin(2 * x[, 1]) + x[, 2] * x[, 3] + stats::rnorm(n, sd = 0.5) > 0, "yes", "no"))
   seconds <- system.time(fit <- rff_glm(x, y, family = "squared_hinge", kernel = gaussian_kernel(sqrt(d)),
                                         n_features = 1024, seed = 1, n_threads = 2))[["elapsed"]]
-  cat(sprintf("squared hinge, n = %d, d = %d, %d columns: %.1f s, %d passes, lambda %.3g, peak memory %.2f GB\n",
-              n, d, nrow(fit$coefficients), seconds, fit$passes, fit$lambda, peak_gb()))
+  cat(sprintf("squared hinge, n = %d, d = %d, %d columns: %.1f s, %d passes over all rows, lambda %.3g (path on %s rows), peak memory %.2f GB\n",
+              n, d, nrow(fit$coefficients), seconds, fit$passes, fit$lambda,
+              if (is.null(fit$path_rows)) "all" else format(fit$path_rows, big.mark = ","), peak_gb()))
 }
 
 switch(part, peers = peers_part(), scale = scale_part())
