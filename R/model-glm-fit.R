@@ -59,12 +59,7 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
                  fold_seed, best$passes)
   fit$selection <- selection
   fit$path_rows <- best$path_rows
-  if (!is.null(ties)) {
-    fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
-    # the solver's Hessians bound the partial likelihood's: the Hessian
-    # itself is cox_likelihood()'s, below, for data in memory
-    fit$likelihood[c("hessian", "df", "covariance")] <- list(FALSE, NULL, NULL)
-  }
+  if (!is.null(ties)) fit[c("ties", "baseline")] <- list(ties, best$baseline$hazard)
   if (!setup$streamed) {
     scores <- fit_scores(fit, setup$start$x, setup$n_threads, "rff_glm()", colnames(fit$coefficients))
     fit$linear_predictors <- add_offset(scores, setup$start$offset)

@@ -27,7 +27,10 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
   traits <- model_family_traits(family)
-  hessian <- hessian && !traits$kinked && !numeric_response(traits) && whole_hessian_fits(length(mean_y), columns)
+  # (a Cox model's Hessians are only bounds of its own, which
+  # cox_likelihood() takes after the fit)
+  hessian <- hessian && !traits$kinked && !numeric_response(traits) && traits$response != "survival" &&
+    whole_hessian_fits(length(mean_y), columns)
   # solved in the passes' unit weights (R/model-weight-units.R)
   # the first pass's Z'WZ and column sums may be a sample's (glm_first_work())
   gram <- setup

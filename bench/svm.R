@@ -16,8 +16,9 @@
 #          sample of 100,000 rows, options(askrff.path_rows)), two threads:
 #          seconds, passes and peak memory (the R process's resident set
 #          high-water mark, VmHWM).
-# Usage: Rscript bench/svm.R peers|scale (after `make install`; kernlab and
-# mlbench for the peers). Results are recorded in bench/RESULTS.md.
+# Usage: Rscript bench/svm.R peers|scale [shuttle|letters] (after `make
+# install`; kernlab and mlbench for the peers; the peers' data sets named, by
+# default both). Results are recorded in bench/RESULTS.md.
 library(askrff)
 here <- dirname(sub("^--file=", "", grep("^--file=", commandArgs(FALSE), value = TRUE)))
 source(file.path(here, "common.R"))
@@ -47,7 +48,8 @@ peer_data <- function(name) {
 peers_part <- function() {
   cat("| data | train rows | test rows | ksvm accuracy (s) | askrff same C, sigma (s) | askrff defaults (s) | speed-up |\n")
   cat("|---|---|---|---|---|---|---|\n")
-  for (name in c("shuttle", "letters")) {
+  chosen <- commandArgs(TRUE)[-1L]
+  for (name in if (length(chosen) > 0L) chosen else c("shuttle", "letters")) {
     d <- peer_data(name)
     center <- colMeans(d$x)
     spread <- apply(d$x, 2, stats::sd)
@@ -64,7 +66,7 @@ peers_part <- function() {
     chosen <- system.time(auto <- rff_svm_train(d$x, d$y, n_features = 1024, seed = 1,
                                                 probability = FALSE))[["elapsed"]]
     auto_accuracy <- accuracy(predict(auto, d$test_x, type = "class"), d$test_y)
-    cat(sprintf("| %s | %d | %d | %.4f (%.1f) | %.4f (%.2f) | %.4f (%.2f) | %.0fx |\n", name, nrow(d$x), nrow(d$test_x),
+    cat(sprintf("| %s | %d | %d | %.4f (%.1f) | %.4f (%.2f) | %.4f (%.2f) | %.2fx |\n", name, nrow(d$x), nrow(d$test_x),
                 peer_accuracy, exact, same_accuracy, same, auto_accuracy, chosen, exact / same))
   }
 }
