@@ -1013,6 +1013,20 @@ test_that("penalized GLM fits, their arguments and edited fits end in a result o
       rff_glm(x3, y, map, lambda = 1)
     }, "options(askrff.hessian_rows)")
   }))
+  # the rows of the penalty path's sample, an option read at each fit that
+  # chooses lambda, and a fit whose path took a sample: its `path_rows`
+  cases <- c(cases, lapply(names(rows_values), function(value_name) {
+    case(sprintf("rff_glm() with options(askrff.path_rows = <%s>)", value_name), function() {
+      old <- options(askrff.path_rows = rows_values[[value_name]])
+      on.exit(options(old))
+      rff_glm(x3, y, map, nfolds = 2)
+    }, "options(askrff.path_rows)")
+  }))
+  old <- options(askrff.path_rows = 20)
+  sampled <- rff_glm(do.call(rbind, lapply(1:10, function(k) x3 + k / 10)), rep(y, 10), map, nfolds = 2, seed = 1)
+  options(old)
+  expect_false(is.null(sampled$path_rows))
+  cases <- c(cases, object_cases(sampled, consumers, "fit", "path_rows"))
   fuzz_check(cases)
 })
 
