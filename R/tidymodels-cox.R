@@ -51,7 +51,7 @@
 #' @param ties,kernel,n_features,method,standardize,nfolds,seed,n_threads
 #'   Passed to [rff_glm()].
 #' @param ... Not used: a mistyped engine argument is an error that names it.
-#' @return The fit of [rff_glm()].
+#' @return `rff_cox_train()`, the fit of [rff_glm()].
 #' @family tidymodels
 #' @examples
 #' if (requireNamespace("parsnip", quietly = TRUE) && requireNamespace("survival", quietly = TRUE)) {
@@ -100,24 +100,45 @@ fitted_weight <- function(formula, data, weights) {
   if (is.null(weights)) sum(complete) else sum(weights[complete])
 }
 
-# The "survival" predictions parsnip expects, from predict()'s matrix of
-# rows by times: a tibble whose `.pred` holds a tibble of `.eval_time` and
-# `.pred_survival` per row.
-cox_survival_tibbles <- function(survival, object) {
-  eval_time <- as.double(sub("^t=", "", colnames(survival)))
+#' @rdname rff_cox_train
+#' @param object For `rff_cox_predict()`, a Cox fit of [rff_glm()] (the
+#'   engine's `fit`).
+#' @param new_data For `rff_cox_predict()`, the data to predict (as for
+#'   [predict.askrff_glm()]'s `newdata`).
+#' @param type For `rff_cox_predict()`: `"survival"` or `"time"`.
+#' @param eval_time For `type = "survival"`, the finite times at which to
+#'   give the survival probabilities.
+#' @return `rff_cox_predict()`, the function the engine's `"survival"` and
+#'   `"time"` predictions call: for `"survival"` a tibble whose `.pred` holds
+#'   a tibble of `.eval_time` (`eval_time` as given) and `.pred_survival`
+#'   per row, for `"time"` the restricted mean survival times (NA for rows
+#'   with a missing predictor).
+#' @export
+rff_cox_predict <- function(object, new_data, type = c("survival", "time"), eval_time = NULL) {
+  object <- validate_glm(object, "object")
+  if (!is_cox_fit(object)) fail("`object` must be a Cox fit of rff_glm(); this one's family is \"%s\".", object$family)
+  type <- check_choice(type, c("survival", "time"), "type")
+  times <- object$baseline$time
+  if (type == "time") {
+    if (!is.null(eval_time)) fail("`eval_time` is for `type = \"survival\"`; the restricted mean needs none.")
+    if (times[1L] < 0) fail("The fit has event times before 0, from which the restricted mean survival time is measured.")
+  } else if (!is.numeric(eval_time) || is.object(eval_time) || length(eval_time) < 1L || anyNA(eval_time) ||
+             any(!is.finite(eval_time))) {
+    fail("`eval_time` must be one or more finite times at which to give the survival probabilities.")
+  }
+  in_new_data <- function(e) fail("%s (in `new_data`)", conditionMessage(e))
+  survival <- tryCatch(predict(object, new_data, type = "survival", times = if (type == "time") times else eval_time),
+                       askrff_error = in_new_data)
+  if (type == "time") {
+    # the area under each row's step function from 0 to the last event
+    # time: 1 until the first, then the survival at each until the next
+    return(unname(drop(cbind(1, survival[, -length(times), drop = FALSE]) %*% diff(c(0, times)))))
+  }
+  require_suggested("tibble", "the survival predictions of the \"askrff\" engine")
   rows <- lapply(seq_len(nrow(survival)), function(i) {
-    tibble::new_tibble(list(.eval_time = eval_time, .pred_survival = unname(survival[i, ])), nrow = ncol(survival))
+    tibble::new_tibble(list(.eval_time = eval_time, .pred_survival = unname(survival[i, ])), nrow = length(eval_time))
   })
   tibble::new_tibble(list(.pred = rows), nrow = length(rows))
-}
-
-# The "time" predictions, from the survival at the fit's event times: the
-# area under each row's curve from 0 to the last of them, a step function
-# that is 1 until the first event time and survival[, k] until the next.
-cox_restricted_mean <- function(survival, object) {
-  times <- object$fit$baseline$time
-  if (times[1L] < 0) fail("The fit has event times before 0, from which the restricted mean survival time is measured.")
-  unname(drop(cbind(1, survival[, -length(times), drop = FALSE]) %*% diff(c(0, times))))
 }
 
 # parsnip's class of an engine fit is the fit's first class after "_",
@@ -154,14 +175,12 @@ register_proportional_hazards <- function() {
     pre = NULL, post = NULL, func = c(fun = "predict"),
     args = list(object = quote(object$fit), newdata = quote(new_data), type = "link")
   ))
-  parsnip::set_pred("proportional_hazards", mode, "askrff", "survival", list(
-    pre = NULL, post = cox_survival_tibbles, func = c(fun = "predict"),
-    args = list(object = quote(object$fit), newdata = quote(new_data), type = "survival", times = quote(eval_time))
-  ))
-  parsnip::set_pred("proportional_hazards", mode, "askrff", "time", list(
-    pre = NULL, post = cox_restricted_mean, func = c(fun = "predict"),
-    args = list(object = quote(object$fit), newdata = quote(new_data), type = "survival",
-                times = quote(object$fit$baseline$time))
-  ))
+  for (type in c("survival", "time")) {
+    parsnip::set_pred("proportional_hazards", mode, "askrff", type, list(
+      pre = NULL, post = NULL, func = c(pkg = "askrff", fun = "rff_cox_predict"),
+      args = c(list(object = quote(object$fit), new_data = quote(new_data), type = type),
+               if (type == "survival") list(eval_time = quote(eval_time)))
+    ))
+  }
   invisible(TRUE)
 }

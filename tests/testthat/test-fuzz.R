@@ -1119,6 +1119,8 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
   frame <- data.frame(y = x3[, 1], a = x3[, 2], b = x3[, 3])
   survival_frame <- data.frame(time = c(frame$y, 1:3), event = c(1, 0, 1, 1, 0, 1, 1, 0), a = c(x3[, 2], 1:3),
                                b = c(x3[, 3], 3:1))
+  survival_fit <- rff_cox_train(survival::Surv(time, event) ~ a + b, survival_frame, penalty = 0.1, n_features = 4,
+                                seed = 1)
   step_prep_bake <- function(kernel, scale, n_features, method, standardize, prefix, keep_original_cols, seed) {
     rec <- step_rff(recipes::recipe(y ~ ., data = frame), a, b, kernel = kernel, scale = scale,
                     n_features = n_features, method = method, standardize = standardize, prefix = prefix,
@@ -1175,6 +1177,9 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
                                      weights = NULL, penalty = 0.1, mixture = 0, ties = "breslow", kernel = "gaussian",
                                      n_features = 4, method = "iid", standardize = TRUE, nfolds = 2, seed = 1,
                                      n_threads = 1)),
+    rff_cox_predict = list(fun = rff_cox_predict,
+                           args = list(object = survival_fit, new_data = survival_frame, type = "survival",
+                                       eval_time = c(0.5, 2))),
     rff_scale = list(fun = rff_scale, args = list(range = c(-1, 1), trans = NULL)),
     rff_num_features = list(fun = rff_num_features, args = list(range = c(2, 4), trans = NULL)),
     rff_kernel_family = list(fun = rff_kernel_family, args = list(values = "laplace")))
@@ -1185,7 +1190,7 @@ test_that("the tidymodels doorways, their settings and edited steps end in a res
                    step_rff_cluster = list(step_rff_cluster,
                                            c("recipe", "role", "trained", "skip", "id", "kmeans", "columns")),
                    rff_train = list(rff_train, character()), rff_svm_train = list(rff_svm_train, character()),
-                   rff_cox_train = list(rff_cox_train, character()))
+                   rff_cox_train = list(rff_cox_train, character()), rff_cox_predict = list(rff_cox_predict, character()))
   for (name in names(doorways)) {
     given <- c(names(calls[[name]]$args), doorways[[name]][[2]], "...")
     missing <- setdiff(names(formals(doorways[[name]][[1]])), given)

@@ -52,11 +52,12 @@ test_that("the survival, time and linear_pred predictions are the fit's, in pars
   # parsnip's linear predictor increases with survival time: the negative
   expect_equal(predict(fit, new, type = "linear_pred")$.pred_linear_pred, -eta)
   expect_equal(predict(fit, new, type = "linear_pred", increasing = FALSE)$.pred_linear_pred, eta)
-  times <- c(0.2, 1, 3)
+  # the times as given, to the last bit (yardstick matches them exactly)
+  times <- c(0.2, 1 / 3, 3)
   survival <- predict(fit, new, type = "survival", eval_time = times)
   expect_identical(nrow(survival), 6L)
   expect_identical(names(survival$.pred[[1]]), c(".eval_time", ".pred_survival"))
-  expect_equal(survival$.pred[[2]]$.eval_time, times)
+  expect_identical(survival$.pred[[2]]$.eval_time, times)
   expect_equal(t(sapply(survival$.pred, `[[`, ".pred_survival")),
                unname(predict(fit$fit, new, type = "survival", times = times)))
   # the restricted mean: by parts, the integral of the step function S from
@@ -88,6 +89,15 @@ test_that("the engine refuses a lasso part, unknown arguments and bad weights by
   expect_error(rff_cox_train(f, as.matrix(data)), "`data`", class = "askrff_error")
   expect_error(rff_cox_train(f, data, penalty = -1), "`penalty`", class = "askrff_error")
   expect_error(rff_cox_train(f, data, penalty = 0.1, ties = "exact"), "`ties`", class = "askrff_error")
+  fit <- rff_cox_train(f, data, penalty = 0.1, n_features = 8, seed = 1)
+  expect_error(rff_cox_predict(fit, data, type = "hazard"), "`type`", class = "askrff_error")
+  expect_error(rff_cox_predict(fit, data, type = "time", eval_time = 1), "`eval_time`", class = "askrff_error")
+  expect_error(rff_cox_predict(fit, data), "`eval_time` must be", class = "askrff_error")
+  expect_error(rff_cox_predict(fit, data["a"], type = "time"), "in `new_data`", class = "askrff_error")
+  complete <- data[-c(4, 9), ]
+  binomial <- rff_glm(as.matrix(complete[c("a", "b")]), complete$event, family = "binomial", n_features = 4, lambda = 1)
+  expect_error(rff_cox_predict(binomial, as.matrix(complete[c("a", "b")]), type = "time"), "a Cox fit",
+               class = "askrff_error")
 })
 
 test_that("tune_grid() tunes the penalty by concordance, and the chosen fit is the direct one", {
