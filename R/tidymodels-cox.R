@@ -127,8 +127,8 @@ rff_cox_predict <- function(object, new_data, type = c("survival", "time"), eval
     fail("`eval_time` must be one or more finite times at which to give the survival probabilities.")
   }
   in_new_data <- function(e) fail("%s (in `new_data`)", conditionMessage(e))
-  survival <- tryCatch(predict(object, new_data, type = "survival", times = if (type == "time") times else eval_time),
-                       askrff_error = in_new_data)
+  at <- if (type == "time") times else eval_time
+  survival <- tryCatch(stats::predict(object, new_data, type = "survival", times = at), askrff_error = in_new_data)
   if (type == "time") {
     # the area under each row's step function from 0 to the last event
     # time: 1 until the first, then the survival at each until the next
