@@ -38,7 +38,8 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
   # Z'Z, and per reference its Hessians and their eigenvectors
   setup <- model_setup(data, map_of, standardize, fun, n_threads, memory = 10, encode = encode)
   fold_seed <- resolve_seed(seed)
-  # a candidate of a scale search (`final = FALSE`) skips the covariance
+  # a candidate of a scale search (`final = FALSE`) skips the chosen
+  # lambda's fit and its covariance
   solver_of <- function(problem) {
     run_pass <- model_passes(problem, "rff_glm()")
     function(model, final = TRUE) {
@@ -123,7 +124,7 @@ glm_solution_at <- function(model, problem, run_pass, family, tau, epsilon, lamb
     sums
   }
   solved <- glm_solve_path(pass, family, parameters, sums, mean_y, null, lambda, nfolds, model$columns,
-                           hessian = final, unit = problem$weight_unit)
+                           final = final, unit = problem$weight_unit)
   baseline <- if (survival && final) {
     passes <- passes + 1L
     cox_baseline(solved$coefficients[-1L, 1L], shifts$z, cox$times, cox$ties, risk_work, run_pass, model,

@@ -11,7 +11,8 @@
 # held-out losses 1e-4 apart). So for data in memory of more rows than
 # getOption("askrff.path_rows", 100000) the path is cross-validated on a
 # sample of about that many rows (by their index, as the folds are) and the
-# chosen lambda then fitted on every row.
+# chosen lambda then fitted on every row; the sample's own fit at that
+# lambda, which would be discarded, is not run (GlmPathSetup::fit_chosen).
 
 # The fit of glm_solution_at(), its lambda chosen on a sample of the rows
 # when the data are in memory, lambda is to be chosen, the rows are more

@@ -5,9 +5,11 @@
 
 # Solves the path (cross-validated when lambda has several values or is
 # chosen) and then the chosen lambda's fit on all rows to convergence, and
-# with `hessian` takes the whole Hessian at that fit when it fits in memory
-# (whole_hessian_fits(); a fit that only compares candidates, as a scale
-# search's, needs none, and a loss with kinks or of values has none).
+# takes the whole Hessian at that fit when it fits in memory
+# (whole_hessian_fits(); a loss with kinks or of values has none). Unless
+# `final`: a solution that only chooses lambda (a scale search's
+# candidate, or a path on a sample of the rows) ends with the path's own
+# model at the chosen lambda and takes no Hessian.
 # `pass(request)` runs one pass of .cpp_glm_pass over the data for the
 # solver's request (.cpp_glm_path_next: coefficients, folds, references,
 # the smoothing width and a kinked loss's line search);
@@ -21,7 +23,7 @@
 # are in the given weights. The preconditioners' Hessians take a sample of
 # about getOption("askrff.hessian_rows", 50000) of the rows
 # (hessian_sample()).
-glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda, nfolds, columns, hessian = TRUE,
+glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda, nfolds, columns, final = TRUE,
                            unit = 1) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
@@ -29,7 +31,7 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
   traits <- model_family_traits(family)
   # (a Cox model's Hessians are only bounds of its own, which
   # cox_likelihood() takes after the fit)
-  hessian <- hessian && !traits$kinked && !numeric_response(traits) && traits$response != "survival" &&
+  hessian <- final && !traits$kinked && !numeric_response(traits) && traits$response != "survival" &&
     whole_hessian_fits(length(mean_y), columns)
   # solved in the passes' unit weights (R/model-weight-units.R)
   # the first pass's Z'WZ and column sums may be a sample's (glm_first_work())
@@ -37,7 +39,7 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
   if (!is.null(setup$gram_weight)) gram$weight <- setup$gram_weight
   solver <- core(.cpp_glm_path(family, parameters$tau, parameters$epsilon, parameters$width, gram, mean_y,
                                null$intercept, null$curvature, if (is.null(lambda)) numeric() else lambda / unit,
-                               nfolds, hessian, hessian_sample(setup$n), eigen_progress(columns)))
+                               nfolds, final, hessian, hessian_sample(setup$n), eigen_progress(columns)))
   sums <- NULL
   repeat {
     # a pass that takes Hessians for its models ends in their eigendecompositions
@@ -57,7 +59,7 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
     warn("The cross-validation fits at %d of the %d values of `lambda` did not converge in %d passes; their `cv` in the fit's path is approximate.",
          solved$unconverged, solved$grid_size, solved$max_passes, class = "askrff_not_converged")
   }
-  if (!solved$converged) {
+  if (final && !solved$converged) {
     warn("The fit at `lambda` = %s did not converge in %d passes; its coefficients are approximate.",
          format(solved$lambda, digits = 3), solved$max_passes, class = "askrff_not_converged")
   }

@@ -16,6 +16,10 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
   classes_ = static_cast<int>(setup.mean.size());
   if (setup.hessian_every < 1) throw std::invalid_argument("hessian_every must be at least 1");
   hessian_every_ = setup.hessian_every;
+  fit_chosen_ = setup.fit_chosen;
+  if (setup.hessian && !setup.fit_chosen) {
+    throw std::invalid_argument("the covariance is that of the chosen lambda's fit, which fit_chosen = false skips");
+  }
   softmax_ = classes_ > 1 && setup.family.response == ResponseKind::classes;
   p_ = 1 + setup.gram.zz.rows();
   total_weight_ = setup.gram.weight;
@@ -450,6 +454,15 @@ void GlmPath::finish_run() {
     const double chosen = result_.path[static_cast<std::size_t>(best_)].lambda;
     int full = 0;
     while (!(s.fold[full] == 0 && s.lambda[full] == chosen)) ++full;
+    if (!fit_chosen_) {
+      const std::size_t f = static_cast<std::size_t>(full);
+      result_.coefficients = s.of(s.beta, full);
+      result_.lambda = chosen;
+      result_.deviance = 2.0 * s.exact[f];
+      result_.converged = s.converged[f] != 0;
+      done_ = true;
+      return;
+    }
     models_ = std::make_unique<Models>(std::vector<double>{chosen}, std::vector<int>{0}, Eigen::MatrixXd(s.of(s.beta, full)),
                                        classes_);
     start_run(true);

@@ -85,6 +85,13 @@ struct GlmPathSetup {
   std::vector<double> lambda;  // empty: chosen from the data
   int nfolds = 5;
   bool hessian = false;        // the Laplace covariance at the fit, and its df
+  // whether a cross-validated path ends with the chosen lambda's fit on
+  // all rows run to convergence (with a loss with kinks, its smoothing
+  // shrunk to the exact fit); without, the result is the path's own model
+  // at that lambda, as converged as the path's models (a scale search's
+  // candidate, or a penalty chosen on a sample of the rows, needs only the
+  // choice)
+  bool fit_chosen = true;
   Eigen::VectorXd intercept;   // with an offset: the intercept-only fit (K); empty otherwise
   Eigen::MatrixXd curvature;   // with an offset: its A (K x K); empty otherwise
   // the references' Hessians from one row in every `hessian_every`
@@ -181,7 +188,7 @@ class GlmPath {
   std::unique_ptr<Models> models_;
   std::vector<Reference> references_;
   std::shared_ptr<const Reference> null_reference_;
-  bool final_ = false, first_ = true, done_ = false;
+  bool final_ = false, first_ = true, done_ = false, fit_chosen_ = true;
   // the covariance: wanted, the whole Hessian's pass under way; for one
   // class the coefficients of the final run's reference
   bool hessian_ = false, hessian_pass_ = false;

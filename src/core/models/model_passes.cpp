@@ -24,6 +24,25 @@ namespace {
 
 std::size_t to_size(int n) { return static_cast<std::size_t>(n); }
 
+// The rows `kept` of z into `to`, and times their weights v into
+// `weighted`, in panel p's columns (cross_products.h).
+void gather_rows_panel(const Eigen::MatrixXd& z, const Eigen::VectorXd& v, const std::vector<Eigen::Index>& kept,
+                       int panel, Eigen::MatrixXd& to, Eigen::MatrixXd& weighted) {
+  const Eigen::Index begin = static_cast<Eigen::Index>(panel) * kPanelWidth;
+  const Eigen::Index end = std::min<Eigen::Index>(begin + kPanelWidth, z.cols());
+  const Eigen::Index count = static_cast<Eigen::Index>(kept.size());
+  for (Eigen::Index j = begin; j < end; ++j) {
+    const double* from = z.col(j).data();
+    double* plain = to.col(j).data();
+    double* scaled = weighted.col(j).data();
+    for (Eigen::Index c = 0; c < count; ++c) {
+      const Eigen::Index i = kept[static_cast<std::size_t>(c)];
+      plain[c] = from[i];
+      scaled[c] = v(i) * from[i];
+    }
+  }
+}
+
 // The folds of rows [begin, begin + rows) (all 0 without folds).
 void block_folds(const RowFolds& folds, std::size_t begin, std::size_t rows, std::vector<int>& fold) {
   fold.assign(rows, 0);
@@ -117,6 +136,7 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
   const Eigen::Index predictors = models.coefficients.cols() + models.references.cols() + models.directions.cols();
   GlmSums sums(models, columns);
   Eigen::MatrixXd residual, weighted_z, curved_z;
+  std::vector<Eigen::Index> kept;
   const std::size_t panels = to_size(n_panels(columns));
   glm_blocks(map, x, n, models, predictors, y, w, offset, rank, folds, z_shift, run,
              [&](const GlmBlock& rows_of, std::size_t begin, const Eigen::MatrixXd& eta) {
@@ -146,13 +166,15 @@ GlmSums glm_pass(const FeatureMap& map, const double* x, std::size_t n, const Gl
         const Eigen::Index curved = (v.array() != 0.0).count();
         const Eigen::MatrixXd* rows_z = &z;
         if (curved < r) {
+          kept.clear();
+          for (Eigen::Index i = 0; i < r; ++i) {
+            if (v(i) != 0.0) kept.push_back(i);
+          }
           curved_z.resize(curved, z.cols());
           weighted_z.resize(curved, z.cols());
-          for (Eigen::Index i = 0, c = 0; i < r; ++i) {
-            if (v(i) == 0.0) continue;
-            curved_z.row(c) = z.row(i);
-            weighted_z.row(c++) = v(i) * z.row(i);
-          }
+          // column by column, in the panels' threads: a row of a
+          // column-major block is strided, a column contiguous
+          run(panels, [&](std::size_t p) { gather_rows_panel(z, v, kept, static_cast<int>(p), curved_z, weighted_z); });
           rows_z = &curved_z;
         } else {
           weighted_z = z.array().colwise() * v.array();
