@@ -49,8 +49,8 @@
     .Call(`_askrff_cpp_hessian_rows`, first_row, n, every, fold_seed)
 }
 
-.cpp_glm_path <- function(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, fit_chosen, hessian, hessian_every, progress) {
-    .Call(`_askrff_cpp_glm_path`, family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, fit_chosen, hessian, hessian_every, progress)
+.cpp_glm_path <- function(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, fit_chosen, start, hessian, hessian_every, progress) {
+    .Call(`_askrff_cpp_glm_path`, family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, fit_chosen, start, hessian, hessian_every, progress)
 }
 
 .cpp_glm_path_next <- function(solver, sums, progress) {

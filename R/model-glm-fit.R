@@ -85,9 +85,11 @@ fit_glm <- function(data, family, tau, epsilon, map_of, standardize, lambda, nfo
 # then it is fitted first (R/model-glm-null.R). A Cox model (`cox`: its
 # event `times` and `ties`) starts at b = 0, whatever its offset, runs each
 # of the solver's passes as two over the data (cox_engine_pass()) and ends
-# with its baseline hazard.
+# with its baseline hazard. One lambda's fit may start `from` the solution
+# of another problem on the same model (its `solved$coefficients` and
+# `shifts$z`, start_on_shift()).
 glm_solution_at <- function(model, problem, run_pass, family, tau, epsilon, lambda, nfolds, fold_seed, final = TRUE,
-                            cox = NULL) {
+                            cox = NULL, from = NULL) {
   start <- problem$start
   threads <- problem$worker_threads
   traits <- model_family_traits(family)
@@ -124,7 +126,7 @@ glm_solution_at <- function(model, problem, run_pass, family, tau, epsilon, lamb
     sums
   }
   solved <- glm_solve_path(pass, family, parameters, sums, mean_y, null, lambda, nfolds, model$columns,
-                           final = final, unit = problem$weight_unit)
+                           final = final, unit = problem$weight_unit, start = start_on_shift(from, shifts$z))
   baseline <- if (survival && final) {
     passes <- passes + 1L
     cox_baseline(solved$coefficients[-1L, 1L], shifts$z, cox$times, cox$ties, risk_work, run_pass, model,

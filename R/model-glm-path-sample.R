@@ -11,8 +11,10 @@
 # held-out losses 1e-4 apart). So for data in memory of more rows than
 # getOption("askrff.path_rows", 100000) the path is cross-validated on a
 # sample of about that many rows (by their index, as the folds are) and the
-# chosen lambda then fitted on every row; the sample's own fit at that
-# lambda, which would be discarded, is not run (GlmPathSetup::fit_chosen).
+# chosen lambda then fitted on every row, starting from the sample's model
+# at that lambda (GlmPathSetup::start), within sampling error of the fit;
+# the sample's own fit at that lambda, which would be discarded, is not run
+# (GlmPathSetup::fit_chosen).
 
 # The fit of glm_solution_at(), its lambda chosen on a sample of the rows
 # when the data are in memory, lambda is to be chosen, the rows are more
@@ -32,11 +34,22 @@ glm_solution <- function(model, problem, run_pass, family, tau, epsilon, lambda,
                             fold_seed, final = FALSE)
   chosen$path_rows <- length(rows)
   if (!final) return(chosen)
-  solution <- glm_solution_at(model, problem, run_pass, family, tau, epsilon, chosen$lambda, nfolds, fold_seed, TRUE)
+  solution <- glm_solution_at(model, problem, run_pass, family, tau, epsilon, chosen$lambda, nfolds, fold_seed, TRUE,
+                              from = chosen)
   solution$solved$path <- chosen$solved$path
   solution$value <- chosen$value
   solution$path_rows <- length(rows)
   solution
+}
+
+# The coefficients of a `solution` of glm_solution_at() (on features less
+# their shift there) on features less `shift` instead: only the intercepts
+# change. NULL for none.
+start_on_shift <- function(solution, shift) {
+  if (is.null(solution)) return(NULL)
+  b <- solution$solved$coefficients
+  b[1L, ] <- b[1L, ] + drop(crossprod(b[-1L, , drop = FALSE], shift - solution$shifts$z))
+  b
 }
 
 # The rows of the path's sample (by index, under the folds' seed: the same

@@ -9,7 +9,9 @@
 # (whole_hessian_fits(); a loss with kinks or of values has none). Unless
 # `final`: a solution that only chooses lambda (a scale search's
 # candidate, or a path on a sample of the rows) ends with the path's own
-# model at the chosen lambda and takes no Hessian.
+# model at the chosen lambda and takes no Hessian. One lambda's fit may
+# start at `start` ((1 + D) x K coefficients on these shifted features;
+# NULL: the intercept-only model).
 # `pass(request)` runs one pass of .cpp_glm_pass over the data for the
 # solver's request (.cpp_glm_path_next: coefficients, folds, references,
 # the smoothing width and a kinked loss's line search);
@@ -24,7 +26,7 @@
 # about getOption("askrff.hessian_rows", 50000) of the rows
 # (hessian_sample()).
 glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda, nfolds, columns, final = TRUE,
-                           unit = 1) {
+                           unit = 1, start = NULL) {
   if ((is.null(lambda) || length(lambda) > 1L) && nfolds > setup$n) {
     fail("`nfolds` (%d) must be at most the number of rows of positive weight (%d).", nfolds, setup$n)
   }
@@ -39,7 +41,7 @@ glm_solve_path <- function(pass, family, parameters, setup, mean_y, null, lambda
   if (!is.null(setup$gram_weight)) gram$weight <- setup$gram_weight
   solver <- core(.cpp_glm_path(family, parameters$tau, parameters$epsilon, parameters$width, gram, mean_y,
                                null$intercept, null$curvature, if (is.null(lambda)) numeric() else lambda / unit,
-                               nfolds, final, hessian, hessian_sample(setup$n), eigen_progress(columns)))
+                               nfolds, final, start, hessian, hessian_sample(setup$n), eigen_progress(columns)))
   sums <- NULL
   repeat {
     # a pass that takes Hessians for its models ends in their eigendecompositions

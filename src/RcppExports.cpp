@@ -205,8 +205,8 @@ BEGIN_RCPP
 END_RCPP
 }
 // cpp_glm_path
-SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool fit_chosen, bool hessian, int hessian_every, SEXP progress);
-RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP fit_chosenSEXP, SEXP hessianSEXP, SEXP hessian_everySEXP, SEXP progressSEXP) {
+SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::List gram, Rcpp::NumericVector mean, SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool fit_chosen, SEXP start, bool hessian, int hessian_every, SEXP progress);
+RcppExport SEXP _askrff_cpp_glm_path(SEXP familySEXP, SEXP tauSEXP, SEXP epsilonSEXP, SEXP widthSEXP, SEXP gramSEXP, SEXP meanSEXP, SEXP interceptSEXP, SEXP curvatureSEXP, SEXP lambdaSEXP, SEXP nfoldsSEXP, SEXP fit_chosenSEXP, SEXP startSEXP, SEXP hessianSEXP, SEXP hessian_everySEXP, SEXP progressSEXP) {
 BEGIN_RCPP
     Rcpp::RObject rcpp_result_gen;
     Rcpp::RNGScope rcpp_rngScope_gen;
@@ -221,10 +221,11 @@ BEGIN_RCPP
     Rcpp::traits::input_parameter< Rcpp::NumericVector >::type lambda(lambdaSEXP);
     Rcpp::traits::input_parameter< int >::type nfolds(nfoldsSEXP);
     Rcpp::traits::input_parameter< bool >::type fit_chosen(fit_chosenSEXP);
+    Rcpp::traits::input_parameter< SEXP >::type start(startSEXP);
     Rcpp::traits::input_parameter< bool >::type hessian(hessianSEXP);
     Rcpp::traits::input_parameter< int >::type hessian_every(hessian_everySEXP);
     Rcpp::traits::input_parameter< SEXP >::type progress(progressSEXP);
-    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, fit_chosen, hessian, hessian_every, progress));
+    rcpp_result_gen = Rcpp::wrap(cpp_glm_path(family, tau, epsilon, width, gram, mean, intercept, curvature, lambda, nfolds, fit_chosen, start, hessian, hessian_every, progress));
     return rcpp_result_gen;
 END_RCPP
 }
@@ -1026,7 +1027,7 @@ static const R_CallMethodDef CallEntries[] = {
     {"_askrff_cpp_glm_pass", (DL_FUNC) &_askrff_cpp_glm_pass, 24},
     {"_askrff_cpp_cv_folds", (DL_FUNC) &_askrff_cpp_cv_folds, 4},
     {"_askrff_cpp_hessian_rows", (DL_FUNC) &_askrff_cpp_hessian_rows, 4},
-    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 14},
+    {"_askrff_cpp_glm_path", (DL_FUNC) &_askrff_cpp_glm_path, 15},
     {"_askrff_cpp_glm_path_next", (DL_FUNC) &_askrff_cpp_glm_path_next, 3},
     {"_askrff_cpp_glm_path_result", (DL_FUNC) &_askrff_cpp_glm_path_result, 1},
     {"_askrff_cpp_glm_null_sums", (DL_FUNC) &_askrff_cpp_glm_null_sums, 8},

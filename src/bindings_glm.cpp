@@ -178,14 +178,15 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 // an offset the intercept-only fit's `intercept` and `curvature` (NULL
 // without; glm_null.h), the lambdas (empty: chosen), the number of folds
 // whether a cross-validated path ends with the chosen lambda's fit
-// (GlmPathSetup::fit_chosen), whether to end with the Laplace covariance and
+// (GlmPathSetup::fit_chosen), where one lambda's fit starts (NULL: at the
+// intercept-only model; GlmPathSetup::start), whether to end with the Laplace covariance and
 // degrees of freedom at the fit (glm_path_hessian.h), and the sample of rows its preconditioners'
 // Hessians take (GlmPathSetup::hessian_every). The eigendecomposition stops on a user
 // interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
 SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, double width, Rcpp::List gram, Rcpp::NumericVector mean,
                   SEXP intercept, SEXP curvature, Rcpp::NumericVector lambda, int nfolds, bool fit_chosen,
-                  bool hessian, int hessian_every, SEXP progress) {
+                  SEXP start, bool hessian, int hessian_every, SEXP progress) {
   const askrff::CrossProducts sums = askrff::cross_products_from_r(gram);
   const askrff::ModelFamily& model_family = askrff::model_family(family);
   askrff::GlmPathSetup setup{model_family, askrff::family_parameters(model_family, tau, epsilon, width, static_cast<int>(mean.size())),
@@ -193,6 +194,11 @@ SEXP cpp_glm_path(std::string family, Rcpp::NumericVector tau, double epsilon, d
                              std::vector<double>(lambda.begin(), lambda.end()), nfolds, hessian};
   setup.hessian_every = hessian_every;
   setup.fit_chosen = fit_chosen;
+  if (!Rf_isNull(start)) {
+    const Rcpp::NumericMatrix b(start);
+    askrff::require_whole(b, "the start");
+    setup.start = askrff::as_matrix(b);
+  }
   askrff::require(Rf_isNull(intercept) == Rf_isNull(curvature), "the intercept-only fit needs its intercepts and curvature");
   if (!Rf_isNull(intercept)) {
     const Rcpp::NumericVector b(intercept);

@@ -34,9 +34,15 @@ test_that("with more than twice askrff.path_rows rows, lambda is cross-validated
     expect_equal(fit$path[chosen, c("lambda", "cv", "cv_se")], alone$path[chosen, c("lambda", "cv", "cv_se")],
                  info = family)
     expect_equal(fit$path$deviance[chosen], alone$path$deviance[chosen], tolerance = 0.01, info = family)
+    # the fit of every row at that lambda, here from the sample's model
+    # (within sampling error of it) instead of the intercept-only model: the
+    # same minimum as far as the runs converge (relative decrease 1e-20, a
+    # kinked loss's criterion to 1e-9 across widths), in fewer passes
     every <- rff_glm(data$x, y, map, family = family, lambda = alone$lambda, standardize = FALSE)
-    expect_equal(coef(fit), coef(every), tolerance = 1e-12, info = family)
-    expect_identical(fit$passes, every$passes)
+    expect_equal(coef(fit), coef(every), tolerance = 1e-7, info = family)
+    expect_equal(fit$deviance, every$deviance, tolerance = 1e-9, info = family)
+    expect_equal(fit$null_deviance, every$null_deviance, tolerance = 1e-12, info = family)
+    expect_lt(fit$passes, every$passes)
     expect_output(print(fit), sprintf("cross-validation on a sample of %d rows", length(rows)), fixed = TRUE)
   }
   # the sample is by position: the same fit on any number of threads

@@ -125,6 +125,15 @@ GlmPath::GlmPath(const GlmPathSetup& setup, const Poll& poll, const Progress& pr
     models_ = std::make_unique<Models>(grid_, std::vector<int>{0}, start, classes_);
     start_run(true);
   }
+  if (setup.start.size() > 0) {
+    if (grid_.size() != 1 || setup.start.rows() != p_ || setup.start.cols() != classes_ || !setup.start.allFinite()) {
+      throw std::invalid_argument("a start is a finite (1 + D) x K matrix of coefficients, for one lambda");
+    }
+    // the intercept-only model's pass needs no Hessian
+    pending_start_ = setup.start;
+    refresh_.clear();
+    request_.references.resize(p_, 0);
+  }
 }
 
 bool GlmPath::done() const { return done_; }
@@ -217,6 +226,15 @@ void GlmPath::advance(const GlmSums& sums, const Poll& poll, const Progress& pro
       sums.heldout.size() != sums.deviance.size() ||
       sums.heldout_weight.size() != sums.deviance.size() || sums.hessians.size() != refresh_.size() * k) {
     throw std::invalid_argument("the pass's sums must be those of the models and references requested");
+  }
+  if (pending_start_.size() > 0) {
+    // the intercept-only model's pass: its null deviance, then the run
+    // starts afresh at the start, with its own Hessians from its first pass
+    result_.null_deviance = 2.0 * sums.exact(0);
+    models_ = std::make_unique<Models>(grid_, std::vector<int>{0}, pending_start_, k);
+    pending_start_.resize(0, 0);
+    start_run(true, true);
+    return;
   }
   std::vector<double> objective(n_active), slope(n_active);
   Eigen::MatrixXd gradient(p_, static_cast<Eigen::Index>(n_active) * k);

@@ -92,6 +92,11 @@ struct GlmPathSetup {
   // candidate, or a penalty chosen on a sample of the rows, needs only the
   // choice)
   bool fit_chosen = true;
+  // one lambda only: where its fit starts ((1 + D) x K; empty: at the
+  // intercept-only model), such as the fit at the same lambda on a sample
+  // of the rows. The first pass still evaluates the intercept-only model,
+  // whose deviance is the null deviance; the run then starts afresh here.
+  Eigen::MatrixXd start;
   Eigen::VectorXd intercept;   // with an offset: the intercept-only fit (K); empty otherwise
   Eigen::MatrixXd curvature;   // with an offset: its A (K x K); empty otherwise
   // the references' Hessians from one row in every `hessian_every`
@@ -193,6 +198,8 @@ class GlmPath {
   // class the coefficients of the final run's reference
   bool hessian_ = false, hessian_pass_ = false;
   Eigen::MatrixXd final_at_;
+  // GlmPathSetup::start, until the intercept-only model's pass is summed
+  Eigen::MatrixXd pending_start_;
   // the exact criterion of the final fit at the last width (NaN before one),
   // the fit there (empty before one), that width, and the factor the width
   // shrinks by next
