@@ -9,12 +9,12 @@ symmetric_eigen <- function(A, only_values = FALSE) {
 
 # For progressr, a function the core calls with the percents of an
 # eigendecomposition of order n it has gained; NULL below order 512, which
-# takes a fraction of a second, or without progressr. The progressor belongs
-# to the caller's frame.
+# takes a fraction of a second, or without progressr. The progress belongs
+# to the caller's frame (progress_of()).
 eigen_progress <- function(n, envir = parent.frame()) {
   if (n < 512L || !requireNamespace("progressr", quietly = TRUE)) return(NULL)
-  progress <- progressr::progressor(steps = 100L, envir = envir)
-  function(amount) progress("eigendecomposition", amount = amount)
+  progress <- progress_of(100L, envir)
+  function(amount) progress$add("eigendecomposition", amount)
 }
 
 # The largest singular value of A, as svd(A)$d[1L].

@@ -217,4 +217,18 @@ test_that("a scale search shows its progress where progressr is enabled, however
   expect_no_warning(progressr::with_progress(
     glm <- rff_glm(data$x, data$y > 0, n_features = 16, seed = 1, scale_by = "cv"), handlers = list()))
   expect_s3_class(glm, "askrff_glm")
+  # a handler that draws follows one progressor at a time: the passes within
+  # the search and an eigendecomposition within them report through the
+  # search's own, which a progressor of their own would end (every later
+  # candidate's update was then refused with a warning)
+  shown <- utils::capture.output(expect_no_warning(progressr::with_progress(
+    fit <- rff_ridge(data$x, data$y, n_features = 16, seed = 1), handlers = progressr::handler_debug())),
+    type = "message")
+  expect_true(any(grepl("initiate: 0/25", shown, fixed = TRUE)))
+  expect_true(any(grepl("pass 2, chunk 1", shown, fixed = TRUE)))
+  expect_true(any(grepl("scale 1: loo", shown, fixed = TRUE)))
+  # one progressor: none other is initiated within it
+  expect_identical(sum(grepl("initiate:", shown, fixed = TRUE)), 1L)
+  # and none is left owning the progress once the fit returns
+  expect_null(askrff:::progress_owner$progress)
 })
