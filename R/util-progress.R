@@ -15,8 +15,9 @@ progress_owner <- new.env(parent = emptyenv())
 
 # list(step(message), add(message, amount), done()): step() reports one
 # step, add() `amount` steps, done() fills the bar. Without progressr all do
-# nothing. The progressor belongs to the caller's frame (`envir`), as
-# progressr::progressor()'s does.
+# nothing. The progressor belongs to the caller's frame (`envir`, a
+# function's: on.exit() needs one), as progressr::progressor()'s does, until
+# that frame exits or the bar is full.
 progress_of <- function(expected, envir = parent.frame()) {
   if (!requireNamespace("progressr", quietly = TRUE)) {
     return(list(step = function(message) invisible(NULL), add = function(message, amount) invisible(NULL),
@@ -34,11 +35,13 @@ progress_of <- function(expected, envir = parent.frame()) {
   # as withr::defer() does: run when the owner's frame exits, even by an error
   do.call(base::on.exit, list(as.call(list(release)), add = TRUE), envir = envir)
   taken <- 0L
-  # up to `left` of the steps not yet taken
+  # up to `left` of the steps not yet taken; a full bar is done, and the
+  # work after it within the same frame makes its own
   add <- function(message, amount, left = expected - taken) {
     amount <- max(0L, min(as.integer(amount), left))
     taken <<- taken + amount
     progress(message, amount = amount)
+    if (taken >= expected) release()
   }
   list(step = function(message) add(message, 1L, expected - 1L - taken), add = add, done = function() {
     progress(amount = expected - taken)

@@ -231,4 +231,16 @@ test_that("a scale search shows its progress where progressr is enabled, however
   expect_identical(sum(grepl("initiate:", shown, fixed = TRUE)), 1L)
   # and none is left owning the progress once the fit returns
   expect_null(askrff:::progress_owner$progress)
+  # without a search, a fit's first eigendecomposition (512 columns) reports
+  # before its passes and is done then: the passes after it report as their
+  # own, not into its full bar, where progressr drops them
+  map <- rff_map(gaussian_kernel(1), ncol(data$x), 256, seed = 1)
+  shown <- utils::capture.output(expect_no_warning(progressr::with_progress(
+    fit <- rff_glm(data$x, data$y > 0, map, seed = 1), handlers = progressr::handler_debug())), type = "message")
+  expect_true(any(grepl("eigendecomposition", shown, fixed = TRUE)))
+  # (the first pass's, the decomposition's, and one per pass after it; an
+  # owner for the whole solver, made before its first decomposition, left
+  # two)
+  expect_gt(sum(grepl("initiate:", shown, fixed = TRUE)), fit$passes)
+  expect_null(askrff:::progress_owner$progress)
 })
