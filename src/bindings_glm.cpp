@@ -176,11 +176,12 @@ askrff::GlmSums glm_sums_from_r(const Rcpp::List& sums) {
 // sums `gram` (of .cpp_cross_products, weights w), the responses' weighted
 // means (one per predictor), with
 // an offset the intercept-only fit's `intercept` and `curvature` (NULL
-// without; glm_null.h), the lambdas (empty: chosen), the number of folds
+// without; glm_null.h), the lambdas (empty: chosen), the number of folds,
 // whether a cross-validated path ends with the chosen lambda's fit
 // (GlmPathSetup::fit_chosen), where one lambda's fit starts (NULL: at the
-// intercept-only model; GlmPathSetup::start), whether to end with the Laplace covariance and
-// degrees of freedom at the fit (glm_path_hessian.h), and the sample of rows its preconditioners'
+// intercept-only model; GlmPathSetup::start), whether to end with the
+// Laplace covariance and degrees of freedom at the fit
+// (glm_path_hessian.h), and the sample of rows its preconditioners'
 // Hessians take (GlmPathSetup::hessian_every). The eigendecomposition stops on a user
 // interrupt and reports its percents to `progress`.
 // [[Rcpp::export(.cpp_glm_path)]]
